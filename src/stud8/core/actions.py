@@ -1,0 +1,208 @@
+"""What a player may do: actions, and the legal actions offered at a moment.
+
+Amounts are *to* amounts, as PokerStars writes them: the player's total bet on
+this street after the action ("raises 4 to 8" is ``Raise(to=8)``). In fixed limit
+the amount is implied and may be left out.
+
+>>> Raise(to=8)
+Raise(to=8)
+>>> Action.parse("raise 8"), Action.parse("c")
+(Raise(to=8), Call())
+>>> LegalAction(ActionKind.RAISE, min_to=8, max_to=8)
+LegalAction(ActionKind.RAISE, min_to=8, max_to=8)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar
+
+from stud8.core.errors import Stud8Error
+
+
+class ActionKind(Enum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BRING_IN = "bring_in"
+    COMPLETE = "complete"
+    BET = "bet"
+    RAISE = "raise"
+
+    def __repr__(self) -> str:
+        return f"ActionKind.{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of the actions; use the subclasses."""
+
+    kind: ClassVar[ActionKind]
+
+    @property
+    def amount(self) -> int | None:
+        return None
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Read an action as typed at a prompt: ``fold``, ``check``, ``call``,
+        ``bring``, ``complete [to]``, ``bet [to]``, ``raise [to]`` (or their
+        first letters; ``b`` is bet, ``bi`` is bring in)."""
+        words = text.strip().lower().replace("-", " ").replace("_", " ").split()
+        if not words:
+            raise Stud8Error("no action given")
+        word, rest = words[0], words[1:]
+        if word == "bring" and rest[:1] == ["in"]:
+            rest = rest[1:]
+        if rest[:1] == ["to"]:
+            rest = rest[1:]
+        amount: int | None = None
+        if rest:
+            if len(rest) != 1 or not rest[0].isdigit():
+                raise Stud8Error(f"cannot read the amount in {text!r}: give a whole number")
+            amount = int(rest[0])
+        simple: dict[str, type[Action]] = {
+            "f": Fold,
+            "fold": Fold,
+            "k": Check,
+            "x": Check,
+            "check": Check,
+            "c": Call,
+            "call": Call,
+            "bi": BringIn,
+            "bring": BringIn,
+            "bringin": BringIn,
+        }
+        sized: dict[str, type[Complete] | type[Bet] | type[Raise]] = {
+            "complete": Complete,
+            "co": Complete,
+            "b": Bet,
+            "bet": Bet,
+            "r": Raise,
+            "raise": Raise,
+        }
+        if word in simple:
+            if amount is not None:
+                raise Stud8Error(f"{word!r} takes no amount")
+            return simple[word]()
+        if word in sized:
+            return sized[word](to=amount)
+        raise Stud8Error(
+            f"unknown action {text!r}: use fold, check, call, bring in, complete, bet or raise"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Fold(Action):
+    kind: ClassVar[ActionKind] = ActionKind.FOLD
+
+
+@dataclass(frozen=True, slots=True)
+class Check(Action):
+    kind: ClassVar[ActionKind] = ActionKind.CHECK
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Action):
+    kind: ClassVar[ActionKind] = ActionKind.CALL
+
+
+@dataclass(frozen=True, slots=True)
+class BringIn(Action):
+    """Post the bring-in (or all one has, if less)."""
+
+    kind: ClassVar[ActionKind] = ActionKind.BRING_IN
+
+
+@dataclass(frozen=True, slots=True)
+class Complete(Action):
+    """Complete the bring-in to a full small bet (more, in pot and no limit)."""
+
+    to: int | None = None
+    kind: ClassVar[ActionKind] = ActionKind.COMPLETE
+
+    @property
+    def amount(self) -> int | None:
+        return self.to
+
+
+@dataclass(frozen=True, slots=True)
+class Bet(Action):
+    to: int | None = None
+    kind: ClassVar[ActionKind] = ActionKind.BET
+
+    @property
+    def amount(self) -> int | None:
+        return self.to
+
+
+@dataclass(frozen=True, slots=True)
+class Raise(Action):
+    to: int | None = None
+    kind: ClassVar[ActionKind] = ActionKind.RAISE
+
+    @property
+    def amount(self) -> int | None:
+        return self.to
+
+
+ACTION_TYPES: dict[ActionKind, type[Action]] = {
+    ActionKind.FOLD: Fold,
+    ActionKind.CHECK: Check,
+    ActionKind.CALL: Call,
+    ActionKind.BRING_IN: BringIn,
+    ActionKind.COMPLETE: Complete,
+    ActionKind.BET: Bet,
+    ActionKind.RAISE: Raise,
+}
+
+
+def make_action(kind: ActionKind | str, to: int | None = None) -> Action:
+    """The action of this kind: ``make_action("raise", 8) == Raise(to=8)``."""
+    k = ActionKind(kind)
+    cls = ACTION_TYPES[k]
+    if k in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE):
+        return cls(to)  # type: ignore[call-arg]
+    if to is not None:
+        raise Stud8Error(f"{k.value} takes no amount, got {to!r}")
+    return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """One kind of action the player to act may take, with its amounts.
+
+    For complete, bet and raise, ``min_to`` and ``max_to`` bound the *to*
+    amount (equal in fixed limit). For call, ``min_to == max_to`` is the total
+    the player's street bet reaches (less than the bet if he is all-in).
+    """
+
+    kind: ActionKind
+    min_to: int | None = None
+    max_to: int | None = None
+    #: chips the action adds to the pot at min_to (at the fixed amount in limit)
+    adds: int = 0
+    all_in: bool = False
+
+    def __repr__(self) -> str:
+        extra = "" if self.min_to is None else f", min_to={self.min_to}, max_to={self.max_to}"
+        return f"LegalAction({self.kind!r}{extra})"
+
+    def action(self, to: int | None = None) -> Action:
+        """The action for this choice (at ``to``, or the minimum amount)."""
+        if self.kind in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE):
+            return make_action(self.kind, self.min_to if to is None else to)
+        return make_action(self.kind)
+
+    def __str__(self) -> str:
+        name = self.kind.value.replace("_", " ")
+        if self.kind is ActionKind.CALL:
+            return f"call {self.adds}" + (" (all-in)" if self.all_in else "")
+        if self.kind is ActionKind.BRING_IN:
+            return f"bring in {self.adds}" + (" (all-in)" if self.all_in else "")
+        if self.min_to is None:
+            return name
+        if self.min_to == self.max_to:
+            return f"{name} to {self.min_to}" + (" (all-in)" if self.all_in else "")
+        return f"{name} to {self.min_to}-{self.max_to}"
