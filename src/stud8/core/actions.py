@@ -30,6 +30,10 @@ class ActionKind(Enum):
     BET = "bet"
     RAISE = "raise"
 
+    # Members are singletons: hash by identity, in C (Enum's own hash is Python code
+    # and the engine looks kinds up on every action).
+    __hash__ = object.__hash__
+
     def __repr__(self) -> str:
         return f"ActionKind.{self.name}"
 
@@ -158,15 +162,23 @@ ACTION_TYPES: dict[ActionKind, type[Action]] = {
 }
 
 
+_SIZED = frozenset((ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE))
+_SIMPLE: dict[ActionKind, Action] = {
+    ActionKind.FOLD: Fold(),
+    ActionKind.CHECK: Check(),
+    ActionKind.CALL: Call(),
+    ActionKind.BRING_IN: BringIn(),
+}
+
+
 def make_action(kind: ActionKind | str, to: int | None = None) -> Action:
     """The action of this kind: ``make_action("raise", 8) == Raise(to=8)``."""
-    k = ActionKind(kind)
-    cls = ACTION_TYPES[k]
-    if k in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE):
-        return cls(to)  # type: ignore[call-arg]
+    k = kind if isinstance(kind, ActionKind) else ActionKind(kind)
+    if k in _SIZED:
+        return ACTION_TYPES[k](to)  # type: ignore[call-arg]
     if to is not None:
         raise Stud8Error(f"{k.value} takes no amount, got {to!r}")
-    return cls()
+    return _SIMPLE[k]
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +203,30 @@ class LegalAction:
 
     def action(self, to: int | None = None) -> Action:
         """The action for this choice (at ``to``, or the minimum amount)."""
-        if self.kind in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE):
-            return make_action(self.kind, self.min_to if to is None else to)
-        return make_action(self.kind)
+        kind = self.kind
+        if kind in _SIZED:
+            return ACTION_TYPES[kind](self.min_to if to is None else to)  # type: ignore[call-arg]
+        if to is not None:
+            raise Stud8Error(f"{kind.value} takes no amount, got {to!r}")
+        return _SIMPLE[kind]
+
+    @staticmethod
+    def of(
+        kind: ActionKind,
+        min_to: int | None = None,
+        max_to: int | None = None,
+        adds: int = 0,
+        all_in: bool = False,
+    ) -> LegalAction:
+        """The (shared) LegalAction with these values: the engine offers the same
+        few choices over and over, so they are made once."""
+        key = (kind, min_to, max_to, adds, all_in)
+        legal = _LEGAL.get(key)
+        if legal is None:
+            legal = LegalAction(kind, min_to, max_to, adds, all_in)
+            if len(_LEGAL) < 8192:
+                _LEGAL[key] = legal
+        return legal
 
     def __str__(self) -> str:
         name = self.kind.value.replace("_", " ")
@@ -206,3 +239,6 @@ class LegalAction:
         if self.min_to == self.max_to:
             return f"{name} to {self.min_to}" + (" (all-in)" if self.all_in else "")
         return f"{name} to {self.min_to}-{self.max_to}"
+
+
+_LEGAL: dict[tuple[ActionKind, int | None, int | None, int, bool], LegalAction] = {}

@@ -108,6 +108,12 @@ class Card:
     def __str__(self) -> str:
         return RANK_CHARS[self.rank - 2] + self.suit
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Card) and self.code == other.code)
+
+    def __hash__(self) -> int:
+        return self.code
+
     # Cards order by rank (ace high) and then suit, clubs lowest: the bring-in order.
     def __lt__(self, other: Card) -> bool:
         return self.code < other.code
@@ -165,12 +171,12 @@ class Deck:
         """
         source = rng if rng is not None else random.SystemRandom()
         order = list(CARDS)
-        # Fisher-Yates; randrange draws uniformly by rejection, so there is no modulo bias.
-        randrange = source.randrange
-        for i in range(51, 0, -1):
-            j = randrange(i + 1)
-            order[i], order[j] = order[j], order[i]
-        return cls(tuple(order))
+        # random.shuffle is Fisher-Yates drawing each index by rejection sampling
+        # (_randbelow), so there is no modulo bias.
+        source.shuffle(order)
+        deck = object.__new__(cls)
+        object.__setattr__(deck, "cards", tuple(order))  # a permutation: no check needed
+        return deck
 
     @classmethod
     def seeded(cls, seed: int | str | bytes) -> Deck:

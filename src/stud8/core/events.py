@@ -7,11 +7,39 @@ street after the action, ``adds`` the chips it put in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, TypeVar
 
 from stud8.core.cards import Card
 from stud8.core.evaluate import HighValue, LowValue
+
+_T = TypeVar("_T")
+
+
+def fast_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen slotted dataclass a faster ``__init__``.
+
+    The engine makes dozens of records a hand; the generated ``__init__`` of a
+    frozen dataclass goes through ``object.__setattr__`` for every field. This
+    one writes the slots through their descriptors, which is about twice as fast
+    and just as frozen afterwards (assignment still raises).
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    params = []
+    namespace: dict[str, Any] = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.default is not MISSING:
+            namespace[f"_d_{f.name}"] = f.default
+            params.append(f"{f.name}=_d_{f.name}")
+        else:
+            params.append(f.name)
+        namespace[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+    body = "".join(f"\n    _set_{n}(self, {n})" for n in names) or "\n    pass"
+    exec(f"def __init__(self, {', '.join(params)}):{body}", namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +49,7 @@ class Event:
     kind: ClassVar[str] = "event"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AntePosted(Event):
     seat: int
@@ -29,6 +58,7 @@ class AntePosted(Event):
     kind: ClassVar[str] = "ante"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StreetStarted(Event):
     """A new street: 3 to 7. Cards for it follow."""
@@ -37,6 +67,7 @@ class StreetStarted(Event):
     kind: ClassVar[str] = "street"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardDealt(Event):
     """One card to one seat. ``card`` is None in a view where it is hidden."""
@@ -48,6 +79,7 @@ class CardDealt(Event):
     kind: ClassVar[str] = "deal"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CommunityCardDealt(Event):
     """7th street when the deck cannot give every player a card (RULES.md section 4)."""
@@ -56,6 +88,7 @@ class CommunityCardDealt(Event):
     kind: ClassVar[str] = "community"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ActionOpened(Event):
     """Betting on a street starts with this seat (the bring-in on 3rd street)."""
@@ -65,6 +98,7 @@ class ActionOpened(Event):
     kind: ClassVar[str] = "first_to_act"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BringInPosted(Event):
     seat: int
@@ -73,6 +107,7 @@ class BringInPosted(Event):
     kind: ClassVar[str] = "bring_in"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Completed(Event):
     """The bring-in (or a short all-in bet) made up to a full bet: the round's bet."""
@@ -84,6 +119,7 @@ class Completed(Event):
     kind: ClassVar[str] = "complete"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BetMade(Event):
     seat: int
@@ -93,6 +129,7 @@ class BetMade(Event):
     kind: ClassVar[str] = "bet"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Raised(Event):
     seat: int
@@ -102,6 +139,7 @@ class Raised(Event):
     kind: ClassVar[str] = "raise"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Called(Event):
     seat: int
@@ -111,18 +149,21 @@ class Called(Event):
     kind: ClassVar[str] = "call"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Checked(Event):
     seat: int
     kind: ClassVar[str] = "check"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Folded(Event):
     seat: int
     kind: ClassVar[str] = "fold"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TimedOut(Event):
     """The player to act ran out of time; ``outcome`` is what the timeout rule did:
@@ -134,6 +175,7 @@ class TimedOut(Event):
     kind: ClassVar[str] = "timeout"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class UncalledBetReturned(Event):
     seat: int
@@ -141,6 +183,7 @@ class UncalledBetReturned(Event):
     kind: ClassVar[str] = "uncalled"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandShown(Event):
     """A player shows his cards at the showdown (all of them, in dealing order)."""
@@ -152,6 +195,7 @@ class HandShown(Event):
     kind: ClassVar[str] = "show"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandMucked(Event):
     """A player who cannot win throws his hand away unseen."""
@@ -160,12 +204,14 @@ class HandMucked(Event):
     kind: ClassVar[str] = "muck"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RakeTaken(Event):
     amount: int
     kind: ClassVar[str] = "rake"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
     """Chips from one pot to one seat. ``pot`` 0 is the main pot, 1 side pot 1, ...;
@@ -178,6 +224,7 @@ class PotAwarded(Event):
     kind: ClassVar[str] = "award"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     """The hand is over; ``stacks`` are the final stacks by seat."""
@@ -186,6 +233,7 @@ class HandEnded(Event):
     kind: ClassVar[str] = "end"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandCancelled(Event):
     """The hand was cancelled (e.g. the server failed): every chip goes back."""

@@ -65,15 +65,21 @@ from stud8.core.pots import OddChipKey, Pot, PotResult, build_pots, settle_pot, 
 from stud8.core.rules import (
     AllInLowCard,
     BettingStructure,
+    FirstToActTie,
     HeadsUpCap,
     OddChip,
     ShowOrderNoBet,
     TableRules,
     TimeoutPolicy,
 )
-from stud8.core.streets import first_to_act, show_order
+from stud8.core.streets import first_to_act, show_order, up_cards_key
 from stud8.core.views import HandView, view_of
 
+_SIZED_EVENTS: dict[ActionKind, type[Completed | BetMade | Raised]] = {
+    ActionKind.COMPLETE: Completed,
+    ActionKind.BET: BetMade,
+    ActionKind.RAISE: Raised,
+}
 _FOLD = LegalAction(ActionKind.FOLD)
 _CHECK = LegalAction(ActionKind.CHECK)
 
@@ -112,14 +118,16 @@ class _Player:
         "contributed",
         "down",
         "folded",
+        "index",
         "protected",
         "seat",
         "stack",
         "up",
     )
 
-    def __init__(self, seat: int, stack: int) -> None:
+    def __init__(self, seat: int, stack: int, index: int) -> None:
         self.seat = seat
+        self.index = index  # position in seat order
         self.stack = stack  # chips behind, not yet in the pot
         self.bet = 0  # chips put in on this street
         self.contributed = 0  # chips put in this hand, ante included
@@ -158,7 +166,17 @@ class Hand:
         self.rules = rules
         self.hand_id = setup.hand_id
         self._seats: tuple[int, ...] = tuple(seats)
-        self._players: dict[int, _Player] = {s: _Player(s, c) for s, c in setup.stacks}
+        self._ring = [_Player(s, c, i) for i, (s, c) in enumerate(setup.stacks)]
+        self._players: dict[int, _Player] = {p.seat: p for p in self._ring}
+        self._live_n = len(self._ring)  # players not folded
+        self._active_n = len(self._ring)  # players who can still act (not all-in)
+        self._legal: tuple[LegalAction, ...] | None = None  # cache for this decision
+        self._fixed_limit = rules.structure is BettingStructure.FIXED_LIMIT
+        # the cap as a count of full bets in a round (None: no cap)
+        self._max_bets = (
+            rules.raise_cap + 1 if rules.raise_cap is not None and self._fixed_limit else None
+        )
+        self._raked = rules.rake_percent != 0
         self._deck = setup.deck.cards
         self._next_card = 0
         self.events: list[Event] = []
@@ -235,13 +253,20 @@ class Hand:
                 paid = min(ante, p.stack)
                 p.stack -= paid
                 p.contributed += paid
-                p.all_in = p.stack == 0
+                if p.stack == 0:
+                    p.all_in = True
+                    self._active_n -= 1
                 events.append(AntePosted(p.seat, paid, p.all_in))
         events.append(StreetStarted(3))
-        players = list(self._players.values())
-        for face_up in (False, False, True):
-            for p in players:
-                self._deal(p, face_up, 3)
+        players = self._ring
+        deck = self._deck
+        n = len(players)
+        for round_, face_up in enumerate((False, False, True)):
+            for i, p in enumerate(players):
+                card = deck[round_ * n + i]
+                (p.up if face_up else p.down).append(card)
+                events.append(CardDealt(p.seat, card, face_up, 3))
+        self._next_card = 3 * n
         # The bring-in: the lowest up card, ace high, suits clubs to spades.
         low = min(players, key=lambda q: q.up[0].code)
         bring_in: _Player | None = low
@@ -249,7 +274,7 @@ class Hand:
         if low.all_in:  # all-in for the ante: the player on his left brings in
             bring_in = self._next_with_chips(low.seat)
             self._bring_in_optional = self.rules.all_in_low_card is AllInLowCard.NEXT_MAY_FOLD
-        if bring_in is None or sum(1 for p in players if p.can_act) < 2:
+        if bring_in is None or self._active_n < 2:
             self._finish_round()  # nobody to bet against: deal it out
             return
         self.bring_in_seat = bring_in.seat
@@ -275,10 +300,7 @@ class Hand:
         self.to_act = seat
         self._first_on[self.street] = seat
         self.events.append(ActionOpened(self.street, seat))
-        if (
-            self.rules.heads_up_cap is not HeadsUpCap.NEVER_LIFTED
-            and sum(1 for p in self._players.values() if p.can_act) <= 2
-        ):
+        if self.rules.heads_up_cap is not HeadsUpCap.NEVER_LIFTED and self._active_n <= 2:
             self._cap_lifted = True
 
     # ------------------------------------------------------------ questions
@@ -361,6 +383,12 @@ class Hand:
     # --------------------------------------------------------------- actions
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the player to act may do, each kind with its amounts."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._find_legal_actions()
+        return legal
+
+    def _find_legal_actions(self) -> tuple[LegalAction, ...]:
         seat = self.to_act
         if seat is None:
             return ()
@@ -369,7 +397,7 @@ class Hand:
         max_to = p.bet + p.stack
         if self._bring_in_pending:
             out = [
-                LegalAction(
+                LegalAction.of(
                     ActionKind.BRING_IN,
                     adds=min(rules.bring_in, p.stack),
                     all_in=p.stack <= rules.bring_in,
@@ -377,7 +405,7 @@ class Hand:
             ]
             if p.stack > rules.bring_in and rules.bring_in < rules.small_bet:
                 lo, hi = self._raise_bounds(p, max_to)
-                out.append(LegalAction(ActionKind.COMPLETE, lo, hi, lo - p.bet, lo == max_to))
+                out.append(LegalAction.of(ActionKind.COMPLETE, lo, hi, lo - p.bet, lo == max_to))
             if self._bring_in_optional:
                 out.append(_FOLD)
             return tuple(out)
@@ -387,27 +415,29 @@ class Hand:
             out.append(_FOLD)
             adds = min(facing, p.stack)
             out.append(
-                LegalAction(ActionKind.CALL, p.bet + adds, p.bet + adds, adds, adds == p.stack)
+                LegalAction.of(ActionKind.CALL, p.bet + adds, p.bet + adds, adds, adds == p.stack)
             )
         else:
             out.append(_CHECK)
         if p.stack > facing and not p.acted and not self._capped():
-            lo, hi = self._raise_bounds(p, max_to)
+            if self._fixed_limit:  # the common case, inline
+                lo = hi = self._full_level + (
+                    rules.big_bet if self.street >= rules.big_bet_street else rules.small_bet
+                )
+                if lo > max_to:
+                    lo = hi = max_to
+            else:
+                lo, hi = self._raise_bounds(p, max_to)
             if self._bets == 0:
                 kind = ActionKind.BET if self._current_bet == 0 else ActionKind.COMPLETE
             else:
                 kind = ActionKind.RAISE
-            out.append(LegalAction(kind, lo, hi, lo - p.bet, lo == max_to))
+            out.append(LegalAction.of(kind, lo, hi, lo - p.bet, lo == max_to))
         return tuple(out)
 
     def _capped(self) -> bool:
-        cap = self.rules.raise_cap
-        return (
-            cap is not None
-            and self.rules.structure is BettingStructure.FIXED_LIMIT
-            and self._bets > cap
-            and not self._cap_lifted
-        )
+        cap = self._max_bets
+        return cap is not None and self._bets >= cap and not self._cap_lifted
 
     def _raise_bounds(self, p: _Player, max_to: int) -> tuple[int, int]:
         """The smallest and largest *to* amounts of a complete, bet or raise."""
@@ -444,54 +474,51 @@ class Hand:
                 street=self.street,
             )
         kind = action.kind
-        for legal in self.legal_actions():
+        legal_actions = self._legal or self.legal_actions()
+        for legal in legal_actions:
             if legal.kind is kind:
                 break
         else:
-            allowed = ", ".join(str(a) for a in self.legal_actions())
+            allowed = ", ".join(str(a) for a in legal_actions)
             raise IllegalActionError(
                 f"{kind.value.replace('_', ' ')} is not allowed now; seat {seat} may {allowed}",
                 hand_id=self.hand_id,
                 street=self.street,
                 seat=seat,
             )
-        to = legal.min_to
-        amount = action.amount
-        if amount is not None:
-            if not isinstance(amount, int) or isinstance(amount, bool):
-                raise IllegalActionError(
-                    f"the amount must be a whole number of chips, got {amount!r}",
-                    hand_id=self.hand_id,
-                    street=self.street,
-                    seat=seat,
-                )
-            assert legal.min_to is not None and legal.max_to is not None
-            if not legal.min_to <= amount <= legal.max_to:
-                span = (
-                    f"exactly {legal.min_to}"
-                    if legal.min_to == legal.max_to
-                    else f"from {legal.min_to} to {legal.max_to}"
-                )
-                raise IllegalActionError(
-                    f"{kind.value} to {amount} is not allowed: the amount must be {span}",
-                    hand_id=self.hand_id,
-                    street=self.street,
-                    seat=seat,
-                )
-            to = amount
+        to = getattr(action, "to", None)
+        if to is None:
+            to = legal.min_to
+        elif to.__class__ is not int or not legal.min_to <= to <= legal.max_to:  # type: ignore[operator]
+            self._refuse_amount(seat, kind, to, legal)
         start = len(self.events)
         self.decisions.append((seat, action))
+        self._legal = None
         self._do(self._players[seat], kind, to)
         return self.events[start:]
+
+    def _refuse_amount(self, seat: int, kind: ActionKind, to: object, legal: LegalAction) -> None:
+        if not isinstance(to, int) or isinstance(to, bool):
+            message = f"the amount must be a whole number of chips, got {to!r}"
+        else:
+            span = (
+                f"exactly {legal.min_to}"
+                if legal.min_to == legal.max_to
+                else f"from {legal.min_to} to {legal.max_to}"
+            )
+            message = f"{kind.value} to {to} is not allowed: the amount must be {span}"
+        raise IllegalActionError(message, hand_id=self.hand_id, street=self.street, seat=seat)
 
     def _do(self, p: _Player, kind: ActionKind, to: int | None) -> None:
         events = self.events
         if kind is ActionKind.FOLD:
             p.folded = True
+            self._live_n -= 1
+            self._active_n -= 1
             events.append(Folded(p.seat))
             if self._bring_in_pending:  # the bring-in passes on to the left
                 nxt = self._next_with_chips(p.seat)
-                if nxt is not None and self._live_count() > 1:
+                if nxt is not None and self._live_n > 1:
                     self.to_act = nxt.seat
                     return
             self._after_action(p)
@@ -540,8 +567,7 @@ class Hand:
         self._current_bet = max(previous, to)
         self._aggressor = p.seat
         p.acted = True
-        event_type = {ActionKind.COMPLETE: Completed, ActionKind.BET: BetMade}.get(kind, Raised)
-        events.append(event_type(p.seat, to, adds, p.all_in))
+        events.append(_SIZED_EVENTS[kind](p.seat, to, adds, p.all_in))
         self._after_action(p)
 
     def _is_full(self, to: int, previous: int) -> bool:
@@ -566,38 +592,38 @@ class Hand:
         p.contributed += chips
         if p.stack == 0:
             p.all_in = True
-
-    def _live_count(self) -> int:
-        return sum(1 for p in self._players.values() if not p.folded)
+            self._active_n -= 1
 
     def _after_action(self, p: _Player) -> None:
-        players = self._players
-        if self._live_count() == 1:
+        """Pass the action to the next player who must act, or end the round."""
+        if self._live_n == 1:
             self._finish_round()
             return
+        active = self._active_n
         if (
-            not self._cap_lifted
+            active <= 2
+            and not self._cap_lifted
             and self.rules.heads_up_cap is HeadsUpCap.LIFTED_WHEN_HEADS_UP
-            and sum(1 for q in players.values() if q.can_act) <= 2
             and not self._capped_count()
         ):
             self._cap_lifted = True
-        seats = self._seats
-        n = len(seats)
-        i = seats.index(p.seat)
+        ring = self._ring
+        n = len(ring)
+        i = p.index
         current = self._current_bet
         for k in range(1, n + 1):
-            q = players[seats[(i + k) % n]]
-            if q.can_act and (not q.acted or q.bet < current):
-                if q.bet >= current and not any(r.can_act and r is not q for r in players.values()):
-                    continue  # nothing to call and nobody left to bet against
+            q = ring[(i + k) % n]
+            if q.folded or q.all_in or q.protected:
+                continue
+            if q.bet < current or (not q.acted and active > 1):
+                # (with nothing to call and nobody left to bet against, no action)
                 self.to_act = q.seat
                 return
         self._finish_round()
 
     def _capped_count(self) -> bool:
-        cap = self.rules.raise_cap
-        return cap is not None and self._bets > cap
+        cap = self._max_bets
+        return cap is not None and self._bets >= cap
 
     # ------------------------------------------------------------- timeouts
     def time_out(self) -> list[Event]:
@@ -618,8 +644,10 @@ class Hand:
         else:
             outcome = "all_in_protection"
         self.events.append(TimedOut(seat, outcome))
+        self._legal = None
         if outcome == "all_in_protection":
             p.protected = True
+            self._active_n -= 1
             self._after_action(p)
         else:
             kind = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK}.get(
@@ -634,7 +662,7 @@ class Hand:
         self.to_act = None
         self._return_uncalled()
         while True:
-            if self._live_count() == 1:
+            if self._live_n == 1:
                 self._end_hand(showdown=False)
                 return
             if self.street == 7:
@@ -644,7 +672,7 @@ class Hand:
             self._reset_round()
             self.events.append(StreetStarted(self.street))
             self._deal_street()
-            if sum(1 for p in self._players.values() if p.can_act) >= 2:
+            if self._active_n >= 2:
                 self._open_action(self._first_to_act())
                 return
 
@@ -655,13 +683,13 @@ class Hand:
         self._largest_raise = 0
         self._aggressor = None
         self._cap_lifted = False
-        for p in self._players.values():
+        for p in self._ring:
             p.bet = 0
             p.acted = False
 
     def _deal_street(self) -> None:
         street = self.street
-        live = [p for p in self._players.values() if not p.folded]
+        live = [p for p in self._ring if not p.folded]
         if street == 7 and len(live) > len(self._deck) - self._next_card:
             card = self._deck[self._next_card]
             self._next_card += 1
@@ -669,10 +697,36 @@ class Hand:
             self.events.append(CommunityCardDealt(card))
             return
         face_up = street != 7
+        deck = self._deck
+        k = self._next_card
+        events = self.events
         for p in live:
-            self._deal(p, face_up, street)
+            card = deck[k]
+            k += 1
+            (p.up if face_up else p.down).append(card)
+            events.append(CardDealt(p.seat, card, face_up, street))
+        self._next_card = k
 
     def _first_to_act(self) -> int:
+        rules = self.rules
+        if self.community_card is None and rules.first_to_act_tie is FirstToActTie.POSITION:
+            # The highest hand showing; on a tie the first seat (strict >).
+            best: _Player | None = None
+            best_key: tuple[int, ...] = ()
+            for p in self._ring:
+                if not p.folded:
+                    key = up_cards_key(p.up)
+                    if best is None or key > best_key:
+                        best, best_key = p, key
+            assert best is not None
+            if not (best.all_in or best.protected):
+                return best.seat
+            ring = self._ring
+            n = len(ring)
+            for k in range(1, n):
+                q = ring[(best.index + k) % n]
+                if not (q.folded or q.all_in or q.protected):
+                    return q.seat
         return first_to_act(
             street=self.street,
             up_cards={s: self._players[s].up for s in self._seats},
@@ -684,15 +738,24 @@ class Hand:
         )
 
     def _return_uncalled(self) -> None:
-        players = sorted(self._players.values(), key=lambda q: q.bet, reverse=True)
-        top, second = players[0], players[1]
-        if top.bet > second.bet:
-            back = top.bet - second.bet
-            top.bet -= back
-            top.contributed -= back
-            top.stack += back
-            top.all_in = top.stack == 0
-            self.events.append(UncalledBetReturned(top.seat, back))
+        top = second = 0
+        top_player = self._ring[0]
+        for q in self._ring:
+            b = q.bet
+            if b > top:
+                top, second, top_player = b, top, q
+            elif b > second:
+                second = b
+        if top > second:
+            back = top - second
+            top_player.bet = second
+            top_player.contributed -= back
+            top_player.stack += back
+            if top_player.all_in:  # he has chips again
+                top_player.all_in = False
+                if not (top_player.folded or top_player.protected):
+                    self._active_n += 1
+            self.events.append(UncalledBetReturned(top_player.seat, back))
 
     # ------------------------------------------------------------- showdown
     def _values(self, p: _Player) -> tuple[HighValue, LowValue | None]:
@@ -736,20 +799,21 @@ class Hand:
     ) -> None:
         self.to_act = None
         players = self._players
-        live = frozenset(s for s in self._seats if not players[s].folded)
-        contributions = {s: p.contributed for s, p in players.items()}
-        pots = build_pots(contributions, live)
+        contributions = {p.seat: p.contributed for p in self._ring}
         total = sum(contributions.values())
-        rake = self.rules.rake_for(total, ended_on_third_street=self.street == 3)
+        rake = (
+            self.rules.rake_for(total, ended_on_third_street=self.street == 3) if self._raked else 0
+        )
         if rake:
             self.events.append(RakeTaken(rake))
-            pots = take_rake(pots, rake)
         results: list[PotResult] = []
-        if values is None:
-            (winner,) = live
-            amount = sum(pot.amount for pot in pots)
+        if values is None:  # everyone else folded: one pot, no split
+            (winner,) = (p.seat for p in self._ring if not p.folded)
+            amount = total - rake
             results.append(PotResult(0, amount, (winner,), ((winner, amount),), ()))
         else:
+            live = frozenset(p.seat for p in self._ring if not p.folded)
+            pots = take_rake(build_pots(contributions, live), rake)
             hi_key, lo_key = self._odd_chip_keys()
             for index in range(len(pots) - 1, -1, -1):  # side pots first
                 results.append(settle_pot(index, pots[index], values, hi_key, lo_key))
@@ -820,6 +884,7 @@ class Hand:
             p.contributed = 0
             p.bet = 0
         self.to_act = None
+        self._legal = None
         self.cancelled = True
         self.events.append(HandCancelled(tuple(refunds), reason))
         return self.events[start:]

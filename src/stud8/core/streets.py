@@ -61,12 +61,25 @@ def _highest_showing(
         cards = list(up_cards[seat])
         if community_card is not None:
             cards.append(community_card)
-        shown = _tables.up_cards_key(c.rank for c in cards)
+        shown = up_cards_key(cards)
         if rules.first_to_act_tie is FirstToActTie.HIGHEST_CARD_BY_SUIT:
             return shown, max(c.code for c in up_cards[seat])
         return shown, -seat  # position: the lowest seat wins the tie
 
     return max(seats, key=key)
+
+
+_UP_KEYS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def up_cards_key(cards: Sequence[Card]) -> tuple[int, ...]:
+    """The ranking of up cards for acting first (higher is better), memoized:
+    there are few distinct sets of ranks."""
+    ranks = tuple(sorted([c.rank for c in cards]))
+    key = _UP_KEYS.get(ranks)
+    if key is None:
+        key = _UP_KEYS[ranks] = _tables.up_cards_key(ranks)
+    return key
 
 
 def _next_who_can_act(seats: Sequence[int], start: int, can_act: Mapping[int, bool]) -> int:

@@ -1,0 +1,129 @@
+"""Whole hands per second: stud8 against PokerKit, measured in the same run.
+
+Six-handed fixed-limit Stud Hi/Lo hands, ante 1, bring-in 2, 4/8, stacks 200,
+each hand played to the end with random legal actions (a fresh shuffle every
+hand). Both engines pick uniformly among the kinds of action they offer, so the
+hands are alike in length. Prints hands per second for each and the ratio.
+
+    python benchmarks/bench_hands.py [--seconds 5]
+
+Also prints how long ``import stud8`` and ``import stud8.core`` take, in a fresh
+interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+
+from stud8.core import Deck, Hand, TableRules
+
+PLAYERS = 6
+STACK = 200
+
+
+def stud8_hands(seconds: float, seed: int) -> tuple[int, float, int]:
+    rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+    stacks = dict.fromkeys(range(1, PLAYERS + 1), STACK)
+    rng = random.Random(seed)
+    hands = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(50):
+            hand = Hand.start(rules=rules, stacks=stacks, deck=Deck.shuffled(rng))
+            while hand.to_act is not None:
+                hand.apply(rng.choice(hand.legal_actions()).action())
+                actions += 1
+            hands += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return hands, now - start, actions
+
+
+def pokerkit_hands(seconds: float, seed: int) -> tuple[int, float, int]:
+    from pokerkit import Automation, FixedLimitSevenCardStudHighLowSplitEightOrBetter
+
+    automations = (
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
+    )
+    rng = random.Random(seed)
+    hands = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(5):
+            state = FixedLimitSevenCardStudHighLowSplitEightOrBetter.create_state(
+                automations, True, 1, 2, 4, 8, STACK, PLAYERS
+            )
+            while state.status:
+                choices = []
+                if state.can_post_bring_in():
+                    choices.append(state.post_bring_in)
+                if state.can_fold():
+                    choices.append(state.fold)
+                if state.can_check_or_call():
+                    choices.append(state.check_or_call)
+                if state.can_complete_bet_or_raise_to():
+                    choices.append(state.complete_bet_or_raise_to)
+                rng.choice(choices)()
+                actions += 1
+            hands += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return hands, now - start, actions
+
+
+def import_ms(module: str) -> float:
+    """Milliseconds to import ``module`` in a fresh interpreter (best of 5)."""
+    code = (
+        "import time; t = time.perf_counter(); import "
+        + module
+        + "; print((time.perf_counter() - t) * 1000)"
+    )
+    runs = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            ).stdout
+        )
+        for _ in range(5)
+    ]
+    return min(runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    stud8_hands(0.5, args.seed)  # warm up: tables, caches
+    n, t, a = stud8_hands(args.seconds, args.seed)
+    ours = n / t
+    print(f"stud8     {ours:10,.0f} hands/s  ({a / n:.1f} actions a hand, {n} hands)")
+    try:
+        pokerkit_hands(0.5, args.seed)
+        pn, pt, pa = pokerkit_hands(args.seconds, args.seed)
+    except ImportError:
+        print("pokerkit  not installed (pip install pokerkit)")
+    else:
+        theirs = pn / pt
+        print(f"pokerkit  {theirs:10,.0f} hands/s  ({pa / pn:.1f} actions a hand, {pn} hands)")
+        print(f"ratio     {ours / theirs:10.1f} x")
+    print(f"import stud8       {import_ms('stud8'):6.1f} ms")
+    print(f"import stud8.core  {import_ms('stud8.core'):6.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
