@@ -28,7 +28,8 @@ from stud8.core.errors import (
     RulesError,
     Stud8Error,
 )
-from stud8.core.hand import Hand, HandResult, HandSetup, decisions_from_events
+from stud8.core.events import decisions_from_events
+from stud8.core.hand import Hand, HandSetup
 from stud8.core.rules import (
     AllInLowCard,
     BettingStructure,
@@ -41,6 +42,7 @@ from stud8.core.rules import (
     TableRules,
     TimeoutPolicy,
 )
+from stud8.core.showdown import HandResult
 
 __all__ = [
     "Action",

@@ -7,9 +7,11 @@ street after the action, ``adds`` the chips it put in.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, TypeVar
 
+from stud8.core.actions import Action, BringIn, Call, Check, Fold, make_action
 from stud8.core.cards import Card
 from stud8.core.evaluate import HighValue, LowValue
 
@@ -241,3 +243,23 @@ class HandCancelled(Event):
     refunds: tuple[tuple[int, int], ...]
     reason: str = ""
     kind: ClassVar[str] = "cancel"
+
+
+def decisions_from_events(events: Iterable[Event]) -> Iterator[tuple[int, Action | None]]:
+    """The players' decisions in a hand's events (a timeout is ``None``)."""
+    after_timeout: int | None = None
+    for e in events:
+        if isinstance(e, TimedOut):
+            after_timeout = e.seat
+            yield e.seat, None
+            continue
+        if isinstance(e, (Folded, Checked, Called, BringInPosted)):
+            if after_timeout == e.seat:
+                after_timeout = None
+                continue
+            simple = {Folded: Fold, Checked: Check, Called: Call, BringInPosted: BringIn}
+            yield e.seat, simple[type(e)]()
+        elif isinstance(e, (Completed, BetMade, Raised)):
+            kind = {Completed: "complete", BetMade: "bet", Raised: "raise"}[type(e)]
+            yield e.seat, make_action(kind, e.to)
+        after_timeout = None

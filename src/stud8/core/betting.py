@@ -1,0 +1,314 @@
+"""The betting round: the legal actions and what each action does (RULES.md section 3)."""
+
+from __future__ import annotations
+
+from stud8.core.actions import ActionKind, LegalAction
+from stud8.core.cards import Card
+from stud8.core.errors import IllegalActionError
+from stud8.core.events import (
+    BetMade,
+    BringInPosted,
+    Called,
+    Checked,
+    Completed,
+    Event,
+    Folded,
+    Raised,
+)
+from stud8.core.rules import BettingStructure, HeadsUpCap, TableRules
+
+_SIZED_EVENTS: dict[ActionKind, type[Completed | BetMade | Raised]] = {
+    ActionKind.COMPLETE: Completed,
+    ActionKind.BET: BetMade,
+    ActionKind.RAISE: Raised,
+}
+_FOLD = LegalAction(ActionKind.FOLD)
+_CHECK = LegalAction(ActionKind.CHECK)
+
+
+class SeatState:
+    """One seat's state in a hand (internal to the engine; read it through Hand)."""
+
+    __slots__ = (
+        "acted",
+        "all_in",
+        "bet",
+        "contributed",
+        "down",
+        "folded",
+        "index",
+        "protected",
+        "seat",
+        "stack",
+        "up",
+    )
+
+    def __init__(self, seat: int, stack: int, index: int) -> None:
+        self.seat = seat
+        self.index = index  # position in seat order
+        self.stack = stack  # chips behind, not yet in the pot
+        self.bet = 0  # chips put in on this street
+        self.contributed = 0  # chips put in this hand, ante included
+        self.down: list[Card] = []
+        self.up: list[Card] = []
+        self.folded = False
+        self.all_in = False
+        self.protected = False  # timed out under all-in protection
+        self.acted = False  # acted since the last full bet or raise
+
+    @property
+    def can_act(self) -> bool:
+        return not (self.folded or self.all_in or self.protected)
+
+
+class Betting:
+    """The betting part of a :class:`~stud8.core.hand.Hand` (a mixin: the hand
+    owns the state, this holds the rules of acting on it)."""
+
+    rules: TableRules
+    hand_id: str
+    street: int
+    to_act: int | None
+    bring_in_seat: int | None
+    events: list[Event]
+    _seats: tuple[int, ...]
+    _ring: list[SeatState]
+    _players: dict[int, SeatState]
+    _live_n: int
+    _active_n: int
+    _legal: tuple[LegalAction, ...] | None
+    _fixed_limit: bool
+    _max_bets: int | None
+    _current_bet: int
+    _full_level: int
+    _bets: int
+    _largest_raise: int
+    _aggressor: int | None
+    _cap_lifted: bool
+    _bring_in_pending: bool
+    _bring_in_optional: bool
+
+    def _finish_round(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def pot_total(self) -> int:
+        """All chips put in this hand, the current street's bets included."""
+        return sum(p.contributed for p in self._ring)
+
+    # --------------------------------------------------------------- actions
+    def legal_actions(self) -> tuple[LegalAction, ...]:
+        """What the player to act may do, each kind with its amounts."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._find_legal_actions()
+        return legal
+
+    def _find_legal_actions(self) -> tuple[LegalAction, ...]:
+        seat = self.to_act
+        if seat is None:
+            return ()
+        p = self._players[seat]
+        rules = self.rules
+        max_to = p.bet + p.stack
+        if self._bring_in_pending:
+            out = [
+                LegalAction.of(
+                    ActionKind.BRING_IN,
+                    adds=min(rules.bring_in, p.stack),
+                    all_in=p.stack <= rules.bring_in,
+                )
+            ]
+            if p.stack > rules.bring_in and rules.bring_in < rules.small_bet:
+                lo, hi = self._raise_bounds(p, max_to)
+                out.append(LegalAction.of(ActionKind.COMPLETE, lo, hi, lo - p.bet, lo == max_to))
+            if self._bring_in_optional:
+                out.append(_FOLD)
+            return tuple(out)
+        facing = self._current_bet - p.bet
+        out = []
+        if facing > 0:
+            out.append(_FOLD)
+            adds = min(facing, p.stack)
+            out.append(
+                LegalAction.of(ActionKind.CALL, p.bet + adds, p.bet + adds, adds, adds == p.stack)
+            )
+        else:
+            out.append(_CHECK)
+        if p.stack > facing and not p.acted and not self._capped():
+            if self._fixed_limit:  # the common case, inline
+                lo = hi = self._full_level + (
+                    rules.big_bet if self.street >= rules.big_bet_street else rules.small_bet
+                )
+                if lo > max_to:
+                    lo = hi = max_to
+            else:
+                lo, hi = self._raise_bounds(p, max_to)
+            if self._bets == 0:
+                kind = ActionKind.BET if self._current_bet == 0 else ActionKind.COMPLETE
+            else:
+                kind = ActionKind.RAISE
+            out.append(LegalAction.of(kind, lo, hi, lo - p.bet, lo == max_to))
+        return tuple(out)
+
+    def _capped(self) -> bool:
+        cap = self._max_bets
+        return cap is not None and self._bets >= cap and not self._cap_lifted
+
+    def _raise_bounds(self, p: SeatState, max_to: int) -> tuple[int, int]:
+        """The smallest and largest *to* amounts of a complete, bet or raise."""
+        rules = self.rules
+        size = rules.bet_size(self.street)
+        structure = rules.structure
+        if structure is BettingStructure.FIXED_LIMIT:
+            target = self._full_level + size
+            lo = hi = min(target, max_to)
+        else:
+            if self._bets == 0:
+                lo = size
+            else:
+                lo = self._current_bet + max(self._largest_raise, size)
+            if structure is BettingStructure.NO_LIMIT:
+                hi = max_to
+            else:  # the pot after calling
+                hi = self._current_bet + self.pot_total + (self._current_bet - p.bet)
+            lo = min(lo, max_to)
+            hi = max(lo, min(hi, max_to))
+        return lo, hi
+
+    def _next_with_chips(self, seat: int) -> SeatState | None:
+        seats = self._seats
+        i = seats.index(seat)
+        for k in range(1, len(seats)):
+            p = self._players[seats[(i + k) % len(seats)]]
+            if p.can_act:
+                return p
+        return None
+
+    def _refuse_amount(self, seat: int, kind: ActionKind, to: object, legal: LegalAction) -> None:
+        if not isinstance(to, int) or isinstance(to, bool):
+            message = f"the amount must be a whole number of chips, got {to!r}"
+        else:
+            span = (
+                f"exactly {legal.min_to}"
+                if legal.min_to == legal.max_to
+                else f"from {legal.min_to} to {legal.max_to}"
+            )
+            message = f"{kind.value} to {to} is not allowed: the amount must be {span}"
+        raise IllegalActionError(message, hand_id=self.hand_id, street=self.street, seat=seat)
+
+    def _do(self, p: SeatState, kind: ActionKind, to: int | None) -> None:
+        events = self.events
+        if kind is ActionKind.FOLD:
+            p.folded = True
+            self._live_n -= 1
+            self._active_n -= 1
+            events.append(Folded(p.seat))
+            if self._bring_in_pending:  # the bring-in passes on to the left
+                nxt = self._next_with_chips(p.seat)
+                if nxt is not None and self._live_n > 1:
+                    self.to_act = nxt.seat
+                    return
+            self._after_action(p)
+            return
+        if kind is ActionKind.CHECK:
+            p.acted = True
+            events.append(Checked(p.seat))
+            self._after_action(p)
+            return
+        if kind is ActionKind.CALL:
+            adds = min(self._current_bet - p.bet, p.stack)
+            self._put_in(p, adds)
+            p.acted = True
+            events.append(Called(p.seat, p.bet, adds, p.all_in))
+            self._after_action(p)
+            return
+        if kind is ActionKind.BRING_IN:
+            adds = min(self.rules.bring_in, p.stack)
+            self._put_in(p, adds)
+            p.acted = True
+            self._bring_in_pending = False
+            self.bring_in_seat = p.seat
+            # Everyone else must enter for the full bring-in, even over a short one.
+            self._current_bet = self.rules.bring_in
+            if self.rules.bring_in >= self.rules.small_bet:  # a bring-in of a full bet
+                self._full_level = self.rules.bring_in
+                self._bets = 1
+            events.append(BringInPosted(p.seat, adds, p.all_in))
+            self._after_action(p)
+            return
+        assert to is not None
+        # complete, bet or raise
+        previous = self._current_bet
+        if self._bring_in_pending:
+            self._bring_in_pending = False
+            self.bring_in_seat = p.seat
+        adds = to - p.bet
+        self._put_in(p, adds)
+        if self._is_full(to, previous):
+            if self.rules.structure is not BettingStructure.FIXED_LIMIT:
+                self._largest_raise = max(self._largest_raise, to - previous)
+            self._full_level = to
+            self._bets += 1
+            for q in self._players.values():
+                q.acted = False
+        self._current_bet = max(previous, to)
+        self._aggressor = p.seat
+        p.acted = True
+        events.append(_SIZED_EVENTS[kind](p.seat, to, adds, p.all_in))
+        self._after_action(p)
+
+    def _is_full(self, to: int, previous: int) -> bool:
+        """Whether a complete, bet or raise to ``to`` counts as a full one:
+        it reopens the betting and counts toward the cap."""
+        rules = self.rules
+        size = rules.bet_size(self.street)
+        if rules.structure is BettingStructure.FIXED_LIMIT:
+            full_target = self._full_level + size
+            if to >= full_target:
+                return True
+            # Half-bet rule: an all-in of at least half of what a full bet or
+            # raise (or completion) would add counts as one (RRoP).
+            return (to - previous) * 2 >= full_target - previous
+        if self._bets == 0:
+            return to >= size
+        return to - previous >= max(self._largest_raise, size)
+
+    def _put_in(self, p: SeatState, chips: int) -> None:
+        p.stack -= chips
+        p.bet += chips
+        p.contributed += chips
+        if p.stack == 0:
+            p.all_in = True
+            self._active_n -= 1
+
+    def _after_action(self, p: SeatState) -> None:
+        """Pass the action to the next player who must act, or end the round."""
+        if self._live_n == 1:
+            self._finish_round()
+            return
+        active = self._active_n
+        if (
+            active <= 2
+            and not self._cap_lifted
+            and self.rules.heads_up_cap is HeadsUpCap.LIFTED_WHEN_HEADS_UP
+            and not self._capped_count()
+        ):
+            self._cap_lifted = True
+        ring = self._ring
+        n = len(ring)
+        i = p.index
+        current = self._current_bet
+        for k in range(1, n + 1):
+            q = ring[(i + k) % n]
+            if q.folded or q.all_in or q.protected:
+                continue
+            if q.bet < current or (not q.acted and active > 1):
+                # (with nothing to call and nobody left to bet against, no action)
+                self.to_act = q.seat
+                return
+        self._finish_round()
+
+    def _capped_count(self) -> bool:
+        cap = self._max_bets
+        return cap is not None and self._bets >= cap

@@ -1,0 +1,83 @@
+"""The showdown: who may muck, who gets the odd chips, and the hand's result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from stud8.core.cards import Card
+from stud8.core.evaluate import HighValue, LowValue, best_high_cards, best_low_cards
+from stud8.core.pots import OddChipKey, Pot, PotResult
+from stud8.core.rules import OddChip
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The outcome: each pot, who won which half, the rake and the final stacks."""
+
+    pots: tuple[PotResult, ...]
+    rake: int
+    stacks: dict[int, int]
+    starting_stacks: dict[int, int]
+    showdown: bool
+
+    @property
+    def winnings(self) -> dict[int, int]:
+        """Net chips won (negative: lost) by seat."""
+        return {s: self.stacks[s] - self.starting_stacks[s] for s in self.stacks}
+
+
+def may_win(
+    seat: int,
+    values: Mapping[int, tuple[HighValue, LowValue | None]],
+    shown: Sequence[int],
+    pots: Sequence[Pot],
+) -> bool:
+    """Whether the seat's hand can win or tie a half of a pot he is in,
+    against the hands already shown (else he may muck)."""
+    hi, lo = values[seat]
+    for pot in pots:
+        if seat not in pot.eligible:
+            continue
+        rivals = [values[s] for s in shown if s in pot.eligible]
+        if not rivals or hi >= max(r[0] for r in rivals):
+            return True
+        if lo is not None:
+            rival_lows = [r[1] for r in rivals if r[1] is not None]
+            if not rival_lows or lo >= max(rival_lows):
+                return True
+    return False
+
+
+def odd_chip_keys(
+    rule: OddChip,
+    own_cards: Mapping[int, Sequence[Card]],
+    community: Card | None,
+) -> tuple[OddChipKey, OddChipKey]:
+    """Who gets odd chips among tied hands: the smallest key first (RULES.md 5.3).
+
+    ``own_cards`` are each live seat's own cards (the community card apart).
+    """
+    if rule is OddChip.ALL_CARDS:
+        # All of the player's own cards count: the highest card by rank then
+        # suit for high, the lowest (ace low) then clubs first for low.
+        def high(seat: int) -> tuple[int, ...]:
+            return tuple(sorted(-c.code for c in own_cards[seat]))
+
+        def low(seat: int) -> tuple[int, ...]:
+            return tuple(sorted(c.low_rank * 4 + c.suit_index for c in own_cards[seat]))
+
+        return high, low
+
+    def cards_of(seat: int) -> list[Card]:
+        return [*own_cards[seat], *([community] if community is not None else [])]
+
+    # Option (TDA): the highest card by suit within the five-card hand for that half.
+    def high5(seat: int) -> tuple[int, ...]:
+        return tuple(sorted(-c.code for c in best_high_cards(cards_of(seat))))
+
+    def low5(seat: int) -> tuple[int, ...]:
+        five = best_low_cards(cards_of(seat)) or ()
+        return tuple(sorted(-(c.low_rank * 4 + c.suit_index) for c in five))
+
+    return high5, low5

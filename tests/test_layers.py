@@ -1,0 +1,117 @@
+"""The layers: dependencies point one way, core <- formats <- tools <- server <- cli.
+
+The core may import only the standard library modules below (no I/O, no clock,
+no asyncio, no global random) and nothing from the rest of stud8.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "stud8"
+
+# Each layer may import itself and the layers before it.
+LAYERS = ["core", "formats", "tools", "server", "cli"]
+
+# What the core may use: pure computation only. `random` is allowed for the
+# Random/SystemRandom classes passed in explicitly (see test_core_uses_no_global_random).
+CORE_STDLIB = {
+    "__future__",
+    "collections",
+    "dataclasses",
+    "decimal",
+    "enum",
+    "fractions",
+    "functools",
+    "itertools",
+    "operator",
+    "random",
+    "threading",  # a lock around the lazy building of the evaluation tables
+    "typing",
+}
+
+MAX_MODULE_LINES = 650
+
+
+def _modules() -> list[Path]:
+    return sorted(SRC.rglob("*.py"))
+
+
+def _layer_of(path: Path) -> str:
+    rel = path.relative_to(SRC)
+    top = rel.parts[0]
+    if top.endswith(".py"):
+        top = top[:-3]
+    if top in ("__init__", "__main__"):
+        return "cli" if top == "__main__" else "root"
+    if top == "play":  # the terminal table is part of the command line layer
+        return "cli"
+    return top
+
+
+def _imports(path: Path) -> list[tuple[str, int]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.module, node.lineno))
+    return found
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_dependencies_point_one_way(path: Path) -> None:
+    layer = _layer_of(path)
+    if layer == "root":
+        allowed = set()  # the package root imports nothing of its own (fast import)
+    elif layer in LAYERS:
+        # every layer may read the package root (it holds only __version__)
+        allowed = {"root", *LAYERS[: LAYERS.index(layer) + 1]}
+    else:
+        pytest.fail(f"{path} is in no known layer ({LAYERS})")
+    for name, line in _imports(path):
+        parts = name.split(".")
+        if parts[0] != "stud8":
+            continue
+        target = parts[1] if len(parts) > 1 else "root"
+        assert target in allowed, f"{path.name}:{line} ({layer}) imports {name}, a higher layer"
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((SRC / "core").glob("*.py")),
+    ids=lambda p: p.name,
+)
+def test_core_imports_only_the_standard_library(path: Path) -> None:
+    for name, line in _imports(path):
+        top = name.split(".")[0]
+        if top == "stud8":
+            assert name.startswith("stud8.core"), f"{path.name}:{line} imports {name}"
+        else:
+            assert top in CORE_STDLIB, f"{path.name}:{line}: the core may not import {name}"
+
+
+def test_core_uses_no_global_random() -> None:
+    """A live table never uses a seeded or global generator: the core calls no
+    module-level function of `random` (random.shuffle, random.choice, ...)."""
+    for path in sorted((SRC / "core").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "random"
+            ):
+                assert node.attr in ("Random", "SystemRandom"), (
+                    f"{path.name}:{node.lineno} uses random.{node.attr}"
+                )
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_no_module_is_too_long(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_MODULE_LINES, f"{path} has {lines} lines; split it by concept"
