@@ -50,9 +50,10 @@ HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIG
 
 _DESC = tuple(range(14, 1, -1))  # ranks, ace high, highest first
 # (ranks in order of significance, 13-bit mask with bit rank-2) of the ten straights.
-STRAIGHTS: tuple[tuple[tuple[int, ...], int], ...] = tuple(
-    (tuple(range(top, top - 5, -1)), 0b11111 << (top - 6)) for top in range(14, 5, -1)
-) + (((5, 4, 3, 2, 14), (1 << 12) | 0b1111),)
+STRAIGHTS: tuple[tuple[tuple[int, ...], int], ...] = (
+    *((tuple(range(top, top - 5, -1)), 0b11111 << (top - 6)) for top in range(14, 5, -1)),
+    ((5, 4, 3, 2, 14), (1 << 12) | 0b1111),
+)
 _STRAIGHT_RANKS = frozenset(frozenset(r) for r, _ in STRAIGHTS)
 
 HighClass = tuple[int, tuple[int, ...]]  # (category, ranks in order of significance)
@@ -133,21 +134,25 @@ def _multisets(size: int) -> Iterator[tuple[int, ...]]:
             yield combo
 
 
-def _extend(table: dict[int, int]) -> dict[int, int]:
-    """From the best value of every n-card rank multiset, that of every (n+1)-card one.
+def _extend(high: dict[int, int], low: dict[int, int]) -> tuple[dict[int, int], dict[int, int]]:
+    """From the best values of every n-card rank multiset, those of every (n+1)-card one.
 
     The best of n+1 cards is the best over the n-card multisets it contains, i.e. over
-    the multisets of ``table`` that reach it by adding one rank.
+    the multisets of the tables that reach it by adding one rank.
     """
-    out: dict[int, int] = {}
-    get = out.get
-    for key, value in table.items():
+    out_high: dict[int, int] = {}
+    out_low: dict[int, int] = {}
+    get_high, get_low = out_high.get, out_low.get
+    for key, h in high.items():
+        lo = low[key]
         for p in POW5:
             if key // p % 5 != 4:
                 k = key + p
-                if get(k, -1) < value:
-                    out[k] = value
-    return out
+                if get_high(k, 0) < h:
+                    out_high[k] = h
+                if get_low(k, -1) < lo:
+                    out_low[k] = lo
+    return out_high, out_low
 
 
 class Tables:
@@ -167,8 +172,8 @@ class Tables:
             high5[key] = strength_of[unsuited_class(i + 2 for i in combo)]
             lows = sorted({1 if i == 12 else i + 2 for i in combo}, reverse=True)
             low5[key] = low_of.get(tuple(lows), 0) if lows[0] <= 8 else 0
-        high6, low6 = _extend(high5), _extend(low5)
-        high7, low7 = _extend(high6), _extend(low6)
+        high6, low6 = _extend(high5, low5)
+        high7, low7 = _extend(high6, low6)
         #: rank key of 5, 6 or 7 cards -> best high strength when not using a flush
         self.high: dict[int, int] = {**high5, **high6, **high7}
         #: rank key -> low strength (0: no 8-or-better low)
@@ -212,8 +217,9 @@ class RazzTables:
         for combo in _multisets(5):
             key = sum(POW5[i] for i in combo)
             table5[key] = strength_of[razz_class(1 if i == 12 else i + 2 for i in combo)]
-        table6 = _extend(table5)
-        self.strength: dict[int, int] = {**table5, **table6, **_extend(table6)}
+        table6, _ = _extend(table5, table5)
+        table7, _ = _extend(table6, table6)
+        self.strength: dict[int, int] = {**table5, **table6, **table7}
 
 
 def up_cards_key(ranks: Iterable[int]) -> tuple[int, ...]:

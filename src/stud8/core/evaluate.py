@@ -33,6 +33,7 @@ The tables are built on first use (about a quarter of a second), not at import.
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -106,8 +107,43 @@ def _describe(category: HighCategory, ranks: tuple[int, ...]) -> str:
     return f"A pair of {first}"
 
 
+class _ByStrength:
+    """Values that compare by ``strength`` (higher is better), only with their own kind."""
+
+    __slots__ = ()
+    strength: int
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.strength == other.strength
+
+    def __hash__(self) -> int:
+        return hash(self.strength)
+
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.strength < other.strength
+
+    def __le__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.strength <= other.strength
+
+    def __gt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.strength > other.strength
+
+    def __ge__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.strength >= other.strength
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class HighValue:
+class HighValue(_ByStrength):
     """The value of a five-card high hand. Compares by ``strength`` only (higher wins).
 
     ``ranks`` are the five ranks in order of significance (ace 14): full house KKK44 is
@@ -139,33 +175,8 @@ class HighValue:
             raise CardError(f"a high strength is from 1 to 7462, got {strength!r}")
         return _tables_ready().high_values[strength]
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, HighValue):
-            return NotImplemented
-        return self.strength == other.strength
-
-    def __hash__(self) -> int:
-        return hash(self.strength)
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, HighValue):
-            return NotImplemented
-        return self.strength < other.strength
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, HighValue):
-            return NotImplemented
-        return self.strength <= other.strength
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, HighValue):
-            return NotImplemented
-        return self.strength > other.strength
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, HighValue):
-            return NotImplemented
-        return self.strength >= other.strength
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return HighValue.from_strength, (self.strength,)  # copies and pickles: the shared one
 
     def __repr__(self) -> str:
         return f"HighValue.from_ranks(HighCategory.{self.category.name}, {self.ranks!r})"
@@ -175,7 +186,7 @@ class HighValue:
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class LowValue:
+class LowValue(_ByStrength):
     """An 8-or-better low: five distinct ranks, highest first, ace 1, e.g. ``(8, 6, 4, 2, 1)``.
 
     ``strength`` is higher for a better low (5-4-3-2-A is 56, 8-7-6-5-4 is 1) so that,
@@ -205,33 +216,8 @@ class LowValue:
             raise CardError(f"a low strength is from 1 to 56, got {strength!r}")
         return _tables_ready().low_values[strength]
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, LowValue):
-            return NotImplemented
-        return self.strength == other.strength
-
-    def __hash__(self) -> int:
-        return hash(self.strength)
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, LowValue):
-            return NotImplemented
-        return self.strength < other.strength
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, LowValue):
-            return NotImplemented
-        return self.strength <= other.strength
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, LowValue):
-            return NotImplemented
-        return self.strength > other.strength
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, LowValue):
-            return NotImplemented
-        return self.strength >= other.strength
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return LowValue.from_strength, (self.strength,)
 
     def __repr__(self) -> str:
         return f"LowValue.from_ranks({self.ranks!r})"
@@ -241,7 +227,7 @@ class LowValue:
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class RazzValue:
+class RazzValue(_ByStrength):
     """A razz (ace-to-five) low of five cards; higher ``strength`` is better (1 to 6,175).
 
     ``category`` says how the hand is paired (``HIGH_CARD`` for no pair, ``ONE_PAIR`` ...
@@ -264,38 +250,22 @@ class RazzValue:
         given = tuple(ranks)
         if len(given) != 5 or not all(isinstance(r, int) and 1 <= r <= 13 for r in given):
             raise CardError(f"a razz low is five ranks from 1 (ace) to 13, got {given}")
+        if max(Counter(given).values()) > 4:
+            raise CardError(f"no five cards have the ranks {given}")
         value = _razz_ready().by_class.get(_tables.razz_class(given))
-        if value is None:
+        if value is None:  # pragma: no cover - every multiset of five ranks has a value
             raise CardError(f"no five cards have the ranks {given}")
         return value
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RazzValue):
-            return NotImplemented
-        return self.strength == other.strength
+    @classmethod
+    def from_strength(cls, strength: int) -> RazzValue:
+        """The razz low with this strength, 1 to 6,175."""
+        if not 1 <= strength <= 6175:
+            raise CardError(f"a razz strength is from 1 to 6175, got {strength!r}")
+        return _razz_ready().values[strength - 1]
 
-    def __hash__(self) -> int:
-        return hash(self.strength)
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, RazzValue):
-            return NotImplemented
-        return self.strength < other.strength
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, RazzValue):
-            return NotImplemented
-        return self.strength <= other.strength
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, RazzValue):
-            return NotImplemented
-        return self.strength > other.strength
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, RazzValue):
-            return NotImplemented
-        return self.strength >= other.strength
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return RazzValue.from_strength, (self.strength,)
 
     def __repr__(self) -> str:
         return f"RazzValue.from_ranks({tuple(sorted(self.ranks, reverse=True))!r})"
@@ -339,27 +309,27 @@ class _Built:
         self.low_by_ranks = {v.ranks: v for v in self.low_values[1:]}
         highs, lows = self.high_values, self.low_values
         # Shared result tuples, one per (high, low) pair that occurs.
-        pairs: dict[tuple[int, int], HiLo] = {}
+        shared: dict[int, tuple[HiLo, tuple[int, int]]] = {}
         self.hilo: dict[int, HiLo] = {}
         self.hilo_ints: dict[int, tuple[int, int]] = {}
+        low_of = raw.low
         for key, h in raw.high.items():
-            lo = raw.low[key]
-            pair = pairs.get((h, lo))
-            if pair is None:
-                pair = pairs[h, lo] = (highs[h], lows[lo] if lo else None)
-            self.hilo[key] = pair
-            self.hilo_ints[key] = (h, lo)
+            lo = low_of[key]
+            both = shared.get(h << 6 | lo)
+            if both is None:
+                both = shared[h << 6 | lo] = ((highs[h], lows[lo] if lo else None), (h, lo))
+            self.hilo[key], self.hilo_ints[key] = both
         self.flush_suit: list[int] = raw.flush_suit
         self.flush_ints: list[int] = raw.flush
         self.flush_values: list[HighValue] = [highs[s] for s in raw.flush]
 
 
 class _RazzBuilt:
-    __slots__ = ("by_class", "by_key")
+    __slots__ = ("by_class", "by_key", "values")
 
     def __init__(self) -> None:
         raw = _tables.RazzTables()
-        values = [
+        self.values = values = [
             RazzValue(i, HighCategory(cat), ranks) for i, (cat, ranks) in enumerate(raw.classes, 1)
         ]
         self.by_class = {(int(v.category), v.ranks): v for v in values}
@@ -487,7 +457,9 @@ def hi_lo_codes(codes: Sequence[int]) -> tuple[int, int]:
         flush = _FLUSH_INTS[mask]
         return (flush if flush > high else high), low
     except (KeyError, IndexError, TypeError):
-        raise CardError(f"a hand to evaluate is 5 to 7 distinct card codes, got {codes!r}") from None
+        raise CardError(
+            f"a hand to evaluate is 5 to 7 distinct card codes, got {codes!r}"
+        ) from None
 
 
 assert (_SHIFT, _RANK_MASK, _tables.CARD_SHIFT) == (31, 0x7FFFFFFF, 43)  # fast-path literals
