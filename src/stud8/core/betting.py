@@ -135,7 +135,8 @@ class Betting:
             )
         else:
             out.append(_CHECK)
-        if p.stack > facing and not p.acted and not self._capped():
+        # No raise when nobody else could call it (everyone else is all-in).
+        if p.stack > facing and not p.acted and self._active_n >= 2 and not self._capped():
             if self._fixed_limit:  # the common case, inline
                 lo = hi = self._full_level + (
                     rules.big_bet if self.street >= rules.big_bet_street else rules.small_bet
