@@ -223,7 +223,7 @@ class RazzTables:
 
 
 def up_cards_key(ranks: Iterable[int]) -> tuple[int, ...]:
-    """(category, ranks by group size then rank, each once) of up to four up cards.
+    """(category, ranks by group size then rank, each once) of up to five up cards.
 
     Categories are the high ones: 0 high card, 1 pair, 2 two pair, 3 trips, 7 quads.
     """
@@ -231,7 +231,8 @@ def up_cards_key(ranks: Iterable[int]) -> tuple[int, ...]:
     if sizes[0] == 4:
         category = QUADS
     elif sizes[0] == 3:
-        category = TRIPS
+        # five cards (four up and a community card) can show a full house
+        category = FULL_HOUSE if len(sizes) > 1 and sizes[1] >= 2 else TRIPS
     elif sizes[0] == 2:
         category = TWO_PAIR if len(sizes) > 1 and sizes[1] == 2 else ONE_PAIR
     else:

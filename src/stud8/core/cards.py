@@ -129,6 +129,7 @@ class Card:
 
 
 CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in SUIT_CHARS)
+_ALL_CARDS = frozenset(CARDS)
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
@@ -154,12 +155,23 @@ class Deck:
     def __post_init__(self) -> None:
         cards = tuple(self.cards)
         object.__setattr__(self, "cards", cards)
-        if len(cards) != 52 or len(set(cards)) != 52:
-            seen: set[Card] = set()
-            dup = [str(c) for c in cards if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
+        if len(cards) != 52 or set(cards) != _ALL_CARDS:
+            strange = [repr(c) for c in cards if not isinstance(c, Card)]
+            seen: set[object] = set()
+            repeated = []
+            for c in cards:
+                if c in seen:
+                    repeated.append(str(c))
+                seen.add(c)
+            detail = (
+                f", not cards: {', '.join(strange[:5])}"
+                if strange
+                else f", repeated: {' '.join(repeated)}"
+                if repeated
+                else ""
+            )
             raise CardError(
-                f"a deck holds each of the 52 cards once; got {len(cards)} cards"
-                + (f", repeated: {' '.join(dup)}" if dup else "")
+                f"a deck holds each of the 52 cards once; got {len(cards)} cards{detail}"
             )
 
     @classmethod

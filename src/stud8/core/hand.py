@@ -173,6 +173,9 @@ class Hand(Betting):
                 hand.time_out()
             else:
                 hand.apply(action)
+        cancelled = [e for e in items if isinstance(e, HandCancelled)]
+        if cancelled and not hand.is_over:
+            hand.cancel(cancelled[0].reason)
         return hand
 
     def _deal_third_street(self) -> None:

@@ -165,7 +165,11 @@ class TableRules:
                 except ValueError:
                     choices = ", ".join(repr(m.value) for m in enum)
                     raise RulesError(f"{name} must be one of {choices}, got {v!r}") from None
-        if self.big_bet_street not in (4, 5, 6, 7):
+        if (
+            not isinstance(self.big_bet_street, int)
+            or isinstance(self.big_bet_street, bool)
+            or self.big_bet_street not in (4, 5, 6, 7)
+        ):
             raise RulesError(f"big_bet_street must be 4, 5, 6 or 7, got {self.big_bet_street!r}")
         if self.raise_cap is not None and (
             not isinstance(self.raise_cap, int)
