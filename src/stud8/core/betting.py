@@ -247,8 +247,11 @@ class Betting:
         adds = to - p.bet
         self._put_in(p, adds)
         if self._is_full(to, previous):
-            if self.rules.structure is not BettingStructure.FIXED_LIMIT:
-                self._largest_raise = max(self._largest_raise, to - previous)
+            if not self._fixed_limit:
+                # The round's first bet (a completion included) counts at its full
+                # size: the bring-in or a short all-in before it is not a bet.
+                size = to if self._bets == 0 else to - previous
+                self._largest_raise = max(self._largest_raise, size)
             self._full_level = to
             self._bets += 1
             for q in self._players.values():
