@@ -6,7 +6,7 @@ exactly that hand in PokerKit's ``FixedLimitSevenCardStudHighLowSplitEightOrBett
 and returns PokerKit's final stacks, to be compared with ours.
 
 How the replay maps our hand onto PokerKit 0.7 (see also the notes at the end of
-this docstring):
+this docstring).
 
 * Players: our seats in ascending order are PokerKit's player indices 0..n-1.
   PokerKit has no button in stud; its ties go to the lowest index, which is our
@@ -39,7 +39,18 @@ this docstring):
 
 Known PokerKit deviations from RULES.md are NOT masked here (the caller masks
 them): odd chips by seat order, the raise cap kept heads-up, no half-bet rule for
-short all-ins, a short bring-in can be called for less.
+short all-ins, a short bring-in can be called for less. Found while writing this
+harness (pinned in test_pokerkit_oracle.py):
+
+* Each half is split on its own, odd chip to the lowest index, so when the same
+  players tie for high and low the first of them gets both odd chips (RULES 5.3
+  and 5.4 split such a pot evenly).
+* Whether pots are split hi/lo is decided once for the hand, not per pot: if any
+  live hand has a qualifying low, a side pot where no eligible player has one is
+  still halved, and its low half is shared by all its eligible live hands
+  (RULES 5.1: the best high takes that whole pot).
+* When the low card is all-in for the ante, the next player must bring in (or
+  complete); RULES' option that he may fold instead cannot be replayed.
 """
 
 from __future__ import annotations
@@ -64,6 +75,7 @@ __all__ = [
     "FULL_DECK",
     "OracleDisagrees",
     "Step",
+    "create_pokerkit_state",
     "play_in_pokerkit",
     "pokerkit_version",
 ]
@@ -180,8 +192,11 @@ def _pokerkit_view(state: State) -> str:
 
 @contextmanager
 def _pokerkit_call(state: State, index: int, step: Step, what: str) -> Iterator[None]:
-    """Run a PokerKit operation; turn its refusals and warnings into OracleDisagrees."""
-    view = _pokerkit_view(state)
+    """Run a PokerKit operation; turn its refusals and warnings into OracleDisagrees.
+
+    PokerKit verifies an operation before changing anything, so after a refusal
+    the state is still the one that refused.
+    """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -190,7 +205,8 @@ def _pokerkit_call(state: State, index: int, step: Step, what: str) -> Iterator[
             if isinstance(error, OracleDisagrees):
                 raise
             raise OracleDisagrees(
-                f"PokerKit refuses {what}: {type(error).__name__}: {error} [before: {view}]",
+                f"PokerKit refuses {what}: {type(error).__name__}: {error}"
+                f" [{_pokerkit_view(state)}]",
                 step_index=index,
                 step=step,
             ) from error
@@ -198,7 +214,7 @@ def _pokerkit_call(state: State, index: int, step: Step, what: str) -> Iterator[
         text = str(warning.message)
         if text not in _HARMLESS_WARNINGS:
             raise OracleDisagrees(
-                f"PokerKit warns on {what}: {text} [before: {view}]",
+                f"PokerKit warns on {what}: {text} [after it, {_pokerkit_view(state)}]",
                 step_index=index,
                 step=step,
             )
@@ -319,7 +335,7 @@ def _deal_community(state: State, index: int, step: Step, recycle_mucked_cards: 
 def _act(state: State, index: int, step: Step) -> None:
     actor = state.actor_index
     if actor != step.player:
-        expected = "no action (it is dealing or the hand is over)" if actor is None else actor
+        expected = "nobody (it is dealing, or the hand is over)" if actor is None else actor
         raise OracleDisagrees(
             f"PokerKit's actor is {expected}, we had player {step.player} {step.kind}"
             f" [{_pokerkit_view(state)}]",
@@ -406,9 +422,7 @@ def play_in_pokerkit(
     )
     for index, step in enumerate(steps):
         if not state.status:
-            raise OracleDisagrees(
-                "PokerKit's hand is already over", step_index=index, step=step
-            )
+            raise OracleDisagrees("PokerKit's hand is already over", step_index=index, step=step)
         if step.kind == "deal":
             _deal(state, index, step)
         elif step.kind == "community":
