@@ -1,0 +1,33 @@
+"""Computer players: a small :class:`Bot` interface and a few policies.
+
+A bot decides from what its seat may see (:class:`~stud8.core.views.HandView`), never
+from the other players' hidden cards, and draws any randomness from the
+:class:`random.Random` it was built with, so a seeded game replays exactly.
+
+>>> import random
+>>> from stud8.core import Deck, Hand, TableRules
+>>> rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+>>> hand = Hand.start(rules=rules, stacks={1: 100, 2: 100, 3: 100}, deck=Deck.seeded(5))
+>>> bots = {seat: BOTS["rules"](random.Random(seat)) for seat in hand.seats}
+>>> result = play_hand(hand, bots)
+>>> sum(result.stacks.values())
+300
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from stud8.tools.bots.base import Bot, play_hand
+from stud8.tools.bots.rules_based import RuleBasedBot
+from stud8.tools.bots.simple import CallingStation, RandomBot
+
+#: Bot factories by name: each takes the bot's own seeded random source.
+BOTS: dict[str, Callable[[random.Random], Bot]] = {
+    "random": RandomBot,
+    "calling-station": CallingStation,
+    "rules": RuleBasedBot,
+}
+
+__all__ = ["BOTS", "Bot", "CallingStation", "RandomBot", "RuleBasedBot", "play_hand"]
