@@ -238,7 +238,7 @@ def test_rule_3_later_streets_highest_hand_showing_acts_first(
     hand = to_street({1: downs(up1, street), 2: downs(up2, street)}, street)
     assert ActionOpened(street, first) in hand.events
     assert hand.to_act == first
-    assert kinds(hand) == {CHECK, BET}
+    assert kinds(hand) == {FOLD, CHECK, BET}
     assert_conserved(hand)
 
 

@@ -143,10 +143,11 @@ def test_rule_4_one_folds_on_sixth_street_seven_players_four_cards_community_car
     assert result.stacks[3] == 100 - 1 - 2 - 8 + 80
 
 
-def test_rule_4_if_the_sixth_street_opener_folded_the_next_player_on_his_left_starts() -> None:
+def test_rule_4_if_the_sixth_street_opener_folded_the_highest_board_left_starts() -> None:
     """RULES.md 4: "The player who acted first on 6th street acts first on 7th (TDA)" --
-    read with 3: "An all-in player is skipped, and action starts with the next player
-    clockwise": when he has folded, the next live player on his left starts."""
+    the shared card must not change who acts first, so 7th street goes as if it had
+    been dealt face down (RULES.md 3: "the highest hand showing acts first"): when the
+    6th-street opener has folded, the highest board left starts (docs/rules.md)."""
     hand = eight_player_hand()
     while hand.street < 6:
         hand.apply(passive_action(hand))
@@ -159,7 +160,8 @@ def test_rule_4_if_the_sixth_street_opener_folded_the_next_player_on_his_left_st
     hand.apply(Fold())
     assert hand.street == 7
     assert hand.community_card == COMMUNITY
-    assert opened(hand, 7) == 8
+    # seat 7 (two pair showing) folded; seat 3 shows a pair of aces, the best board left
+    assert opened(hand, 7) == 3
 
 
 def _play_folding(hand: Hand, street: int, folders: int) -> int:

@@ -78,6 +78,12 @@ class Betting:
     _active_n: int
     _legal: tuple[LegalAction, ...] | None
     _fixed_limit: bool
+    # fixed limit with one bet size this street: the legal amounts are worked out inline
+    _limit_inline: bool
+    # Stud (high only), fixed limit, 4th street with an open pair showing: a bet or
+    # raise may be the small or the big bet, and by the big bet once one is made
+    _open_pair: bool
+    _big_bet_made: bool
     _max_bets: int | None
     _current_bet: int
     _full_level: int
@@ -126,18 +132,17 @@ class Betting:
                 out.append(_FOLD)
             return tuple(out)
         facing = self._current_bet - p.bet
-        out = []
+        # A player may always fold in turn, even when he could check (as at PokerStars).
+        out = [_FOLD]
         if facing > 0:
-            out.append(_FOLD)
             adds = min(facing, p.stack)
             out.append(
                 LegalAction.of(ActionKind.CALL, p.bet + adds, p.bet + adds, adds, adds == p.stack)
             )
         else:
             out.append(_CHECK)
-        # No raise when nobody else could call it (everyone else is all-in).
-        if p.stack > facing and not p.acted and self._active_n >= 2 and not self._capped():
-            if self._fixed_limit:  # the common case, inline
+        if p.stack > facing and not p.acted and not self._capped() and self._raise_can_be_called(p):
+            if self._limit_inline:  # the common case: fixed limit, one bet size
                 lo = hi = self._full_level + (
                     rules.big_bet if self.street >= rules.big_bet_street else rules.small_bet
                 )
@@ -152,6 +157,22 @@ class Betting:
             out.append(LegalAction.of(kind, lo, hi, lo - p.bet, lo == max_to))
         return tuple(out)
 
+    def _raise_can_be_called(self, p: SeatState) -> bool:
+        """Whether another player could still put in more than the current bet:
+        if not (everyone else is all-in, or can only call), a raise would just
+        come back uncalled, so none is offered."""
+        if self._active_n < 2:
+            return False
+        current = self._current_bet
+        for q in self._ring:
+            if (
+                q is not p
+                and not (q.folded or q.all_in or q.protected)
+                and q.bet + q.stack > current
+            ):
+                return True
+        return False
+
     def _capped(self) -> bool:
         cap = self._max_bets
         return cap is not None and self._bets >= cap and not self._cap_lifted
@@ -164,6 +185,10 @@ class Betting:
         if structure is BettingStructure.FIXED_LIMIT:
             target = self._full_level + size
             lo = hi = min(target, max_to)
+            if self._open_pair:  # the small or the big bet; only the big one after a big one
+                hi = min(self._full_level + rules.big_bet, max_to)
+                if self._big_bet_made:
+                    lo = hi
         else:
             if self._bets == 0:
                 lo = size
@@ -190,11 +215,12 @@ class Betting:
         if not isinstance(to, int) or isinstance(to, bool):
             message = f"the amount must be a whole number of chips, got {to!r}"
         else:
-            span = (
-                f"exactly {legal.min_to}"
-                if legal.min_to == legal.max_to
-                else f"from {legal.min_to} to {legal.max_to}"
-            )
+            if legal.min_to == legal.max_to:
+                span = f"exactly {legal.min_to}"
+            elif self._fixed_limit:  # the open pair on 4th street: one of two amounts
+                span = f"either {legal.min_to} or {legal.max_to}"
+            else:
+                span = f"from {legal.min_to} to {legal.max_to}"
             message = f"{kind.value} to {to} is not allowed: the amount must be {span}"
         raise IllegalActionError(message, hand_id=self.hand_id, street=self.street, seat=seat)
 
@@ -252,6 +278,8 @@ class Betting:
                 # size: the bring-in or a short all-in before it is not a bet.
                 size = to if self._bets == 0 else to - previous
                 self._largest_raise = max(self._largest_raise, size)
+            elif self._open_pair and to >= self._full_level + self.rules.big_bet:
+                self._big_bet_made = True  # from now on, raises are by the big bet
             self._full_level = to
             self._bets += 1
             for q in self._players.values():
@@ -268,6 +296,8 @@ class Betting:
         rules = self.rules
         size = rules.bet_size(self.street)
         if rules.structure is BettingStructure.FIXED_LIMIT:
+            if self._big_bet_made:  # the open pair on 4th street: raises by the big bet
+                size = rules.big_bet
             full_target = self._full_level + size
             if to >= full_target:
                 return True

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, TypeVar
 
 from stud8.core.actions import Action, BringIn, Call, Check, Fold, make_action
 from stud8.core.cards import Card
-from stud8.core.evaluate import HighValue, LowValue
+from stud8.core.evaluate import HighValue, LowValue, RazzValue
 
 _T = TypeVar("_T")
 
@@ -188,12 +188,18 @@ class UncalledBetReturned(Event):
 @fast_init
 @dataclass(frozen=True, slots=True)
 class HandShown(Event):
-    """A player shows his cards at the showdown (all of them, in dealing order)."""
+    """A player shows his cards at the showdown (all of them, in dealing order).
+
+    ``high`` is his best high hand and ``low`` his low, by the game (RULES.md 5, 8):
+    in Stud Hi/Lo his 8-or-better low (None if he has none); in Stud, high only,
+    None; in Razz his ace-to-five :class:`RazzValue`, the hand that plays (``high``
+    is then shown for information only).
+    """
 
     seat: int
     cards: tuple[Card, ...]
     high: HighValue
-    low: LowValue | None
+    low: LowValue | RazzValue | None
     kind: ClassVar[str] = "show"
 
 
@@ -217,7 +223,8 @@ class RakeTaken(Event):
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
     """Chips from one pot to one seat. ``pot`` 0 is the main pot, 1 side pot 1, ...;
-    ``half`` is ``high``, ``low`` or ``whole`` (no low qualified, or uncontested)."""
+    ``half`` is ``high``, ``low`` or ``whole`` (no low qualified, or uncontested; always
+    ``whole`` in Stud, high only, and in Razz)."""
 
     pot: int
     seat: int

@@ -29,6 +29,8 @@ from stud8.core.errors import HandSetupError, IllegalActionError
 from stud8.core.evaluate import (
     HighValue,
     LowValue,
+    RazzValue,
+    best_razz_low,
     evaluate_hi_lo,
 )
 from stud8.core.events import (
@@ -48,18 +50,19 @@ from stud8.core.events import (
     UncalledBetReturned,
     decisions_from_events,
 )
-from stud8.core.pots import PotResult, build_pots, settle_pot, take_rake
+from stud8.core.pots import PotResult, build_pots, settle_pot, settle_razz_pot, take_rake
 from stud8.core.rules import (
     AllInLowCard,
     BettingStructure,
     FirstToActTie,
+    Game,
     HeadsUpCap,
     ShowOrderNoBet,
     TableRules,
     TimeoutPolicy,
 )
-from stud8.core.showdown import HandResult, may_win, odd_chip_keys
-from stud8.core.streets import first_to_act, show_order, up_cards_key
+from stud8.core.showdown import HandResult, high_only, may_win, may_win_razz, odd_chip_keys
+from stud8.core.streets import first_to_act, show_order, shows_open_pair, up_key_for
 from stud8.core.views import HandView, view_of
 
 
@@ -102,6 +105,15 @@ class Hand(Betting):
         self._active_n = len(self._ring)  # players who can still act (not all-in)
         self._legal: tuple[LegalAction, ...] | None = None  # cache for this decision
         self._fixed_limit = rules.structure is BettingStructure.FIXED_LIMIT
+        self._limit_inline = self._fixed_limit
+        # The game (RULES.md 8), decided once: how hands are valued, who acts first.
+        game = rules.game
+        self._razz = game is Game.RAZZ
+        self._evaluate = evaluate_hi_lo if game is Game.STUD_HI_LO else high_only
+        self._up_key = up_key_for(game)
+        self._open_pair_rule = rules.open_pair_in_force
+        self._open_pair = False
+        self._big_bet_made = False
         # the cap as a count of full bets in a round (None: no cap)
         self._max_bets = (
             rules.raise_cap + 1 if rules.raise_cap is not None and self._fixed_limit else None
@@ -200,8 +212,12 @@ class Hand(Betting):
                 (p.up if face_up else p.down).append(card)
                 events.append(CardDealt(p.seat, card, face_up, 3))
         self._next_card = 3 * n
-        # The bring-in: the lowest up card, ace high, suits clubs to spades.
-        low = min(players, key=lambda q: q.up[0].code)
+        # The bring-in: the lowest up card, ace high, suits clubs to spades; in razz
+        # the highest up card, ace low, suits clubs to spades (RULES.md 8).
+        if self._razz:
+            low = max(players, key=lambda q: q.up[0].low_rank * 4 + q.up[0].suit_index)
+        else:
+            low = min(players, key=lambda q: q.up[0].code)
         bring_in: SeatState | None = low
         self._bring_in_optional = False
         if low.all_in:  # all-in for the ante: the player on his left brings in
@@ -324,6 +340,8 @@ class Hand(Betting):
             to = legal.min_to
         elif to.__class__ is not int or not legal.min_to <= to <= legal.max_to:  # type: ignore[operator]
             self._refuse_amount(seat, kind, to, legal)
+        elif legal.min_to < to < legal.max_to and self._fixed_limit:  # type: ignore[operator]
+            self._refuse_amount(seat, kind, to, legal)  # the open pair: small or big bet only
         start = len(self.events)
         self.decisions.append((seat, action))
         self._legal = None
@@ -377,6 +395,12 @@ class Hand(Betting):
             self._reset_round()
             self.events.append(StreetStarted(self.street))
             self._deal_street()
+            if self._open_pair_rule:
+                self._open_pair = self.street == 4 and shows_open_pair(
+                    p.up for p in self._ring if not p.folded
+                )
+                self._limit_inline = not self._open_pair
+                self._big_bet_made = False
             if self._active_n >= 2:
                 self._open_action(self._first_to_act())
                 return
@@ -415,12 +439,13 @@ class Hand(Betting):
     def _first_to_act(self) -> int:
         rules = self.rules
         if self.community_card is None and rules.first_to_act_tie is FirstToActTie.POSITION:
-            # The highest hand showing; on a tie the first seat (strict >).
+            # The highest hand showing (razz: the lowest); on a tie the first seat (strict >).
             best: SeatState | None = None
             best_key: tuple[int, ...] = ()
+            up_key = self._up_key
             for p in self._ring:
                 if not p.folded:
-                    key = up_cards_key(p.up)
+                    key = up_key(p.up)
                     if best is None or key > best_key:
                         best, best_key = p, key
             assert best is not None
@@ -467,11 +492,14 @@ class Hand(Betting):
         cards = p.down + p.up
         if self.community_card is not None:
             cards.append(self.community_card)
-        return evaluate_hi_lo(cards)
+        return self._evaluate(cards)
 
     def _showdown(self) -> None:
         live = [s for s in self._seats if not self._players[s].folded]
         values = {s: self._values(self._players[s]) for s in live}
+        # Razz: the ace-to-five low plays for the whole pot (RULES.md 8).
+        ps = self._players
+        razz = {s: best_razz_low(self._all_cards(ps[s])) for s in live} if self._razz else None
         pots = build_pots({s: p.contributed for s, p in self._players.items()}, frozenset(live))
         order = show_order(
             live=live,
@@ -482,13 +510,18 @@ class Hand(Betting):
         shown: list[int] = []
         for seat in order:
             hi, lo = values[seat]
-            if not shown or may_win(seat, values, shown, pots):
+            if razz is not None:
+                can_win = not shown or may_win_razz(seat, razz, shown, pots)
+            else:
+                can_win = not shown or may_win(seat, values, shown, pots)
+            if can_win:
                 shown.append(seat)
                 p = self._players[seat]
-                self.events.append(HandShown(seat, self._all_cards(p), hi, lo))
+                low = lo if razz is None else razz[seat]
+                self.events.append(HandShown(seat, self._all_cards(p), hi, low))
             else:
                 self.events.append(HandMucked(seat))
-        self._end_hand(showdown=True, values=values)
+        self._end_hand(showdown=True, values=values, razz=razz)
 
     def _all_cards(self, p: SeatState) -> tuple[Card, ...]:
         cards = _dealing_order(p)
@@ -496,14 +529,29 @@ class Hand(Betting):
             cards += (self.community_card,)
         return cards
 
+    def _return_unmatched(self) -> None:
+        """Chips of folded players above every live player's contribution go back:
+        nobody left in the hand matched them (an all-in player wins from each
+        opponent no more than he put in). Only antes and a declined bring-in can
+        leave such chips; uncalled bets went back at the end of their round."""
+        most = max(p.contributed for p in self._ring if not p.folded)
+        for p in self._ring:
+            if p.folded and p.contributed > most:
+                back = p.contributed - most
+                p.contributed = most
+                p.stack += back
+                self.events.append(UncalledBetReturned(p.seat, back))
+
     def _end_hand(
         self,
         *,
         showdown: bool,
         values: Mapping[int, tuple[HighValue, LowValue | None]] | None = None,
+        razz: Mapping[int, RazzValue] | None = None,
     ) -> None:
         self.to_act = None
         players = self._players
+        self._return_unmatched()
         contributions = {p.seat: p.contributed for p in self._ring}
         total = sum(contributions.values())
         rake = (
@@ -523,9 +571,13 @@ class Hand(Betting):
                 self.rules.odd_chip,
                 {p.seat: p.down + p.up for p in self._ring if not p.folded},
                 self.community_card,
+                razz=razz is not None,
             )
             for index in range(len(pots) - 1, -1, -1):  # side pots first
-                results.append(settle_pot(index, pots[index], values, hi_key, lo_key))
+                if razz is not None:  # the best low takes the pot, odd chips by the low rule
+                    results.append(settle_razz_pot(index, pots[index], razz, lo_key))
+                else:
+                    results.append(settle_pot(index, pots[index], values, hi_key, lo_key))
         for r in results:
             whole = not r.low
             for seat, chips in r.high:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from stud8.core.evaluate import HighValue, LowValue
+from stud8.core.evaluate import HighValue, LowValue, RazzValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,8 @@ class PotResult:
     high: tuple[tuple[int, int], ...]  # (seat, chips) for the high half (or the whole pot)
     low: tuple[tuple[int, int], ...]  # (seat, chips) for the low half; () if no low
     high_value: HighValue | None = None
-    low_value: LowValue | None = None
+    # the best low; in Razz the best ace-to-five low, which takes the whole pot (``high``)
+    low_value: LowValue | RazzValue | None = None
 
     @property
     def has_low(self) -> bool:
@@ -140,6 +141,26 @@ def settle_pot(
     return PotResult(
         index, pot.amount, seats, tuple(high.items()), tuple(low.items()), best_high, best_low
     )
+
+
+def settle_razz_pot(
+    index: int,
+    pot: Pot,
+    values: Mapping[int, RazzValue],
+    low_odd_chip_key: OddChipKey,
+) -> PotResult:
+    """Razz (RULES.md 8): the best ace-to-five low takes the whole pot, no qualifier.
+
+    Tied lows share it; the odd chips go by the low rule (``low_odd_chip_key``). The
+    winners are in ``high`` (the whole pot) and their low in ``low_value``.
+    """
+    seats = pot.eligible
+    if len(seats) == 1:
+        return PotResult(index, pot.amount, seats, ((seats[0], pot.amount),), ())
+    best = max(values[s] for s in seats)
+    winners = [s for s in seats if values[s] == best]
+    won = split_evenly(pot.amount, [(s, low_odd_chip_key(s)) for s in winners])
+    return PotResult(index, pot.amount, seats, tuple(won.items()), (), None, best)
 
 
 def _divide_even_split(

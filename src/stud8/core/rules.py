@@ -27,7 +27,9 @@ MAX_SEATS = 8
 class Game(Enum):
     """The game of the family (RULES.md section 8)."""
 
-    STUD_HI_LO = "stud_hi_lo"
+    STUD_HI_LO = "stud_hi_lo"  # Seven Card Stud Hi/Lo, 8 or better (default)
+    STUD_HIGH = "stud_high"  # Seven Card Stud, high only
+    RAZZ = "razz"  # Seven Card Stud, ace-to-five low only
 
 
 class BettingStructure(Enum):
@@ -111,6 +113,9 @@ class TableRules:
     game: Game = Game.STUD_HI_LO
     structure: BettingStructure = BettingStructure.FIXED_LIMIT
     big_bet_street: int = 5
+    # Stud high, fixed limit: an open pair on 4th street allows the big bet (RULES.md 8;
+    # no effect in the other games, nor when 4th street is already a big-bet street)
+    open_pair_big_bet: bool = True
     raise_cap: int | None = 3
     heads_up_cap: HeadsUpCap = HeadsUpCap.LIFTED_WHEN_HEADS_UP
     all_in_low_card: AllInLowCard = AllInLowCard.NEXT_MUST_BRING_IN
@@ -171,6 +176,10 @@ class TableRules:
             or self.big_bet_street not in (4, 5, 6, 7)
         ):
             raise RulesError(f"big_bet_street must be 4, 5, 6 or 7, got {self.big_bet_street!r}")
+        if not isinstance(self.open_pair_big_bet, bool):
+            raise RulesError(
+                f"open_pair_big_bet must be True or False, got {self.open_pair_big_bet!r}"
+            )
         if self.raise_cap is not None and (
             not isinstance(self.raise_cap, int)
             or isinstance(self.raise_cap, bool)
@@ -202,6 +211,17 @@ class TableRules:
     @property
     def is_fixed_limit(self) -> bool:
         return self.structure is BettingStructure.FIXED_LIMIT
+
+    @property
+    def open_pair_in_force(self) -> bool:
+        """Whether an open pair on 4th street allows the big bet (RULES.md 8): Stud
+        (high only), fixed limit, the option on, and 4th street a small-bet street."""
+        return (
+            self.game is Game.STUD_HIGH
+            and self.is_fixed_limit
+            and self.open_pair_big_bet
+            and self.big_bet_street > 4
+        )
 
     def bet_size(self, street: int) -> int:
         """The fixed-limit bet (or the minimum bet in pot and no limit) on this street."""

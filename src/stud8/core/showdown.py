@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from stud8.core.cards import Card
-from stud8.core.evaluate import HighValue, LowValue, best_high_cards, best_low_cards
+from stud8.core.evaluate import (
+    HighValue,
+    LowValue,
+    RazzValue,
+    best_high_cards,
+    best_low_cards,
+    best_razz_low,
+    evaluate_hi_lo,
+)
 from stud8.core.pots import OddChipKey, Pot, PotResult
 from stud8.core.rules import OddChip
 
@@ -49,14 +58,51 @@ def may_win(
     return False
 
 
+def high_only(cards: Sequence[Card]) -> tuple[HighValue, LowValue | None]:
+    """Stud (high only) and razz: the best high hand, no 8-or-better low half."""
+    return evaluate_hi_lo(cards)[0], None
+
+
+def may_win_razz(
+    seat: int,
+    values: Mapping[int, RazzValue],
+    shown: Sequence[int],
+    pots: Sequence[Pot],
+) -> bool:
+    """Razz: whether the seat's low can win or tie a pot he is in, against the
+    lows already shown (else he may muck)."""
+    mine = values[seat]
+    for pot in pots:
+        if seat not in pot.eligible:
+            continue
+        rivals = [values[s] for s in shown if s in pot.eligible]
+        if not rivals or mine >= max(rivals):
+            return True
+    return False
+
+
+def _best_razz_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The five cards of the best razz low (of equal lows, the one with the highest suits)."""
+    return max(
+        combinations(cards, 5),
+        key=lambda five: (
+            best_razz_low(five).strength,
+            sorted((c.low_rank * 4 + c.suit_index for c in five), reverse=True),
+        ),
+    )
+
+
 def odd_chip_keys(
     rule: OddChip,
     own_cards: Mapping[int, Sequence[Card]],
     community: Card | None,
+    *,
+    razz: bool = False,
 ) -> tuple[OddChipKey, OddChipKey]:
     """Who gets odd chips among tied hands: the smallest key first (RULES.md 5.3).
 
-    ``own_cards`` are each live seat's own cards (the community card apart).
+    ``own_cards`` are each live seat's own cards (the community card apart). In
+    razz the low key serves the whole pot; its five-card hand is the razz low.
     """
     if rule is OddChip.ALL_CARDS:
         # All of the player's own cards count: the highest card by rank then
@@ -77,7 +123,7 @@ def odd_chip_keys(
         return tuple(sorted(-c.code for c in best_high_cards(cards_of(seat))))
 
     def low5(seat: int) -> tuple[int, ...]:
-        five = best_low_cards(cards_of(seat)) or ()
+        five = _best_razz_cards(cards_of(seat)) if razz else best_low_cards(cards_of(seat)) or ()
         return tuple(sorted(-(c.low_rank * 4 + c.suit_index) for c in five))
 
     return high5, low5
