@@ -1,0 +1,339 @@
+"""The native record of a finished hand: everything needed to replay it exactly.
+
+A :class:`HandRecord` holds the table (name, rules, currency), the seats with
+their players and starting stacks, the whole deck order, every event with its
+optional time, the decisions, the pots, the rake and the final stacks. It is
+stored as one JSON line per hand, losslessly:
+
+>>> from stud8.core import BringIn, Deck, Fold, Hand, TableRules
+>>> rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+>>> hand = Hand.start(rules=rules, stacks={1: 100, 2: 100, 3: 100}, deck=Deck.seeded(1),
+...                   hand_id="42")
+>>> for action in (BringIn(), Fold(), Fold()):
+...     _ = hand.apply(action)
+>>> record = HandRecord.from_hand(hand, names={1: "ann", 2: "bob", 3: "cy"}, table="Dawn")
+>>> HandRecord.loads(record.dumps()) == record
+True
+>>> record.replay().result.stacks == hand.result.stacks
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from stud8.core.actions import Action
+from stud8.core.cards import Deck
+from stud8.core.errors import Stud8Error
+from stud8.core.events import (
+    Event,
+    HandCancelled,
+    PotAwarded,
+    decisions_from_events,
+)
+from stud8.core.hand import Hand, HandSetup
+from stud8.core.pots import PotResult
+from stud8.core.rules import TableRules
+from stud8.formats import HandHistoryError
+from stud8.formats.jsonlog import (
+    CodecError,
+    decode_decision,
+    decode_deck,
+    decode_event,
+    decode_pot,
+    decode_rules,
+    decode_time,
+    encode_decision,
+    encode_deck,
+    encode_event,
+    encode_pot,
+    encode_rules,
+    encode_time,
+)
+
+__all__ = ["FORMAT_VERSION", "HandRecord", "SeatRecord", "read_file", "write_file"]
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat dealt in: its number, the player's name and his starting stack."""
+
+    seat: int
+    name: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandRecord:
+    """Everything about one finished (or cancelled) hand. Money in integer chips.
+
+    ``currency`` says what a chip is: ``""`` for play chips, ``"USD"`` (or another
+    ISO code) when a chip is a cent. ``times[i]`` is the time of ``events[i]``
+    (None where unknown). ``decisions`` are the players' decisions in order
+    (``None`` for a timeout).
+    """
+
+    hand_id: str
+    table: str
+    started_at: datetime | None
+    currency: str
+    rules: TableRules
+    seats: tuple[SeatRecord, ...]
+    deck: Deck
+    events: tuple[Event, ...]
+    times: tuple[datetime | None, ...]
+    decisions: tuple[tuple[int, Action | None], ...]
+    pots: tuple[PotResult, ...]
+    rake: int
+    final_stacks: tuple[tuple[int, int], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.times) != len(self.events):
+            raise HandHistoryError(
+                f"hand {self.hand_id}: {len(self.times)} times for {len(self.events)} events"
+            )
+
+    # ---------------------------------------------------------------- make
+    @classmethod
+    def from_hand(
+        cls,
+        hand: Hand,
+        *,
+        names: Mapping[int, str] | None = None,
+        table: str = "",
+        started_at: datetime | None = None,
+        times: Sequence[datetime | None] = (),
+        currency: str = "",
+    ) -> HandRecord:
+        """The record of a finished or cancelled hand.
+
+        ``names`` gives each seat's player (default ``Seat N``); ``times`` the time
+        of each event in ``hand.events`` (it may be shorter: the rest are unknown).
+        """
+        if not hand.is_over:
+            raise HandHistoryError(f"hand {hand.hand_id}: a record is made of a finished hand")
+        events = tuple(hand.events)
+        if len(times) > len(events):
+            raise HandHistoryError(
+                f"hand {hand.hand_id}: {len(times)} times given for {len(events)} events"
+            )
+        names = names or {}
+        setup = hand.setup
+        seats = tuple(SeatRecord(s, names.get(s, f"Seat {s}"), c) for s, c in setup.stacks)
+        result = hand.result
+        if result is not None:
+            pots, rake = result.pots, result.rake
+            final = tuple(sorted(result.stacks.items()))
+        else:  # cancelled: everyone has his chips back
+            pots, rake, final = (), 0, setup.stacks
+        return cls(
+            hand_id=hand.hand_id,
+            table=table,
+            started_at=started_at,
+            currency=currency,
+            rules=setup.rules,
+            seats=seats,
+            deck=setup.deck,
+            events=events,
+            times=tuple(times) + (None,) * (len(events) - len(times)),
+            decisions=tuple(decisions_from_events(events)),
+            pots=pots,
+            rake=rake,
+            final_stacks=final,
+        )
+
+    # ----------------------------------------------------------- questions
+    @property
+    def setup(self) -> HandSetup:
+        """What the engine starts the hand from."""
+        return HandSetup(
+            rules=self.rules,
+            stacks=tuple((s.seat, s.stack) for s in self.seats),
+            deck=self.deck,
+            hand_id=self.hand_id,
+        )
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {s.seat: s.name for s in self.seats}
+
+    @property
+    def cancelled(self) -> bool:
+        return any(isinstance(e, HandCancelled) for e in self.events)
+
+    @property
+    def awards(self) -> tuple[PotAwarded, ...]:
+        """Who won what: one entry per pot, half and seat."""
+        return tuple(e for e in self.events if isinstance(e, PotAwarded))
+
+    def replay(self) -> Hand:
+        """The hand again, from the setup and the decisions; checks that it gives
+        exactly the recorded events, pots, rake and final stacks."""
+        try:
+            hand = Hand.replay(self.setup, self.decisions)
+            if self.cancelled:
+                reason = next(e.reason for e in self.events if isinstance(e, HandCancelled))
+                hand.cancel(reason)
+        except Stud8Error as e:
+            raise HandHistoryError(f"hand {self.hand_id}: the replay fails: {e}") from e
+        got = hand.events
+        for i, (want, have) in enumerate(zip(self.events, got, strict=False)):
+            if want != have:
+                raise HandHistoryError(
+                    f"hand {self.hand_id}: event {i} differs: recorded {want!r}, "
+                    f"the replay gives {have!r}"
+                )
+        if len(got) != len(self.events):
+            raise HandHistoryError(
+                f"hand {self.hand_id}: the record has {len(self.events)} events, "
+                f"the replay {len(got)}"
+            )
+        result = hand.result
+        if result is not None and (
+            result.pots != self.pots
+            or result.rake != self.rake
+            or tuple(sorted(result.stacks.items())) != self.final_stacks
+        ):
+            raise HandHistoryError(
+                f"hand {self.hand_id}: the replay's pots, rake or stacks differ from the record"
+            )
+        return hand
+
+    # ---------------------------------------------------------------- JSON
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON object (what :meth:`dumps` writes)."""
+        events = []
+        for event, t in zip(self.events, self.times, strict=True):
+            obj = encode_event(event)
+            if t is not None:
+                obj["t"] = encode_time(t)
+            events.append(obj)
+        return {
+            "v": FORMAT_VERSION,
+            "hand_id": self.hand_id,
+            "table": self.table,
+            "started_at": encode_time(self.started_at),
+            "currency": self.currency,
+            "rules": encode_rules(self.rules),
+            "seats": [[s.seat, s.name, s.stack] for s in self.seats],
+            "deck": encode_deck(self.deck),
+            "events": events,
+            "decisions": [encode_decision(d) for d in self.decisions],
+            "pots": [encode_pot(p) for p in self.pots],
+            "rake": self.rake,
+            "final_stacks": [list(p) for p in self.final_stacks],
+        }
+
+    def dumps(self) -> str:
+        """One line of JSON (no newline)."""
+        return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, obj: Any) -> HandRecord:
+        """The record a JSON object holds; :class:`HandHistoryError` if it is not one."""
+        if not isinstance(obj, dict):
+            raise HandHistoryError(f"a hand record is a JSON object, got {type(obj).__name__}")
+        try:
+            version = obj.get("v")
+            if version != FORMAT_VERSION:
+                raise CodecError(f"unknown record version {version!r} (this is {FORMAT_VERSION})")
+            raw_events = obj["events"]
+            if not isinstance(raw_events, list):
+                raise CodecError("events must be a list")
+            seats = []
+            for item in obj["seats"]:
+                if (
+                    not isinstance(item, list)
+                    or len(item) != 3
+                    or type(item[0]) is not int
+                    or type(item[1]) is not str
+                    or type(item[2]) is not int
+                ):
+                    raise CodecError(f"a seat is [seat, name, stack], got {item!r}")
+                seats.append(SeatRecord(item[0], item[1], item[2]))
+            rake = obj["rake"]
+            if type(rake) is not int:
+                raise CodecError(f"rake must be a whole number, got {rake!r}")
+            for key in ("hand_id", "table", "currency"):
+                if type(obj[key]) is not str:
+                    raise CodecError(f"{key} must be a string, got {obj[key]!r}")
+            return cls(
+                hand_id=obj["hand_id"],
+                table=obj["table"],
+                started_at=decode_time(obj["started_at"], "started_at"),
+                currency=obj["currency"],
+                rules=decode_rules(obj["rules"]),
+                seats=tuple(seats),
+                deck=decode_deck(obj["deck"]),
+                events=tuple(decode_event(e) for e in raw_events),
+                times=tuple(
+                    decode_time(e.get("t"), "event time") if isinstance(e, dict) else None
+                    for e in raw_events
+                ),
+                decisions=tuple(decode_decision(d) for d in obj["decisions"]),
+                pots=tuple(decode_pot(p) for p in obj["pots"]),
+                rake=rake,
+                final_stacks=tuple(
+                    (p[0], p[1]) for p in _pairs_of(obj["final_stacks"], "final_stacks")
+                ),
+            )
+        except HandHistoryError:
+            raise
+        except KeyError as e:
+            raise HandHistoryError(f"the hand record has no {e.args[0]!r}") from None
+        except (Stud8Error, TypeError, ValueError) as e:
+            raise HandHistoryError(f"not a valid hand record: {e}") from None
+
+    @classmethod
+    def loads(cls, text: str) -> HandRecord:
+        """The record in one line of JSON."""
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise HandHistoryError(f"not JSON: {e}") from None
+        return cls.from_json(obj)
+
+
+def _pairs_of(v: Any, what: str) -> list[list[int]]:
+    if not isinstance(v, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p) for p in v
+    ):
+        raise CodecError(f"{what} must be a list of [seat, chips] pairs")
+    return v
+
+
+def write_file(path: str | Path, records: Iterable[HandRecord], *, append: bool = False) -> int:
+    """Write the records as JSON lines (UTF-8); returns how many were written."""
+    n = 0
+    with open(path, "a" if append else "w", encoding="utf-8", newline="\n") as f:
+        for record in records:
+            f.write(record.dumps())
+            f.write("\n")
+            n += 1
+    return n
+
+
+def read_file(path: str | Path) -> list[HandRecord]:
+    """Every record of a JSON lines file (blank lines are skipped).
+
+    A line that is not a valid record raises :class:`HandHistoryError` naming the
+    file and the line number.
+    """
+    name = str(path)
+    out = []
+    with open(path, encoding="utf-8-sig") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                out.append(HandRecord.loads(line))
+            except HandHistoryError as e:
+                raise HandHistoryError(e.message, file=name, line=number) from None
+    return out
