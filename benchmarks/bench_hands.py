@@ -29,6 +29,7 @@ def stud8_hands(seconds: float, seed: int) -> tuple[int, float, int]:
     rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
     stacks = dict.fromkeys(range(1, PLAYERS + 1), STACK)
     rng = random.Random(seed)
+    uniform = rng.random
     hands = actions = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -36,7 +37,8 @@ def stud8_hands(seconds: float, seed: int) -> tuple[int, float, int]:
         for _ in range(50):
             hand = Hand.start(rules=rules, stacks=stacks, deck=Deck.shuffled(rng))
             while hand.to_act is not None:
-                hand.apply(rng.choice(hand.legal_actions()).action())
+                legal = hand.legal_actions()
+                hand.apply(legal[int(uniform() * len(legal))].action())
                 actions += 1
             hands += 1
         now = time.perf_counter()
@@ -59,6 +61,7 @@ def pokerkit_hands(seconds: float, seed: int) -> tuple[int, float, int]:
         Automation.CHIPS_PULLING,
     )
     rng = random.Random(seed)
+    uniform = rng.random
     hands = actions = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -77,7 +80,7 @@ def pokerkit_hands(seconds: float, seed: int) -> tuple[int, float, int]:
                     choices.append(state.check_or_call)
                 if state.can_complete_bet_or_raise_to():
                     choices.append(state.complete_bet_or_raise_to)
-                rng.choice(choices)()
+                choices[int(uniform() * len(choices))]()
                 actions += 1
             hands += 1
         now = time.perf_counter()

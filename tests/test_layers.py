@@ -27,6 +27,7 @@ CORE_STDLIB = {
     "fractions",
     "functools",
     "itertools",
+    "math",
     "operator",
     "random",
     "threading",  # a lock around the lazy building of the evaluation tables

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from strategies import (
@@ -24,15 +25,14 @@ from strategies import (
     HandSpec,
     Move,
     TimeOut,
-    deck_from_seed,
     hand_specs,
     moves,
 )
 
-from stud8.core.actions import Action, ActionKind, Fold, make_action
-from stud8.core.cards import Card
+from stud8.core.actions import Action, ActionKind, Bet, BringIn, Call, Fold, make_action
+from stud8.core.cards import Card, Deck
 from stud8.core.errors import IllegalActionError
-from stud8.core.evaluate import evaluate_hi_lo
+from stud8.core.evaluate import best_high, best_razz_low, evaluate_hi_lo
 from stud8.core.events import (
     AntePosted,
     BetMade,
@@ -59,13 +59,24 @@ from stud8.core.hand import Hand
 from stud8.core.rules import (
     AllInLowCard,
     BettingStructure,
+    Game,
     HeadsUpCap,
     TableRules,
     TimeoutPolicy,
 )
 from stud8.core.views import events_for
 
-MAX_ACTIONS = 200  # a hand of 8 players has far fewer decisions than this
+#: The random players stop betting and raising after this many bets and raises on
+#: a street (without it, an uncapped raising war with deep stacks is endless).
+SIZED_PER_STREET = 6
+
+
+def max_actions(players: int) -> int:
+    """An upper bound on a hand's decisions when nobody bets or raises more than
+    SIZED_PER_STREET times a street: between two bets or raises each player acts
+    at most once, on each of 5 streets, plus declined bring-ins on 3rd street."""
+    return 5 * (SIZED_PER_STREET + (SIZED_PER_STREET + 1) * players) + players
+
 
 #: Example counts, as a share of the profile's max_examples (tests/conftest.py).
 BASE = settings().max_examples
@@ -82,8 +93,19 @@ def start(spec: HandSpec) -> Hand:
     return Hand.start(rules=spec.rules, stacks=spec.stacks, deck=spec.deck)
 
 
+def sized_this_street(hand: Hand) -> int:
+    n = 0
+    for e in reversed(hand.events):
+        if isinstance(e, StreetStarted):
+            break
+        n += isinstance(e, (Completed, BetMade, Raised))
+    return n
+
+
 def draw_move(data: st.DataObject, hand: Hand, spec: HandSpec) -> Move:
     legal = hand.legal_actions()
+    if sized_this_street(hand) >= SIZED_PER_STREET:
+        legal = tuple(a for a in legal if a.kind not in SIZED_KINDS)
     return data.draw(
         moves(legal, fold_percent=spec.fold_percent, timeout_percent=spec.timeout_percent),
         label=f"street {hand.street}, seat {hand.to_act}",
@@ -116,8 +138,9 @@ def play(
 ) -> int:
     """Play random moves until the hand ends (or ``stop(steps)``); returns the steps."""
     steps = 0
+    limit = max_actions(len(hand.seats))
     while hand.to_act is not None:
-        assert steps < MAX_ACTIONS, f"the hand did not end after {MAX_ACTIONS} actions"
+        assert steps < limit, f"the hand did not end after {limit} actions"
         if stop is not None and stop(steps):
             return steps
         seat = hand.to_act
@@ -290,7 +313,15 @@ def check_legal_actions(hand: Hand) -> None:
     assert legal, f"seat {seat} is to act but may do nothing"
     assert not hand.is_folded(seat) and not hand.is_all_in(seat) and hand.stack(seat) > 0
     kinds = [a.kind for a in legal]
-    assert len(set(kinds)) == len(kinds), f"a kind offered twice: {legal}"
+    # A kind comes twice only for the open pair on 4th street in fixed-limit stud
+    # high: the small bet and the big bet, each an exact amount (RULES.md section 8).
+    twice = {k for k in kinds if kinds.count(k) > 1}
+    assert not twice or (
+        hand.rules.game is Game.STUD_HIGH
+        and hand.rules.structure is BettingStructure.FIXED_LIMIT
+        and hand.street == 4
+        and all(a.min_to == a.max_to for a in legal if a.kind in twice)
+    ), f"a kind offered twice: {legal}"
     rules = hand.rules
     bet, stack, current = hand.street_bet(seat), hand.stack(seat), hand.current_bet
     size = rules.bet_size(hand.street)
@@ -329,8 +360,12 @@ def check_legal_actions(hand: Hand) -> None:
             assert hand.bets_this_round == 0
             assert current > 0 or ActionKind.BRING_IN in kinds
         if rules.structure is BettingStructure.FIXED_LIMIT:
-            assert a.min_to == a.max_to
-            assert a.min_to <= current + size
+            if rules.open_pair_in_force and hand.street == 4:
+                # Stud: an open pair on 4th street allows the small or the big bet.
+                assert a.max_to <= current + rules.big_bet
+            else:
+                assert a.min_to == a.max_to
+                assert a.min_to <= current + size
         else:
             if a.kind is ActionKind.RAISE:
                 assert a.min_to >= min(current + size, bet + stack)
@@ -381,7 +416,7 @@ class Tracker:
         if rules.structure is not BettingStructure.FIXED_LIMIT or rules.raise_cap is None:
             return
         street = self._street_of(new)
-        limit = (rules.raise_cap + 1) * rules.bet_size(street)
+        limit = (rules.raise_cap + 1) * fixed_bet(rules, street)
         for e in new:
             if isinstance(e, StreetStarted):
                 break
@@ -392,7 +427,7 @@ class Tracker:
                 )
         if h.to_act is not None and not self.cap_may_be_lifted(h.street):
             assert h.bets_this_round <= rules.raise_cap + 1
-            assert h.current_bet <= (rules.raise_cap + 1) * rules.bet_size(h.street)
+            assert h.current_bet <= (rules.raise_cap + 1) * fixed_bet(rules, h.street)
 
     def _street_of(self, new: list[Event]) -> int:
         """The street the first of the new events happened on."""
@@ -402,6 +437,14 @@ class Tracker:
             if isinstance(e, StreetStarted):
                 street = e.street
         return street
+
+
+def fixed_bet(rules: TableRules, street: int) -> int:
+    """The largest fixed-limit bet on the street (the big bet on 4th street when an
+    open pair may allow it in stud)."""
+    if rules.open_pair_in_force and street == 4:
+        return rules.big_bet
+    return rules.bet_size(street)
 
 
 def ante_paid(hand: Hand, seat: int) -> int:
@@ -468,16 +511,26 @@ def check_result(hand: Hand, starting: dict[int, int]) -> None:
             won[s] += chips
         high_seats = {s for s, _ in pot.high}
         low_seats = {s for s, _ in pot.low}
-        if result.showdown and len(eligible) > 1:
+        if result.showdown and len(eligible) > 1 and rules.game is not Game.STUD_HI_LO:
+            # Stud (high only): the best high hand; razz: the best ace-to-five low.
+            assert not pot.low
+            if rules.game is Game.RAZZ:
+                razz = {s: best_razz_low(all_cards(hand, s)) for s in eligible}
+                winners = {s for s in eligible if razz[s] == max(razz.values())}
+            else:
+                highs = {s: best_high(all_cards(hand, s)) for s in eligible}
+                winners = {s for s in eligible if highs[s] == max(highs.values())}
+            assert high_seats == winners, f"pot {pot.index} went to {high_seats}, not {winners}"
+        elif result.showdown and len(eligible) > 1:
             values = {s: evaluate_hi_lo(all_cards(hand, s)) for s in eligible}
-            best_high = max(v[0] for v in values.values())
-            assert high_seats == {s for s in eligible if values[s][0] == best_high}
+            top_high = max(v[0] for v in values.values())
+            assert high_seats == {s for s in eligible if values[s][0] == top_high}
             lows = [v[1] for v in values.values() if v[1] is not None]
             if not lows:
                 assert not pot.low
             else:
-                best_low = max(lows)
-                assert low_seats == {s for s in eligible if values[s][1] == best_low}
+                top_low = max(lows)
+                assert low_seats == {s for s in eligible if values[s][1] == top_low}
                 if high_seats != low_seats:
                     assert high == (pot.amount + 1) // 2 and low == pot.amount // 2
     assert [p.index for p in result.pots] == list(range(len(result.pots)))
@@ -506,28 +559,87 @@ def check_result(hand: Hand, starting: dict[int, int]) -> None:
     else:
         assert not shown and not mucked
     assert isinstance(hand.events[-1], HandEnded)
-    check_uncalled_returned(hand)
+    check_rounds_closed(hand)
 
 
-def check_uncalled_returned(hand: Hand) -> None:
-    """Uncalled chips go back: after each betting round, nobody has more in on that
+def check_rounds_closed(hand: Hand) -> None:
+    """Each betting round ends only when every player who can still act has matched
+    the bet, and uncalled chips go back: after each round nobody has more in on that
     street than the most anyone else put in."""
     street = 3
     per_street: dict[int, Counter[int]] = {3: Counter()}
+    out: set[int] = set()  # folded, all-in or protected: takes no further action
+    can_act_at_end: dict[int, set[int]] = {}
     for e in hand.events:
         if isinstance(e, StreetStarted):
+            if e.street > 3:
+                can_act_at_end[street] = set(hand.seats) - out
             street = e.street
             per_street[street] = Counter()
+        elif isinstance(e, AntePosted) and e.all_in:
+            out.add(e.seat)
         elif isinstance(e, BringInPosted):
             per_street[street][e.seat] += e.amount
+            if e.all_in:
+                out.add(e.seat)
         elif isinstance(e, (Completed, BetMade, Raised, Called)):
             per_street[street][e.seat] += e.adds
             assert per_street[street][e.seat] == e.to, f"{e} does not add up on street {street}"
+            if e.all_in:
+                out.add(e.seat)
         elif isinstance(e, UncalledBetReturned):
             per_street[street][e.seat] -= e.amount
+        elif isinstance(e, Folded) or (
+            isinstance(e, TimedOut) and e.outcome == "all_in_protection"
+        ):
+            out.add(e.seat)
+    if hand.result is not None:
+        can_act_at_end[street] = set(hand.seats) - out
     for st_, bets in per_street.items():
         top = [*sorted(bets.values(), reverse=True), 0, 0]
         assert top[0] == top[1], f"street {st_}: {dict(bets)}: an uncalled bet was kept"
+        if len(hand.live_seats()) > 1 or st_ < hand.street:
+            for s in can_act_at_end.get(st_, ()):
+                assert bets[s] == top[0], (
+                    f"street {st_} ended with seat {s} at {bets[s]}, short of {top[0]}"
+                )
+
+
+def check_turn(hand: Hand, step: Step) -> None:
+    """The action goes clockwise: nobody who still has to act is skipped."""
+    if hand.to_act is None or hand.street != step_street(hand, step):
+        return
+    seats = hand.seats
+    i = seats.index(step.seat)
+    between = []
+    for k in range(1, len(seats)):
+        s = seats[(i + k) % len(seats)]
+        if s == hand.to_act:
+            break
+        between.append(s)
+    acted = seats_acted_this_street(hand)
+    for s in between:
+        if hand.is_folded(s) or hand.is_all_in(s):
+            continue
+        assert hand.street_bet(s) == hand.current_bet and s in acted, (
+            f"after seat {step.seat}, seat {hand.to_act} acts: seat {s} was skipped"
+        )
+
+
+def step_street(hand: Hand, step: Step) -> int:
+    """The street the step was made on."""
+    first = len(hand.events) - len(step.new)
+    return max([3, *(e.street for e in hand.events[:first] if isinstance(e, StreetStarted))])
+
+
+def seats_acted_this_street(hand: Hand) -> set[int]:
+    acted: set[int] = set()
+    for e in reversed(hand.events):
+        if isinstance(e, StreetStarted):
+            break
+        if isinstance(e, (BringInPosted, Completed, BetMade, Raised, Called, Checked)):
+            acted.add(e.seat)
+    return acted
 
 
 def all_cards(hand: Hand, seat: int) -> list[Card]:
@@ -729,10 +841,14 @@ def test_random_hands_keep_chips_cards_and_results_consistent(
         check_legal_actions(hand)
         tracker.observe()
 
-    # The bring-in is the lowest up card, ace high, clubs < diamonds < hearts < spades;
-    # if he is all-in for the ante, the first player on his left with chips.
+    # The bring-in is the lowest up card, ace high, clubs < diamonds < hearts < spades
+    # (in razz the highest, ace low); if he is all-in for the ante, the first player
+    # on his left with chips.
     up = {s: hand.up_cards(s)[0] for s in hand.seats}
-    low = min(hand.seats, key=lambda s: up[s].code)
+    if spec.rules.game is Game.RAZZ:
+        low = max(hand.seats, key=lambda s: up[s].low_rank * 4 + up[s].suit_index)
+    else:
+        low = min(hand.seats, key=lambda s: up[s].code)
     if hand.to_act is not None:
         assert any(a.kind is ActionKind.BRING_IN for a in hand.legal_actions())
         if not hand.is_all_in(low):
@@ -757,6 +873,7 @@ def test_random_hands_keep_chips_cards_and_results_consistent(
             # Everyone else must still enter for the full bring-in, even over a short one.
             assert h.current_bet == h.rules.bring_in
         tracker.check_cap(step.new)
+        check_turn(h, step)
         check_now()
 
     play(data, hand, spec, after=after)
@@ -880,15 +997,43 @@ def test_folded_antes_above_every_live_all_in_go_back() -> None:
         ante=2, bring_in=1, small_bet=1, big_bet=1, all_in_low_card=AllInLowCard.NEXT_MAY_FOLD
     )
     starting = {1: 1, 2: 3, 3: 3, 4: 1, 5: 1}
-    hand = Hand.start(rules=rules, stacks=starting, deck=deck_from_seed(1))
-    # Up cards 9d, As, Qs, 5s, 7s: seat 4 has the low card and is all-in, as is seat 5
-    # on his left, and seat 1; seat 2 is the first on his left with chips.
-    assert [str(hand.up_cards(s)[0]) for s in hand.seats] == ["9d", "As", "Qs", "5s", "7s"]
+    deck = Deck.from_cards(
+        "Kd 3h 5h Kh 7d  Kc 4h 6h Qc 7h  9d As Qs 2c 7s"  # 3rd street, seats 1 to 5
+        "  Jh Jc 7c  Td Ts 2h  9c 9s 3d  Qd Js 5c"  # 4th to 7th: seats 1, 4, 5
+    )
+    hand = Hand.start(rules=rules, stacks=starting, deck=deck)
+    # Seat 4 has the low card (2c) and is all-in, as are seats 5 and 1 on his left;
+    # seat 2 is the first on his left with chips, and may decline the bring-in.
     assert hand.to_act == 2
     hand.apply(Fold())
     assert hand.to_act == 3
     hand.apply(Fold())
     assert hand.result is not None and hand.result.showdown
-    check_result(hand, starting)  # seat 5 must not win more than 1 chip from each
-    # Seat 5 (trip sevens) wins the 5 chips he could win; seats 2 and 3 get 1 back each.
+    # Seat 5 (four sevens, no low anywhere) wins the 5 chips he could win; seats 2
+    # and 3 get back the 1 chip each that no live player matched.
     assert hand.result.stacks == {1: 0, 2: 2, 3: 2, 4: 0, 5: 5}
+    check_result(hand, starting)
+
+
+def test_open_pair_offer_lists_only_amounts_it_accepts() -> None:
+    """Found by the properties: in stud (high only), fixed limit, an open pair on 4th
+    street allows the small or the big bet (RULES.md section 8). Whatever the offer
+    says, every amount it covers must be accepted: a LegalAction's min_to and max_to
+    bound the *to* amount (actions.py)."""
+    rules = TableRules(ante=1, bring_in=1, small_bet=3, big_bet=5, game=Game.STUD_HIGH)
+    # Seat 1: As Ks / 9c, then 9d (a pair of nines showing); seat 2: Qs Js / 2c, then 3d.
+    deck = Deck.from_cards("As Qs Ks Js 9c 2c 9d 3d")
+    hand = Hand.start(rules=rules, stacks={1: 50, 2: 50}, deck=deck)
+    assert hand.to_act == 2  # the 2c brings in
+    hand.apply(BringIn())
+    hand.apply(Call())
+    assert hand.street == 4 and hand.to_act == 1  # the open pair acts first
+    bets = [a for a in hand.legal_actions() if a.kind is ActionKind.BET]
+    # the small bet or the big bet: two offers, each of one exact amount
+    assert [(a.min_to, a.max_to) for a in bets] == [(3, 3), (5, 5)]
+    for to in range(1, 8):
+        if to in (3, 5):
+            clone(hand).apply(Bet(to=to))
+        else:
+            with pytest.raises(IllegalActionError):
+                clone(hand).apply(Bet(to=to))

@@ -141,7 +141,13 @@ class Betting:
             )
         else:
             out.append(_CHECK)
-        if p.stack > facing and not p.acted and not self._capped() and self._raise_can_be_called(p):
+        cap = self._max_bets
+        if (
+            p.stack > facing
+            and not p.acted
+            and (cap is None or self._bets < cap or self._cap_lifted)
+            and self._raise_can_be_called(p)
+        ):
             if self._limit_inline:  # the common case: fixed limit, one bet size
                 lo = hi = self._full_level + (
                     rules.big_bet if self.street >= rules.big_bet_street else rules.small_bet
@@ -154,6 +160,9 @@ class Betting:
                 kind = ActionKind.BET if self._current_bet == 0 else ActionKind.COMPLETE
             else:
                 kind = ActionKind.RAISE
+            if self._open_pair and lo < hi:  # fixed limit: the small or the big bet, two choices
+                out.append(LegalAction.of(kind, lo, lo, lo - p.bet, False))
+                lo = hi
             out.append(LegalAction.of(kind, lo, hi, lo - p.bet, lo == max_to))
         return tuple(out)
 
@@ -211,17 +220,20 @@ class Betting:
                 return p
         return None
 
-    def _refuse_amount(self, seat: int, kind: ActionKind, to: object, legal: LegalAction) -> None:
+    def _refuse_amount(
+        self, seat: int, kind: ActionKind, to: object, legal_actions: tuple[LegalAction, ...]
+    ) -> None:
         if not isinstance(to, int) or isinstance(to, bool):
             message = f"the amount must be a whole number of chips, got {to!r}"
         else:
-            if legal.min_to == legal.max_to:
-                span = f"exactly {legal.min_to}"
-            elif self._fixed_limit:  # the open pair on 4th street: one of two amounts
-                span = f"either {legal.min_to} or {legal.max_to}"
-            else:
-                span = f"from {legal.min_to} to {legal.max_to}"
-            message = f"{kind.value} to {to} is not allowed: the amount must be {span}"
+            spans = [
+                f"exactly {a.min_to}" if a.min_to == a.max_to else f"from {a.min_to} to {a.max_to}"
+                for a in legal_actions
+                if a.kind is kind
+            ]
+            message = (
+                f"{kind.value} to {to} is not allowed: the amount must be {' or '.join(spans)}"
+            )
         raise IllegalActionError(message, hand_id=self.hand_id, street=self.street, seat=seat)
 
     def _do(self, p: SeatState, kind: ActionKind, to: int | None) -> None:

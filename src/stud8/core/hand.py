@@ -2,7 +2,8 @@
 
 >>> from stud8.core import BringIn, Deck, Fold, TableRules
 >>> rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
->>> hand = Hand.start(rules=rules, stacks={1: 100, 2: 100, 3: 100}, deck=Deck.seeded(1))
+>>> deck = Deck.from_cards("Ah Kh Qh  Ad Kd Qd  9c 2c Tc")  # seat 2 shows the 2c
+>>> hand = Hand.start(rules=rules, stacks={1: 100, 2: 100, 3: 100}, deck=deck)
 >>> hand.street, hand.to_act
 (3, 2)
 >>> [str(a) for a in hand.legal_actions()]
@@ -338,10 +339,13 @@ class Hand(Betting):
         to = getattr(action, "to", None)
         if to is None:
             to = legal.min_to
-        elif to.__class__ is not int or not legal.min_to <= to <= legal.max_to:  # type: ignore[operator]
-            self._refuse_amount(seat, kind, to, legal)
-        elif legal.min_to < to < legal.max_to and self._fixed_limit:  # type: ignore[operator]
-            self._refuse_amount(seat, kind, to, legal)  # the open pair: small or big bet only
+        elif (to.__class__ is not int or not legal.min_to <= to <= legal.max_to) and not any(  # type: ignore[operator]
+            # the open pair on 4th street offers the same kind twice (small, big bet)
+            a.kind is kind and a.min_to <= to <= a.max_to  # type: ignore[operator]
+            for a in legal_actions
+            if to.__class__ is int
+        ):
+            self._refuse_amount(seat, kind, to, legal_actions)
         start = len(self.events)
         self.decisions.append((seat, action))
         self._legal = None
