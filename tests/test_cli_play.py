@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -411,9 +412,10 @@ def test_the_command_imports_lightly() -> None:
     assert done.stdout.strip() == "['stud8', 'stud8.cli']"
 
 
-def test_python_m_stud8_play_with_piped_input() -> None:
+def test_python_m_stud8_play_with_piped_input(tmp_path: Path) -> None:
     lines = "xyz\n" + "c\n" * 200
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["STUD8_HOME"] = str(tmp_path)  # the hands played are saved there
     done = subprocess.run(
         [sys.executable, "-m", "stud8", "play", "--seed", "7", "--hands", "3", "--bots", "3"],
         input=lines,
@@ -430,4 +432,27 @@ def test_python_m_stud8_play_with_piped_input() -> None:
     assert re.search(r"(You show|\) shows) \[", out)
     assert "High half of the pot" in out or "No qualifying low" in out
     assert "Summary\n  Hands played: 3\n" in out
+    # every hand played is saved, and `stud8 hh show` shows it again, as the player saw it
+    saved = (tmp_path / "hands.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(saved) == 3
+    shown = subprocess.run(
+        [sys.executable, "-m", "stud8", "hh", "show", "--last", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.count("*** 3rd STREET ***") == 2
+    assert shown.stdout.count("*** SUMMARY ***") == 2
+    assert "Dealt to You [" in shown.stdout
+    checked = subprocess.run(
+        [sys.executable, "-m", "stud8", "hh", "verify", str(tmp_path / "hands.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.strip() == "hands: 3  reproduced: 3  mismatched: 0  skipped: 0"
     assert "\x1b[" not in out  # not a terminal: no colour

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from stud8 import __version__
 
@@ -62,11 +63,21 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="rules",
         help="how the bots play (default: rules)",
     )
+    p.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="add every hand played to this JSON-lines file "
+        "(default: $STUD8_HOME/hands.jsonl, ~/.local/share/stud8/hands.jsonl)",
+    )
+    p.add_argument("--no-save", action="store_true", help="do not keep the hands played")
     p.set_defaults(run=_run_play)
 
 
 def _run_play(args: argparse.Namespace) -> int:
     from stud8.play import PlayOptions, play
+    from stud8.terminal.hh import hands_file
 
     options = PlayOptions(
         bots=args.bots,
@@ -75,8 +86,75 @@ def _run_play(args: argparse.Namespace) -> int:
         seed=args.seed,
         hands=args.hands,
         bot_kind=args.bot_kind,
+        save_to=None if args.no_save else (args.save or hands_file()),
     )
     return play(options)
+
+
+# -------------------------------------------------------------------------------- hh
+def _add_hh(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "hh",
+        help="verify, convert and show hand histories (PokerStars text, PHH, stud8 JSON)",
+        description="Hand histories: PokerStars text, PHH (PokerKit) and stud8's JSON lines.",
+    )
+    hh = p.add_subparsers(title="hand-history commands", metavar="COMMAND")
+    v = hh.add_parser(
+        "verify",
+        help="replay every Stud Hi/Lo hand through the engine and check it",
+        description="Replay every Stud Hi/Lo hand in the files through the engine, with the "
+        "table rules taken from the file, and check every action, who acts, the pots and "
+        "every amount paid. Prints a line per hand that does not reproduce and a summary; "
+        "exits 0 only if nothing mismatched.",
+    )
+    v.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    v.set_defaults(run=_run_hh_verify)
+    c = hh.add_parser("convert", help="write the hands of a file in another format")
+    c.add_argument("file", type=Path, metavar="FILE")
+    c.add_argument("--to", choices=("pokerstars", "phh", "json"), required=True)
+    c.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        help="as this seat saw it (default: the hero of a PokerStars file, else every card)",
+    )
+    c.add_argument("--all-cards", action="store_true", help="every card (the operator's view)")
+    c.set_defaults(run=_run_hh_convert)
+    s = hh.add_parser("show", help="show the last hands played with `stud8 play`")
+    s.add_argument("--file", type=Path, default=None, help="default: the hands `stud8 play` saved")
+    s.add_argument("--last", type=_int_range(1, None), default=1, metavar="N")
+    s.add_argument("--seat", type=int, default=None, help="as this seat saw it (default: yours)")
+    s.set_defaults(run=_run_hh_show)
+    p.set_defaults(run=lambda args: _help(p))
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _run_hh_verify(args: argparse.Namespace) -> int:
+    from stud8.terminal.hh import verify
+
+    return verify(list(args.files), sys.stdout)
+
+
+def _run_hh_convert(args: argparse.Namespace) -> int:
+    from stud8.terminal.hh import convert, file_viewer
+
+    seat = args.seat
+    if seat is None and not args.all_cards:
+        # A PokerStars file shows one player's cards: keep to his view, so that no
+        # card the file does not know is written.
+        seat = file_viewer(args.file)
+    everything = args.all_cards or seat is None
+    return convert(args.file, args.to, sys.stdout, sys.stderr, seat=seat, everything=everything)
+
+
+def _run_hh_show(args: argparse.Namespace) -> int:
+    from stud8.terminal.hh import hands_file, show
+
+    return show(args.file or hands_file(), sys.stdout, sys.stderr, last=args.last, seat=args.seat)
 
 
 def _stakes(text: str) -> tuple[int, int, int, int]:
@@ -102,9 +180,52 @@ def _int_range(low: int, high: int | None) -> Callable[[str], int]:
     return parse
 
 
+# ---------------------------------------------------------------------------- equity
+def _add_equity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "equity",
+        help="each player's equity in a Stud Hi/Lo pot (exact or Monte Carlo)",
+        description="Each player's expected share of the pot, high and low wins and "
+        "ties, and scoops, from the cards so far. Write an unknown down card as ??. "
+        "Exact when that is quick, else Monte Carlo.",
+    )
+    p.add_argument("hands", nargs="+", metavar="CARDS", help='a player\'s cards: "As 2s ?? 3s"')
+    p.add_argument("--dead", default="", metavar="CARDS", help="cards out of play")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--exact", action="store_true", help="count every outcome")
+    how.add_argument(
+        "--trials", type=_int_range(1, None), metavar="N", help="Monte Carlo with N deals"
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed the Monte Carlo deals")
+    p.add_argument(
+        "--community",
+        metavar="yes|no|CARD",
+        default=None,
+        help="7th street is a community card (default: when the deck runs short)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_equity)
+
+
+def _run_equity(args: argparse.Namespace) -> int:
+    from stud8.tools.equity_report import run_equity
+
+    return run_equity(
+        args.hands,
+        dead=args.dead,
+        exact=args.exact,
+        trials=args.trials,
+        seed=args.seed,
+        community=args.community,
+        as_json=args.json,
+    )
+
+
 # ------------------------------------------------------------------------- the command
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     _add_play,
+    _add_hh,
+    _add_equity,
 )
 
 

@@ -21,12 +21,15 @@ import os
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import TextIO
 
 from stud8.core import Deck, Hand, HandResult, TableRules
 from stud8.core.actions import ActionKind
 from stud8.core.errors import IllegalActionError, Stud8Error
+from stud8.formats.record import HandRecord, write_file
 from stud8.terminal.commands import (
     FOLD_PROMPT,
     HELP,
@@ -56,6 +59,7 @@ class PlayOptions:
     seed: int | None = None  # None: a cryptographic shuffle every hand
     hands: int | None = None  # None: until you quit or bust
     bot_kind: str = "rules"
+    save_to: Path | None = None  # a JSON-lines file each finished hand is added to
 
     def rules(self) -> TableRules:
         ante, bring_in, small, big = self.stakes
@@ -132,6 +136,7 @@ class TerminalTable:
         for seat in range(2, options.bots + 2):
             self._seat_bot(seat)
         self.hands_played = 0
+        self.hand_number = 0  # the hand being played, counting from 1
         self.hand: Hand | None = None
 
     def say(self, text: str = "") -> None:
@@ -187,12 +192,14 @@ class TerminalTable:
             }.get(why, "You leave the table.")
         )
         hand, seat = self.hand, self.user.seat
-        if hand is not None and hand.result is not None and self.hands_played < int(hand.hand_id):
+        if hand is not None and hand.result is not None and self.hands_played < self.hand_number:
             self._settle(hand.result)  # interrupted just as the hand ended
         elif hand is not None and not hand.is_over and seat in hand.seats:
             in_pot = hand.contributed(seat)
             self.user.stack = hand.stack(seat)
-            self.say(f"You leave during hand {hand.hand_id}: your {in_pot} in the pot stay there.")
+            self.say(
+                f"You leave during hand {self.hand_number}: your {in_pot} in the pot stay there."
+            )
         return 130 if why == "interrupt" else 0
 
     def _summary(self) -> None:
@@ -224,7 +231,10 @@ class TerminalTable:
         number = self.hands_played + 1
         self.say()
         self.say(self.style.bold(f"===== Hand {number} ====="))
-        hand = Hand.start(rules=self.rules, stacks=stacks, deck=deck, hand_id=str(number))
+        started = datetime.now(UTC).replace(microsecond=0)
+        hand_id = f"{started:%Y%m%d%H%M%S}-{number}"
+        self.hand_number = number
+        hand = Hand.start(rules=self.rules, stacks=stacks, deck=deck, hand_id=hand_id)
         self.hand = hand
         self.narrator.start(hand)
         self.narrator.show_new_events()
@@ -242,7 +252,23 @@ class TerminalTable:
             self.narrator.show_new_events()
         assert hand.result is not None
         self._settle(hand.result)
+        self._save(hand, started)
         return hand.result
+
+    def _save(self, hand: Hand, started: datetime) -> None:
+        """Add the hand to the saved hands (``stud8 hh show`` reads them)."""
+        path = self.options.save_to
+        if path is None:
+            return
+        record = HandRecord.from_hand(
+            hand, names=self.names, table="stud8 play", started_at=started
+        )
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_file(path, [record], append=True)
+        except OSError as e:  # the game goes on; say once that hands are not kept
+            self.say(f"(could not save the hand to {path}: {e.strerror or e}; saving stops)")
+            self.options = replace(self.options, save_to=None)
 
     def _settle(self, result: HandResult) -> None:
         for seat, chips in result.stacks.items():

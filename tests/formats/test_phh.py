@@ -68,8 +68,8 @@ from stud8.formats.phh import (
     phh_to_hand,
     read_phh,
     read_phh_file,
-    verify_phh,
 )
+from stud8.formats.phh_verify import verify_phh
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "phh"
 MASTER_SEED = 20_251_122

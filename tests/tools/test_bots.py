@@ -37,12 +37,14 @@ RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
 def check_legal(action: Action, legal: Sequence[LegalAction], *, free_fold: bool = False) -> None:
     """The action is one of the legal ones, its amount within the bounds; and unless
     ``free_fold``, it does not fold when it could check."""
-    kinds = {a.kind: a for a in legal}
-    assert action.kind in kinds, (action, legal)
-    offer = kinds[action.kind]
+    kinds = {a.kind for a in legal}
+    offers = [a for a in legal if a.kind is action.kind]  # two for the open pair's bets
+    assert offers, (action, legal)
     if action.amount is not None:
-        assert offer.min_to is not None and offer.max_to is not None
-        assert offer.min_to <= action.amount <= offer.max_to, (action, offer)
+        assert any(
+            a.min_to is not None and a.max_to is not None and a.min_to <= action.amount <= a.max_to
+            for a in offers
+        ), (action, offers)
     if ActionKind.CHECK in kinds and not free_fold:
         assert action.kind is not ActionKind.FOLD, "folded when it could check"
 

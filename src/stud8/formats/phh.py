@@ -43,7 +43,7 @@ from typing import Any, NoReturn
 from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import CARDS, Card, Deck
 from stud8.core.errors import IllegalActionError, Stud8Error
-from stud8.core.events import PotAwarded, TimedOut
+from stud8.core.events import TimedOut
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.rules import TableRules
 from stud8.formats.phh_write import TIMED_OUT, VARIANT, PhhError, hand_to_phh, rule_options_names
@@ -53,12 +53,10 @@ __all__ = [
     "PhhAction",
     "PhhError",
     "PhhHand",
-    "PhhVerdict",
     "hand_to_phh",
     "phh_to_hand",
     "read_phh",
     "read_phh_file",
-    "verify_phh",
 ]
 
 _PROTECTION = re.compile(r"p(\d+) timed out: all-in protection")
@@ -576,66 +574,3 @@ def phh_to_hand(phh: PhhHand) -> Hand:
 
 
 # ----------------------------------------------------------------- verifying
-
-
-@dataclass(frozen=True, slots=True)
-class PhhVerdict:
-    """What :func:`verify_phh` found: ``status`` is ``reproduced``, ``mismatched``
-    or ``skipped``; ``detail`` says where it departs, or why it was skipped."""
-
-    status: str
-    source: str
-    line: int
-    hand_id: str
-    detail: str = ""
-    hand: Hand | None = None
-
-    @property
-    def reproduced(self) -> bool:
-        return self.status == "reproduced"
-
-    def __str__(self) -> str:
-        name = f" hand {self.hand_id}:" if self.hand_id else ""
-        tail = f": {self.detail}" if self.detail else ""
-        return f"{self.source}:{self.line}:{name} {self.status}{tail}"
-
-
-def verify_phh(phh: PhhHand) -> PhhVerdict:
-    """Replay the hand in stud8 and check every action and the recorded
-    ``finishing_stacks`` (or ``winnings`` when there are none)."""
-
-    def verdict(status: str, detail: str = "", hand: Hand | None = None) -> PhhVerdict:
-        return PhhVerdict(status, phh.source, phh.line, phh.hand_id, detail, hand)
-
-    if phh.variant != VARIANT:
-        return verdict("skipped", f"variant {phh.variant!r} is not Seven Card Stud Hi/Lo")
-    recorded, what = phh.finishing_stacks, "finishing stack"
-    if recorded is None:
-        recorded, what = phh.winnings, "winnings"
-    if recorded is None:
-        raise phh.error("nothing to check: neither finishing_stacks nor winnings (truncated?)")
-    hand, departure = _replay(phh)
-    if departure is not None:
-        return verdict("mismatched", f"line {departure.line}: {departure.message}", hand)
-    assert hand.result is not None
-    if phh.finishing_stacks is not None:
-        ours = hand.result.stacks
-    else:
-        ours = dict.fromkeys(hand.seats, 0)
-        for e in hand.events:
-            if isinstance(e, PotAwarded):
-                ours[e.seat] += e.amount
-    wrong = []
-    for i, seat in enumerate(hand.seats):
-        if ours[seat] != recorded[i]:
-            diff = ours[seat] - recorded[i]
-            wrong.append(
-                f"p{i + 1} (seat {seat}) {what} {recorded[i]}, stud8 {ours[seat]} "
-                f"({abs(diff)} {'more' if diff > 0 else 'less'})"
-            )
-    missing = sum(ours.values()) - sum(recorded)
-    if wrong and phh.finishing_stacks is not None and missing > 0:
-        wrong.append(f"the recorded stacks hold {missing} chips less in all (a rake? PHH has none)")
-    if wrong:
-        return verdict("mismatched", "; ".join(wrong), hand)
-    return verdict("reproduced", "", hand)

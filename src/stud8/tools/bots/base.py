@@ -60,12 +60,15 @@ def aggressive_action(legal: Mapping[ActionKind, LegalAction]) -> Action | None:
 
 def is_legal(action: Action, view: HandView) -> bool:
     """Whether ``action`` is one of the view's legal actions, its amount in range."""
-    for legal in view.legal_actions:
-        if legal.kind is action.kind:
-            amount = action.amount
-            if amount is None or legal.min_to is None or legal.max_to is None:
-                return True
-            return legal.min_to <= amount <= legal.max_to
+    amount = action.amount
+    for legal in view.legal_actions:  # a kind may come twice (the open pair's two bets)
+        if legal.kind is action.kind and (
+            amount is None
+            or legal.min_to is None
+            or legal.max_to is None
+            or legal.min_to <= amount <= legal.max_to
+        ):
+            return True
     return False
 
 

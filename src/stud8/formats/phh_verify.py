@@ -1,0 +1,118 @@
+"""Checking a PHH hand: replay it in stud8 and compare the recorded stacks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stud8.core.evaluate import evaluate_hi_lo
+from stud8.core.events import PotAwarded
+from stud8.core.hand import Hand
+from stud8.core.pots import Pot, build_pots, settle_pot, take_rake
+from stud8.core.showdown import odd_chip_keys
+from stud8.formats.phh import VARIANT, PhhError, PhhHand, _replay
+
+
+@dataclass(frozen=True, slots=True)
+class PhhVerdict:
+    """What :func:`verify_phh` found: ``status`` is ``reproduced``, ``mismatched``
+    or ``skipped``; ``detail`` says where it departs, or why it was skipped."""
+
+    status: str
+    source: str
+    line: int
+    hand_id: str
+    detail: str = ""
+    hand: Hand | None = None
+
+    @property
+    def reproduced(self) -> bool:
+        return self.status == "reproduced"
+
+    def __str__(self) -> str:
+        name = f" hand {self.hand_id}:" if self.hand_id else ""
+        tail = f": {self.detail}" if self.detail else ""
+        return f"{self.source}:{self.line}:{name} {self.status}{tail}"
+
+
+def verify_phh(phh: PhhHand) -> PhhVerdict:
+    """Replay the hand in stud8 and check every action and the recorded
+    ``finishing_stacks`` (or ``winnings`` when there are none)."""
+
+    def verdict(status: str, detail: str = "", hand: Hand | None = None) -> PhhVerdict:
+        return PhhVerdict(status, phh.source, phh.line, phh.hand_id, detail, hand)
+
+    if phh.variant != VARIANT:
+        return verdict("skipped", f"variant {phh.variant!r} is not Seven Card Stud Hi/Lo")
+    recorded, what = phh.finishing_stacks, "finishing stack"
+    if recorded is None:
+        recorded, what = phh.winnings, "winnings"
+    if recorded is None:
+        raise phh.error("nothing to check: neither finishing_stacks nor winnings (truncated?)")
+    hand, departure = _replay(phh)
+    if departure is not None:
+        return verdict("mismatched", f"line {departure.line}: {departure.message}", hand)
+    assert hand.result is not None
+    conceded = _conceded(phh, hand)
+    if phh.finishing_stacks is not None:
+        ours = _stacks_if_conceded(hand, conceded) if conceded else hand.result.stacks
+    else:
+        ours = dict.fromkeys(hand.seats, 0)
+        for e in hand.events:
+            if isinstance(e, PotAwarded):
+                ours[e.seat] += e.amount
+    wrong = []
+    for i, seat in enumerate(hand.seats):
+        if ours[seat] != recorded[i]:
+            diff = ours[seat] - recorded[i]
+            wrong.append(
+                f"p{i + 1} (seat {seat}) {what} {recorded[i]}, stud8 {ours[seat]} "
+                f"({abs(diff)} {'more' if diff > 0 else 'less'})"
+            )
+    missing = sum(ours.values()) - sum(recorded)
+    if wrong and phh.finishing_stacks is not None and missing > 0:
+        wrong.append(f"the recorded stacks hold {missing} chips less in all (a rake? PHH has none)")
+    if wrong:
+        return verdict("mismatched", "; ".join(wrong), hand)
+    return verdict("reproduced", "", hand)
+
+
+def _conceded(phh: PhhHand, hand: Hand) -> frozenset[int]:
+    """Seats that reached the showdown with down cards the file does not know and
+    did not show them: they mucked, so they concede (their filler cards must not
+    win anything)."""
+    if hand.result is None or not hand.result.showdown:
+        return frozenset()
+    seats = hand.seats
+    unknown = {
+        seats[a.player]
+        for a in phh.actions
+        if a.verb == "dh" and a.player is not None and None in a.cards
+    }
+    shown = {
+        seats[a.player] for a in phh.actions if a.verb == "sm" and a.player is not None and a.cards
+    }
+    return frozenset(s for s in hand.live_seats() if s in unknown and s not in shown)
+
+
+def _stacks_if_conceded(hand: Hand, conceded: frozenset[int]) -> dict[int, int]:
+    """The final stacks when ``conceded`` seats give up their claim at the
+    showdown: each pot goes to the best of the hands shown (RULES.md section 5)."""
+    contributions = {s: hand.contributed(s) for s in hand.seats}
+    contenders = [s for s in hand.live_seats() if s not in conceded]
+    if not contenders:
+        raise PhhError("every player at the showdown mucked unknown cards")
+    common = (hand.community_card,) if hand.community_card is not None else ()
+    values = {s: evaluate_hi_lo(hand.cards(s) + common) for s in contenders}
+    hi_key, lo_key = odd_chip_keys(
+        hand.rules.odd_chip, {s: hand.cards(s) for s in contenders}, hand.community_card
+    )
+    starting = dict(hand.setup.stacks)
+    stacks = {s: starting[s] - contributions[s] for s in hand.seats}
+    pots = build_pots(contributions, frozenset(hand.live_seats()))
+    rake = hand.result.rake if hand.result is not None else 0
+    for index, pot in enumerate(take_rake(pots, rake)):
+        eligible = tuple(s for s in pot.eligible if s not in conceded) or tuple(contenders)
+        result = settle_pot(index, Pot(pot.amount, eligible), values, hi_key, lo_key)
+        for seat, chips in result.won_by().items():
+            stacks[seat] += chips
+    return stacks

@@ -1,0 +1,135 @@
+"""`stud8 hh verify | convert | show`, run as the command runs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stud8.cli import main
+from stud8.terminal.hh import hands_file, sniff
+
+DATA = Path(__file__).parent / "data"
+REAL = sorted((DATA / "hh").glob("*.txt"))
+CASH = DATA / "hh" / "pokerstars_stud8_7-StudHL-USD-0.04-0.08-200911.txt"
+RAKED = DATA / "hh" / "pokerstars_stud8_7-StudHL-USD-400-800-201701.3bet.fix.txt"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_verify_every_real_hand_reproduces(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "hh", "verify", *map(str, REAL))
+    assert out == "hands: 10  reproduced: 10  mismatched: 0  skipped: 0\n"
+    assert code == 0
+
+
+def test_verify_reports_a_changed_amount_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = CASH.read_bytes().decode("utf-8")
+    assert "rdiezchang collected $0.12 from pot" in text
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text.replace("collected $0.12 from pot", "collected $0.13 from pot", 1))
+    code, out, _ = run(capsys, "hh", "verify", str(bad))
+    lines = out.splitlines()
+    assert lines[-1] == "hands: 7  reproduced: 6  mismatched: 1  skipped: 0"
+    assert len(lines) == 2 and "mismatched" in lines[0] and "$0.13" in lines[0]
+    assert code == 1
+
+
+def test_verify_goes_on_after_a_corrupt_hand_and_names_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = CASH.read_bytes().decode("utf-8")
+    # truncate the first hand in the middle of 4th street: the others still count
+    first, rest = text.split("*** 4th STREET ***", 1)
+    second_hand = rest[rest.index("PokerStars Game #") :]
+    bad = tmp_path / "cut.txt"
+    bad.write_text(first + "*** 4th STREET ***\n\n\n" + second_hand)
+    code, out, _ = run(capsys, "hh", "verify", str(bad))
+    lines = out.splitlines()
+    assert lines[-1] == "hands: 7  reproduced: 6  mismatched: 1  skipped: 0"
+    assert lines[0].startswith(f"{bad}:")  # the file and the line where it breaks off
+    assert "truncated" in lines[0]
+    assert code == 1
+
+
+def test_verify_counts_a_hold_em_hand_as_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    holdem = (
+        "PokerStars Hand #1: Hold'em No Limit ($0.01/$0.02 USD) - 2020/01/01 10:00:00 ET\n"
+        "Table 'X' 6-max Seat #1 is the button\n"
+        "Seat 1: a ($2 in chips)\nSeat 2: b ($2 in chips)\n"
+        "a: posts small blind $0.01\nb: posts big blind $0.02\n*** HOLE CARDS ***\n"
+        "a: folds\nUncalled bet ($0.01) returned to b\nb collected $0.02 from pot\n"
+        "*** SUMMARY ***\nTotal pot $0.02 | Rake $0\n\n\n"
+    )
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text(holdem + RAKED.read_bytes().decode("utf-8").replace("\r\n", "\n"))
+    code, out, _ = run(capsys, "hh", "verify", str(mixed))
+    assert out.splitlines()[-1] == "hands: 2  reproduced: 1  mismatched: 0  skipped: 1"
+    assert "skipped" in out.splitlines()[0]
+    assert code == 0
+
+
+@pytest.mark.parametrize("to", ["json", "phh", "pokerstars"])
+def test_convert_keeps_every_hand_verifiable(
+    to: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "hh", "convert", str(CASH), "--to", to)
+    assert code == 0, err
+    converted = tmp_path / f"hands.{to}"
+    converted.write_text(out)
+    assert sniff(out) == to
+    code, out, _ = run(capsys, "hh", "verify", str(converted))
+    assert out == "hands: 7  reproduced: 7  mismatched: 0  skipped: 0\n"
+    assert code == 0
+
+
+def test_convert_keeps_the_sites_rake_and_hides_unknown_cards(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "hh", "convert", str(RAKED), "--to", "pokerstars")
+    assert code == 0
+    assert "Total pot $3320 | Rake $2" in out and "Hero collected $3318 from pot" in out
+    code, out, _ = run(capsys, "hh", "convert", str(RAKED), "--to", "phh")
+    assert code == 0
+    # Player0's down cards are not in the file: they stay unknown
+    assert '"d dh p2 ????Ts"' in out
+
+
+def test_show_without_saved_hands_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STUD8_HOME", str(tmp_path))
+    assert hands_file() == tmp_path / "hands.jsonl"
+    code, out, err = run(capsys, "hh", "show")
+    assert code == 1 and out == "" and "stud8 play" in err
+
+
+def test_show_prints_the_last_saved_hands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STUD8_HOME", str(tmp_path))
+    code, out, _ = run(capsys, "hh", "convert", str(CASH), "--to", "json")
+    hands_file().write_text(out)
+    code, out, _ = run(capsys, "hh", "show", "--last", "3", "--seat", "5")
+    assert code == 0
+    assert out.count("*** SUMMARY ***") == 3
+    assert "Dealt to Hero [" in out  # seat 5 is the file's hero
+
+
+def test_a_file_of_no_known_format_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello\n")
+    code, out, _ = run(capsys, "hh", "verify", str(junk))
+    assert "cannot tell the format" in out
+    assert out.splitlines()[-1] == "hands: 1  reproduced: 0  mismatched: 1  skipped: 0"
+    assert code == 1
