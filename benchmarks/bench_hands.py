@@ -40,8 +40,8 @@ def stud8_hands(seconds: float, seed: int) -> tuple[int, float, int]:
             hand = Hand.start(rules=rules, stacks=stacks, deck=Deck.shuffled(rng))
             while hand.to_act is not None:
                 legal = hand.legal_actions()
-                if len(legal) > 1 and legal[1].kind is CHECK:  # no free fold, as PokerKit (tournament mode) has it
-                    legal = legal[1:]
+                if len(legal) > 1 and legal[1].kind is CHECK:
+                    legal = legal[1:]  # no free fold, as PokerKit (tournament mode) has it
                 hand.apply(legal[int(uniform() * len(legal))].action())
                 actions += 1
             hands += 1
