@@ -18,6 +18,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 from stud8.core import ActionKind, Deck, Hand, TableRules
 
@@ -75,7 +76,7 @@ def pokerkit_hands(seconds: float, seed: int) -> tuple[int, float, int]:
                 automations, True, 1, 2, 4, 8, STACK, PLAYERS
             )
             while state.status:
-                choices = []
+                choices: list[Callable[[], object]] = []
                 if state.can_post_bring_in():
                     choices.append(state.post_bring_in)
                 if state.can_fold():
