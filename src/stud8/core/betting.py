@@ -182,10 +182,6 @@ class Betting:
                 return True
         return False
 
-    def _capped(self) -> bool:
-        cap = self._max_bets
-        return cap is not None and self._bets >= cap and not self._cap_lifted
-
     def _raise_bounds(self, p: SeatState, max_to: int) -> tuple[int, int]:
         """The smallest and largest *to* amounts of a complete, bet or raise."""
         rules = self.rules

@@ -468,7 +468,6 @@ class Hand(Betting):
             live=self.live_seats(),
             rules=self.rules,
             community_card=self.community_card,
-            first_on=self._first_on,
         )
 
     def _return_uncalled(self) -> None:

@@ -27,7 +27,6 @@ def first_to_act(
     live: Sequence[int],
     rules: TableRules,
     community_card: Card | None,
-    first_on: Mapping[int, int],
 ) -> int:
     """The seat that opens the betting on 4th to 7th street.
 
