@@ -1,0 +1,503 @@
+"""The chip ledger: double-entry accounting of every chip in the room.
+
+Accounts (money is whole chips, ``int`` only):
+
+``issuance``
+    The source of every chip ever issued; its balance is minus the chips issued.
+``bank:<player>``
+    A player's play chips away from the tables.
+``table:<table>:<player>``
+    The chips a player has in play at a table (his stack between hands).
+``pot:<table>``
+    The table's pot, a pass-through account: a hand's settlement moves every
+    contribution into it and every payout and the rake out of it, in one
+    transaction, so it is zero between transactions.
+``rake``
+    The rake collected.
+
+Every movement is a transaction whose entries sum to zero, written in one
+database transaction together with the accounts' cached balances. A hand is
+settled (or refunded, if cancelled) by exactly one transaction keyed by its hand
+id. Refused movements raise a :class:`LedgerError` (a ``ValueError``) and write
+nothing. :meth:`Ledger.audit` checks the books.
+
+The stacks of a hand in progress stay in the players' table accounts: the ledger
+learns of a hand only when it ends, so a hand cut short by a crash has moved no
+chip, and its refund records the contributions going back (each player's net is
+zero) and closes the hand id.
+
+>>> from stud8.server.storage import create_engine_for, upgrade
+>>> engine = create_engine_for("sqlite://")
+>>> upgrade(engine)
+>>> ledger = Ledger(engine)
+>>> _ = ledger.grant("ann", 1000)
+>>> _ = ledger.buy_in("ann", "t1", 300)
+>>> ledger.balance(bank("ann")), ledger.balance(table_account("t1", "ann"))
+(700, 300)
+>>> ledger.audit().ok
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm import Session
+
+from stud8.core.events import Event, HandCancelled
+from stud8.core.showdown import HandResult
+from stud8.server.storage.db import is_sqlite, session_factory
+from stud8.server.storage.models import Account, Entry, Transaction
+
+ISSUANCE = "issuance"
+RAKE = "rake"
+# Database errors worth another try: PostgreSQL's serialization failure and
+# deadlock, and SQLite's "database is locked" after the busy timeout.
+_RETRY_PGCODES = frozenset({"40001", "40P01"})
+
+T = TypeVar("T")
+
+
+# ----------------------------------------------------------------- errors
+class LedgerError(ValueError):
+    """A refused movement of chips; nothing was written."""
+
+
+class UnbalancedTransactionError(LedgerError):
+    """The entries do not sum to zero (or a hand's payouts and rake do not
+    equal its contributions)."""
+
+
+class OverdraftError(LedgerError):
+    """An account would pay out more chips than it holds."""
+
+
+class UnknownAccountError(LedgerError):
+    """The transaction names an account that does not exist."""
+
+
+class DuplicateHandError(LedgerError):
+    """The hand was already settled or refunded."""
+
+    def __init__(self, hand_id: str, transaction_id: int, kind: str) -> None:
+        super().__init__(f"hand {hand_id!r} already has its {kind} (transaction {transaction_id})")
+        self.hand_id = hand_id
+        self.transaction_id = transaction_id
+        self.kind = kind
+
+
+# ---------------------------------------------------------- account names
+def bank(player: str) -> str:
+    """The name of a player's bank account."""
+    return f"bank:{_part(player)}"
+
+
+def table_account(table: str, player: str) -> str:
+    """The name of the account of a player's chips in play at a table."""
+    return f"table:{_part(table)}:{_part(player)}"
+
+
+def pot(table: str) -> str:
+    """The name of a table's pot account."""
+    return f"pot:{_part(table)}"
+
+
+def _part(name: str) -> str:
+    if not name or ":" in name:
+        raise LedgerError(f"an account name part must be non-empty without ':': {name!r}")
+    return name
+
+
+def _kind_of(name: str) -> str:
+    if name in (ISSUANCE, RAKE):
+        return name
+    return name.split(":", 1)[0]
+
+
+def _positive(amount: int, what: str) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise LedgerError(f"{what} must be a positive whole number of chips, not {amount!r}")
+    return amount
+
+
+def _chips(amount: int, what: str) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        raise LedgerError(f"{what} must be a whole number of chips >= 0, not {amount!r}")
+    return amount
+
+
+# ------------------------------------------------------------- hand money
+@dataclass(frozen=True)
+class HandMoney:
+    """What each player put into a hand and took out of it, and the rake.
+
+    Balanced when the contributions equal the payouts plus the rake.
+    """
+
+    contributions: Mapping[str, int]
+    payouts: Mapping[str, int]
+    rake: int = 0
+
+    @classmethod
+    def from_result(cls, result: HandResult, players: Mapping[int, str]) -> HandMoney:
+        """From a finished hand's result; ``players`` names the player in each seat."""
+        payouts: dict[str, int] = {}
+        for pot_result in result.pots:
+            for seat, chips in (*pot_result.high, *pot_result.low):
+                payouts[players[seat]] = payouts.get(players[seat], 0) + chips
+        contributions = {
+            players[seat]: result.starting_stacks[seat]
+            - result.stacks[seat]
+            + payouts.get(players[seat], 0)
+            for seat in result.starting_stacks
+        }
+        return cls(contributions, payouts, result.rake)
+
+    @classmethod
+    def from_net(cls, deltas: Mapping[str, int], rake: int) -> HandMoney:
+        """From each player's net result (final stack - starting stack): the
+        losers' losses go in, the winners' gains come out (no gross amounts)."""
+        contributions = {p: -d for p, d in deltas.items() if d < 0}
+        payouts = {p: d for p, d in deltas.items() if d > 0}
+        return cls(contributions, payouts, rake)
+
+    @staticmethod
+    def refunds(events: Iterable[Event], players: Mapping[int, str]) -> dict[str, int]:
+        """A cancelled hand's contributions by player, from its ``HandCancelled`` event."""
+        for event in events:
+            if isinstance(event, HandCancelled):
+                return {players[seat]: chips for seat, chips in event.refunds}
+        raise LedgerError("the hand was not cancelled (no HandCancelled event)")
+
+
+# ------------------------------------------------------------------ audit
+@dataclass(frozen=True)
+class AuditReport:
+    """The books checked: ``issued`` must equal ``banks + tables + pots + rake``."""
+
+    issued: int
+    banks: int
+    tables: int
+    pots: int
+    rake: int
+    accounts: int
+    transactions: int
+    entries: int
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def held(self) -> int:
+        return self.banks + self.tables + self.pots + self.rake
+
+    def __str__(self) -> str:
+        lines = [
+            f"issued {self.issued} = banks {self.banks} + tables {self.tables}"
+            f" + pots {self.pots} + rake {self.rake} ({self.held})",
+            f"{self.accounts} accounts, {self.transactions} transactions, {self.entries} entries",
+            "OK" if self.ok else f"{len(self.problems)} PROBLEM(S):",
+            *(f"  - {p}" for p in self.problems),
+        ]
+        return "\n".join(lines)
+
+
+# ----------------------------------------------------------------- ledger
+class Ledger:
+    """The chip ledger on a migrated database (see ``storage.upgrade``)."""
+
+    def __init__(self, engine: Engine, *, attempts: int = 8) -> None:
+        self.engine = engine
+        self.attempts = attempts
+        self._sessions = session_factory(engine)
+        self._lock_rows = not is_sqlite(engine)  # SQLite locks the whole file instead
+
+    # -------------------------------------------------------- movements
+    def grant(self, player: str, amount: int, memo: str = "") -> int:
+        """Issue new play chips to a player's bank (a new account, a free top-up).
+        Creates the bank account. Returns the transaction id."""
+        _positive(amount, "a grant")
+        name = bank(player)
+        return self.transfer(
+            "grant", [(ISSUANCE, -amount), (name, amount)], memo=memo, create=(ISSUANCE, name)
+        )
+
+    def buy_in(self, player: str, table: str, amount: int, memo: str = "") -> int:
+        """Move chips from the player's bank to his stack at a table."""
+        _positive(amount, "a buy-in")
+        seat = table_account(table, player)
+        legs = [(bank(player), -amount), (seat, amount)]
+        return self.transfer("buy_in", legs, memo=memo, create=(seat,))
+
+    def top_up(self, player: str, table: str, amount: int, memo: str = "") -> int:
+        """Add chips from the bank to a stack already at the table. Only between
+        hands (table stakes): the caller enforces that."""
+        _positive(amount, "a top-up")
+        legs = [(bank(player), -amount), (table_account(table, player), amount)]
+        return self.transfer("top_up", legs, memo=memo)
+
+    def cash_out(self, player: str, table: str, amount: int | None = None, memo: str = "") -> int:
+        """Move chips from the table back to the bank (all of them by default)."""
+        seat = table_account(table, player)
+        if amount is None:
+            amount = self.balance(seat)
+            if amount == 0:
+                raise LedgerError(f"{seat} holds no chips to cash out")
+        _positive(amount, "a cash-out")
+        return self.transfer("cash_out", [(seat, -amount), (bank(player), amount)], memo=memo)
+
+    def take_rake(self, player: str, table: str, amount: int, memo: str = "") -> int:
+        """A rake or fee taken outside a hand settlement, from a player's table stack."""
+        _positive(amount, "a rake")
+        legs = [(table_account(table, player), -amount), (RAKE, amount)]
+        return self.transfer("rake", legs, memo=memo, create=(RAKE,))
+
+    def settle_hand(self, hand_id: str, table: str, money: HandMoney, memo: str = "") -> int:
+        """Settle a finished hand in one transaction keyed by its id: every
+        contribution into the table's pot, every payout and the rake out of it."""
+        _part(hand_id)
+        for player, chips in money.contributions.items():
+            _chips(chips, f"the contribution of {player}")
+        for player, chips in money.payouts.items():
+            _chips(chips, f"the payout to {player}")
+        _chips(money.rake, "the rake")
+        put_in = sum(money.contributions.values())
+        taken = sum(money.payouts.values()) + money.rake
+        if put_in != taken:
+            raise UnbalancedTransactionError(
+                f"hand {hand_id}: contributions {put_in} != payouts and rake {taken}"
+            )
+        the_pot = pot(table)
+        legs: list[tuple[str, int]] = []
+        for player, chips in sorted(money.contributions.items()):
+            legs += [(table_account(table, player), -chips), (the_pot, chips)]
+        for player, chips in sorted(money.payouts.items()):
+            legs += [(the_pot, -chips), (table_account(table, player), chips)]
+        legs += [(the_pot, -money.rake), (RAKE, money.rake)]
+        return self.transfer(
+            "hand_settlement", legs, hand_id=hand_id, memo=memo, create=(the_pot, RAKE)
+        )
+
+    def refund_hand(
+        self, hand_id: str, table: str, contributions: Mapping[str, int], memo: str = ""
+    ) -> int:
+        """Record a cancelled hand: every contribution goes back to who made it.
+        Keyed by the hand id, like a settlement (a hand gets one or the other)."""
+        _part(hand_id)
+        the_pot = pot(table)
+        legs: list[tuple[str, int]] = []
+        for player, chips in sorted(contributions.items()):
+            _chips(chips, f"the contribution of {player}")
+            seat = table_account(table, player)
+            legs += [(seat, -chips), (the_pot, chips), (the_pot, -chips), (seat, chips)]
+        return self.transfer("refund", legs, hand_id=hand_id, memo=memo, create=(the_pot,))
+
+    def transfer(
+        self,
+        kind: str,
+        legs: Sequence[tuple[str, int]],
+        *,
+        hand_id: str | None = None,
+        memo: str = "",
+        create: Iterable[str] = (),
+    ) -> int:
+        """The primitive: write one balanced transaction of ``legs`` (account name,
+        amount), creating the accounts named in ``create`` if missing. Returns its id.
+
+        Every account but ``issuance`` must cover its outflows in this transaction
+        from the balance it had before it (a pot account may pass on what flows in).
+        """
+        for name, amount in legs:
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise LedgerError(f"the amount for {name} is not a whole number: {amount!r}")
+        total = sum(amount for _, amount in legs)
+        if total != 0:
+            raise UnbalancedTransactionError(f"{kind}: the entries sum to {total}, not 0")
+        creatable = frozenset(create)
+        return self._retrying(lambda s: self._write(s, kind, legs, hand_id, memo, creatable))
+
+    def _write(
+        self,
+        session: Session,
+        kind: str,
+        legs: Sequence[tuple[str, int]],
+        hand_id: str | None,
+        memo: str,
+        creatable: frozenset[str],
+    ) -> int:
+        if hand_id is not None:
+            done = session.execute(
+                select(Transaction.id, Transaction.kind).where(Transaction.hand_id == hand_id)
+            ).first()
+            if done is not None:
+                raise DuplicateHandError(hand_id, done.id, done.kind)
+        names = sorted({name for name, _ in legs})
+        accounts = self._load(session, names)
+        for name in names:
+            if name not in accounts:
+                if name not in creatable:
+                    raise UnknownAccountError(f"{kind}: no account {name!r}")
+                account = Account(name=name, kind=_kind_of(name), balance=0)
+                session.add(account)
+                accounts[name] = account
+        session.flush()
+        outflow: dict[str, int] = {}
+        net: dict[str, int] = {}
+        for name, amount in legs:
+            net[name] = net.get(name, 0) + amount
+            if amount < 0:
+                outflow[name] = outflow.get(name, 0) - amount
+        for name in names:
+            account = accounts[name]
+            after = account.balance + net.get(name, 0)
+            if account.kind == "issuance":
+                if after > 0:
+                    raise OverdraftError(f"{kind}: more chips returned than ever issued")
+            elif account.kind == "pot":
+                if after < 0:
+                    raise OverdraftError(f"{kind}: {name} would hold {after}")
+            elif outflow.get(name, 0) > account.balance:
+                raise OverdraftError(
+                    f"{kind}: {name} holds {account.balance}, cannot pay {outflow[name]}"
+                )
+        txn = Transaction(kind=kind, hand_id=hand_id, memo=memo)
+        session.add(txn)
+        session.flush()
+        session.add_all(
+            Entry(transaction_id=txn.id, account_id=accounts[name].id, amount=amount)
+            for name, amount in legs
+            if amount != 0
+        )
+        for name in names:
+            accounts[name].balance += net.get(name, 0)
+        return txn.id
+
+    def _load(self, session: Session, names: Sequence[str]) -> dict[str, Account]:
+        query = select(Account).where(Account.name.in_(names)).order_by(Account.name)
+        if self._lock_rows:
+            query = query.with_for_update()
+        return {a.name: a for a in session.scalars(query)}
+
+    def _retrying(self, work: Callable[[Session], T]) -> T:
+        for attempt in range(self.attempts):
+            try:
+                with self._sessions.begin() as session:
+                    return work(session)
+            except IntegrityError:
+                # A concurrent writer created the same account or keyed the same
+                # hand first; the next attempt sees its row.
+                if attempt == self.attempts - 1:
+                    raise
+            except DBAPIError as error:
+                if attempt == self.attempts - 1 or not _retryable(error):
+                    raise
+            time.sleep(0.005 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------ reading
+    def balance(self, name: str) -> int:
+        """An account's balance (``UnknownAccountError`` if it does not exist)."""
+        with self._sessions() as session:
+            value = session.scalar(select(Account.balance).where(Account.name == name))
+        if value is None:
+            raise UnknownAccountError(f"no account {name!r}")
+        return value
+
+    def balances(self, prefix: str = "") -> dict[str, int]:
+        """Every account's balance whose name starts with ``prefix``."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(Account.name, Account.balance)
+                .where(Account.name.startswith(prefix, autoescape=True))
+                .order_by(Account.name)
+            )
+            return {name: balance for name, balance in rows}
+
+    def hand_transaction(self, hand_id: str) -> tuple[int, str] | None:
+        """The (transaction id, kind) that settled or refunded a hand, if any."""
+        with self._sessions() as session:
+            row = session.execute(
+                select(Transaction.id, Transaction.kind).where(Transaction.hand_id == hand_id)
+            ).first()
+        return None if row is None else (row.id, row.kind)
+
+    def entries(self, transaction_id: int) -> list[tuple[str, int]]:
+        """A transaction's legs as (account name, amount), in the order written."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(Account.name, Entry.amount)
+                .join(Account, Account.id == Entry.account_id)
+                .where(Entry.transaction_id == transaction_id)
+                .order_by(Entry.id)
+            )
+            return [(name, amount) for name, amount in rows]
+
+    # -------------------------------------------------------------- audit
+    def audit(self) -> AuditReport:
+        """Check the books in one consistent read: every transaction sums to zero,
+        every cached balance equals the sum of its entries, no account is
+        negative (issuance is never positive), every pot is empty, and the chips
+        issued equal the chips held."""
+        with self._sessions.begin() as session:
+            if not is_sqlite(self.engine):
+                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            return _audit(session)
+
+
+def _audit(session: Session) -> AuditReport:
+    problems: list[str] = []
+    unbalanced = session.execute(
+        select(Entry.transaction_id, func.sum(Entry.amount))
+        .group_by(Entry.transaction_id)
+        .having(func.sum(Entry.amount) != 0)
+    ).all()
+    problems += [f"transaction {t} sums to {s}" for t, s in unbalanced]
+    sums: dict[int, int] = {
+        account_id: int(total)
+        for account_id, total in session.execute(
+            select(Entry.account_id, func.sum(Entry.amount)).group_by(Entry.account_id)
+        )
+    }
+    totals = dict.fromkeys(("issuance", "bank", "table", "pot", "rake"), 0)
+    accounts = list(session.scalars(select(Account).order_by(Account.name)))
+    for account in accounts:
+        derived = int(sums.get(account.id, 0))
+        if derived != account.balance:
+            problems.append(f"{account.name}: balance {account.balance} but entries sum {derived}")
+        if account.kind not in totals:
+            problems.append(f"{account.name}: unknown kind {account.kind!r}")
+            continue
+        totals[account.kind] += derived
+        if account.kind == "issuance" and derived > 0:
+            problems.append(f"{account.name}: positive issuance {derived}")
+        elif account.kind != "issuance" and derived < 0:
+            problems.append(f"{account.name}: negative balance {derived}")
+        elif account.kind == "pot" and derived != 0:
+            problems.append(f"{account.name}: {derived} chips left in the pot")
+    report = AuditReport(
+        issued=-totals["issuance"],
+        banks=totals["bank"],
+        tables=totals["table"],
+        pots=totals["pot"],
+        rake=totals["rake"],
+        accounts=len(accounts),
+        transactions=session.scalar(select(func.count()).select_from(Transaction)) or 0,
+        entries=session.scalar(select(func.count()).select_from(Entry)) or 0,
+    )
+    if report.issued != report.held:
+        problems.append(f"issued {report.issued} != held {report.held}")
+    return replace(report, problems=tuple(problems))
+
+
+def _retryable(error: DBAPIError) -> bool:
+    code = getattr(error.orig, "pgcode", None) or getattr(error.orig, "sqlstate", None)
+    if code in _RETRY_PGCODES:
+        return True
+    return "database is locked" in str(error.orig)

@@ -1,0 +1,107 @@
+"""Engines and sessions from a database URL, and the schema migrations.
+
+SQLite (the default, a file) and PostgreSQL are supported. A plain
+``postgresql://`` URL uses the psycopg 3 driver. On SQLite every transaction
+starts with ``BEGIN IMMEDIATE`` (it takes the write lock at once, so two writers
+never interleave a read and a write), in WAL mode with a busy timeout; on
+PostgreSQL the ledger locks the account rows it changes (``SELECT ... FOR
+UPDATE``) and retries on a deadlock or serialization failure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+DEFAULT_URL = "sqlite:///stud8.db"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+BUSY_TIMEOUT_SECONDS = 30.0
+
+
+def normalize_url(url: str) -> str:
+    """The URL with its driver made explicit (``postgresql://`` -> psycopg 3).
+
+    >>> normalize_url("postgresql://u@localhost/stud8")
+    'postgresql+psycopg://u@localhost/stud8'
+    >>> normalize_url("sqlite:///room.db")
+    'sqlite:///room.db'
+    """
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def create_engine_for(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
+    """An engine for ``url`` set up for the ledger's transactions."""
+    url = normalize_url(url)
+    if make_url(url).get_backend_name() == "sqlite":
+        connect_args = dict(kwargs.pop("connect_args", {}))
+        connect_args.setdefault("timeout", BUSY_TIMEOUT_SECONDS)
+        connect_args.setdefault("check_same_thread", False)
+        engine = create_engine(url, connect_args=connect_args, **kwargs)
+        _sqlite_immediate(engine, memory=make_url(url).database in (None, "", ":memory:"))
+        return engine
+    return create_engine(url, pool_pre_ping=True, **kwargs)
+
+
+def _sqlite_immediate(engine: Engine, *, memory: bool) -> None:
+    """The pysqlite recipe: let SQLAlchemy, not the driver, begin transactions,
+    and begin them IMMEDIATE."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # no implicit BEGIN by the driver
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """The Alembic configuration of the stud8 migrations (no ini file needed)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    return config
+
+
+def upgrade(url_or_engine: str | Engine = DEFAULT_URL, revision: str = "head") -> None:
+    """Bring the database's schema to ``revision`` (idempotent)."""
+    engine = create_engine_for(url_or_engine) if isinstance(url_or_engine, str) else url_or_engine
+    try:
+        with engine.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+    finally:
+        if isinstance(url_or_engine, str):
+            engine.dispose()
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema revision the database is at (``None``: never migrated)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()

@@ -1,0 +1,1 @@
+"""The Alembic environment of the room's database (run by :func:`stud8.server.storage.upgrade`)."""
