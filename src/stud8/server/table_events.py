@@ -1,0 +1,176 @@
+"""What a table tells the room: its own events, numbered, and projected per viewer.
+
+Every table event (a seat change, a hand starting, each engine event of the
+hand, a timer phase) gets the next number of the table's one sequence. A viewer
+receives every number: an event he may not see whole is sent with the hidden
+card removed (:func:`visible_to`), never left out, so nobody sees a gap.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from stud8.core.events import Event
+from stud8.core.views import visible_event
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    """Base of the table's own events (the hand's come from the engine)."""
+
+    kind: ClassVar[str] = "table"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken(TableEvent):
+    seat: int
+    player: str
+    chips: int
+    bot: bool = False
+    kind: ClassVar[str] = "sit"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft(TableEvent):
+    """The player left; ``chips`` went back to his account."""
+
+    seat: int
+    player: str
+    chips: int
+    kind: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class ToppedUp(TableEvent):
+    seat: int
+    amount: int
+    chips: int
+    kind: ClassVar[str] = "top_up"
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut(TableEvent):
+    """Dealt out from the next hand on (``reason``: asked, disconnected, no chips, ...)."""
+
+    seat: int
+    reason: str = ""
+    kind: ClassVar[str] = "sit_out"
+
+
+@dataclass(frozen=True, slots=True)
+class CameBack(TableEvent):
+    seat: int
+    kind: ClassVar[str] = "come_back"
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected(TableEvent):
+    seat: int
+    kind: ClassVar[str] = "disconnected"
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnected(TableEvent):
+    seat: int
+    kind: ClassVar[str] = "reconnected"
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(TableEvent):
+    hand_id: str
+    stacks: tuple[tuple[int, int], ...]  # (seat, chips) of the players dealt in
+    kind: ClassVar[str] = "hand_start"
+
+
+@dataclass(frozen=True, slots=True)
+class TimerStarted(TableEvent):
+    """A phase of the turn clock of ``seat``: ``action`` (the first seconds),
+    ``time_bank`` (the visible countdown) or ``reconnect`` (extra time after a
+    reconnection). ``deadline`` is on the table clock; ``seconds`` is how long
+    from now."""
+
+    seat: int
+    phase: str
+    seconds: float
+    deadline: float
+    kind: ClassVar[str] = "timer"
+
+
+@dataclass(frozen=True, slots=True)
+class HandFinished(TableEvent):
+    """The hand is settled (or refunded, if ``cancelled``) with the bank."""
+
+    hand_id: str
+    cancelled: bool = False
+    kind: ClassVar[str] = "hand_finish"
+
+
+AnyEvent = Event | TableEvent
+
+
+@dataclass(frozen=True, slots=True)
+class Numbered:
+    """One event of the table with its number.
+
+    ``seats`` maps the seats of the hand the event belongs to (if any) to their
+    players, so a viewer's seat is known even for an event of a past hand.
+    """
+
+    seq: int
+    event: AnyEvent
+    seats: Mapping[int, str] | None = None
+
+    def seat_of(self, player: str | None) -> int | None:
+        if player is None or self.seats is None:
+            return None
+        for seat, who in self.seats.items():
+            if who == player:
+                return seat
+        return None
+
+
+def visible_to(event: AnyEvent, viewer: int | None) -> AnyEvent:
+    """The event as the player in seat ``viewer`` (None: an observer) may see it."""
+    if isinstance(event, Event):
+        return visible_event(event, viewer)
+    return event  # the table's own events are public
+
+
+def project(item: Numbered, player: str | None) -> Numbered:
+    """The numbered event as ``player`` (None: an observer) may see it."""
+    shown = visible_to(item.event, item.seat_of(player))
+    return item if shown is item.event else Numbered(item.seq, shown, item.seats)
+
+
+class History:
+    """The table's recent events, for viewers who come back."""
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError(f"history size must be at least 1, got {size}")
+        self._items: deque[Numbered] = deque(maxlen=size)
+        self.last_seq = 0
+
+    def append(self, item: Numbered) -> None:
+        if item.seq != self.last_seq + 1:
+            raise ValueError(f"event {item.seq} after {self.last_seq}: numbers must not skip")
+        self._items.append(item)
+        self.last_seq = item.seq
+
+    def since(self, last_seen: int) -> list[Numbered] | None:
+        """The events after ``last_seen``; None if some of them are gone (or
+        ``last_seen`` is from the future): the viewer needs a snapshot."""
+        if last_seen > self.last_seq or last_seen < 0:
+            return None
+        if last_seen == self.last_seq:
+            return []
+        first = self._items[0].seq if self._items else self.last_seq + 1
+        if last_seen + 1 < first:
+            return None
+        return list(self._items)[last_seen + 1 - first :]
+
+    def __len__(self) -> int:
+        return len(self._items)

@@ -1,0 +1,179 @@
+"""The table's commands, replies, settings and seat state (used by :mod:`stud8.server.table`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stud8.core.rules import TableRules
+from stud8.core.views import HandView
+from stud8.server.clock import TimerHandle
+from stud8.server.table_events import TimerStarted
+from stud8.tools.bots import Bot
+
+# ---------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableConfig:
+    table_id: str
+    rules: TableRules
+    min_buy_in: int
+    max_buy_in: int
+    between_hands: float = 2.0  # seconds from one hand's end to the next's start
+    bot_delay: float = 0.5  # seconds a bot waits before it acts
+    history_size: int = 2000  # events kept for viewers who come back
+    remembered_commands: int = 4096  # command ids kept to answer repeats
+
+    def __post_init__(self) -> None:
+        if not 0 < self.min_buy_in <= self.max_buy_in:
+            raise ValueError(
+                f"the buy-in range must be 0 < min <= max, got {self.min_buy_in}..{self.max_buy_in}"
+            )
+
+
+# ---------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Command:
+    player: str
+    command_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sit(Command):
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatBot(Command):
+    """Seat a bot (``player`` is its name); its chips come from its bank account."""
+
+    seat: int
+    amount: int
+    policy: str = "rules"
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TopUp(Command):
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SitOut(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ComeBack(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leave(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Act(Command):
+    kind: str
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Connect(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Disconnect(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    ok: bool
+    reason: str = ""
+    seq: int = 0  # the table's last event number after the command
+
+
+class Refused(Exception):
+    """A command that is not allowed; nothing changed."""
+
+
+# ---------------------------------------------------------------- state
+
+
+@dataclass(slots=True)
+class Seat:
+    player: str
+    chips: int
+    bot: Bot | None = None
+    sitting_out: bool = False
+    out_reason: str = ""
+    connected: bool = True
+    leaving: bool = False
+
+    @property
+    def ready(self) -> bool:
+        return self.chips > 0 and not self.sitting_out and self.connected and not self.leaving
+
+
+@dataclass(slots=True)
+class Turn:
+    seat: int
+    token: int
+    phase: str  # "action" or "time_bank"
+    deadline: float
+    extended: bool = False
+    timer: TimerHandle | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSnapshot:
+    seat: int
+    player: str
+    chips: int
+    bot: bool
+    sitting_out: bool
+    connected: bool
+    in_hand: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """The table as one viewer may see it now; events after ``seq`` follow."""
+
+    table_id: str
+    seq: int
+    viewer_seat: int | None
+    seats: tuple[SeatSnapshot, ...]
+    hand_id: str | None
+    hand: HandView | None
+    turn: TimerStarted | None
+
+
+# internal messages (from timers, bots, the table itself)
+@dataclass(frozen=True, slots=True)
+class Tick:
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartHand:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    reason: str
+
+
+Message = Command | Tick | BotTurn | StartHand | Cancel
