@@ -12,10 +12,10 @@ PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 PGDATA=$(mktemp -d /tmp/stud8-pg.XXXXXX)
 PGPORT=${STUD8_PG_PORT:-54329}
 chown postgres "$PGDATA"
-su postgres -s /bin/sh -c "$PGBIN/initdb -D $PGDATA -A trust -U postgres" >/dev/null
-su postgres -s /bin/sh -c "$PGBIN/pg_ctl -D $PGDATA -w -l $PGDATA/server.log \
+su postgres -s /bin/sh -c "cd / && $PGBIN/initdb -D $PGDATA -A trust -U postgres" >/dev/null
+su postgres -s /bin/sh -c "cd / && $PGBIN/pg_ctl -D $PGDATA -w -l $PGDATA/server.log \
     -o '-h 127.0.0.1 -p $PGPORT -k $PGDATA' start" >/dev/null
-su postgres -s /bin/sh -c "$PGBIN/psql -h 127.0.0.1 -p $PGPORT -U postgres -q \
+su postgres -s /bin/sh -c "cd / && $PGBIN/psql -h 127.0.0.1 -p $PGPORT -U postgres -q \
     -c 'CREATE DATABASE stud8_test'" >/dev/null
 export STUD8_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:$PGPORT/stud8_test"
-export PG_STOP="su postgres -s /bin/sh -c '$PGBIN/pg_ctl -D $PGDATA -m fast stop' >/dev/null"
+export PG_STOP="su postgres -s /bin/sh -c 'cd / && $PGBIN/pg_ctl -D $PGDATA -m fast stop' >/dev/null"

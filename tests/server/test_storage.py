@@ -19,6 +19,8 @@ from stud8.server.storage.db import current_revision
 POSTGRES_URL = os.environ.get("STUD8_TEST_POSTGRES_URL", "")
 NO_POSTGRES = "STUD8_TEST_POSTGRES_URL is not set (the CI script sets it to a scratch database)"
 
+HEAD = "0002"  # the newest migration
+
 
 def wipe(engine: Engine) -> None:
     """Drop the stud8 tables and Alembic's version table (PostgreSQL scratch DB)."""
@@ -45,7 +47,7 @@ def test_migrations_create_the_ledger_tables(url: str) -> None:
     try:
         assert current_revision(engine) is None
         upgrade(url)
-        assert current_revision(engine) == "0001"
+        assert current_revision(engine) == HEAD
         inspector = inspect(engine)
         tables = set(inspector.get_table_names())
         assert {"accounts", "transactions", "entries", "alembic_version"} <= tables
@@ -70,7 +72,7 @@ def test_migrations_are_idempotent(url: str) -> None:
             )
         upgrade(url)  # again: nothing to do, nothing lost
         upgrade(engine)
-        assert current_revision(engine) == "0001"
+        assert current_revision(engine) == HEAD
         with engine.connect() as connection:
             names = connection.execute(text("SELECT name FROM accounts")).scalars().all()
         assert names == ["rake"]
@@ -144,7 +146,7 @@ def test_the_alembic_command_line_path_upgrades_and_downgrades(url: str) -> None
     engine = create_engine_for(url)
     try:
         command.upgrade(alembic_config(url), "head")
-        assert current_revision(engine) == "0001"
+        assert current_revision(engine) == HEAD
         command.downgrade(alembic_config(url), "base")
         assert current_revision(engine) is None
         assert "accounts" not in inspect(engine).get_table_names()

@@ -12,6 +12,16 @@
 ``entries``
     The transaction's legs: (transaction, account, amount); the amounts of one
     transaction sum to zero.
+``players``, ``sessions``
+    Registered players (a unique name, its case-folded ``name_key``, an argon2id
+    password hash, a role) and their log-in sessions (the sha256 of the token,
+    its expiry). See ``stud8.server.accounts``.
+``hands``, ``hand_players``
+    Every finished hand whole (its ``HandRecord`` JSON; none for a hand cancelled
+    by a restart) and who played it in which seat with what stack. See ``stud8.server.records``.
+``hands_in_progress``
+    One row per hand dealt and not yet recorded: its table, players and starting
+    stacks, so a restart can cancel it (``stud8.server.recovery``).
 
 Changing these tables means a new Alembic revision in ``migrations/versions``.
 """
@@ -20,7 +30,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 ACCOUNT_KINDS = ("issuance", "bank", "table", "pot", "rake")
@@ -83,3 +93,69 @@ class Entry(Base):
         Index("ix_entries_transaction_id", "transaction_id"),
         Index("ix_entries_account_id", "account_id"),
     )
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(16), default="player")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    def __repr__(self) -> str:
+        return f"<Player {self.name} {self.role}>"
+
+
+class LoginSession(Base):
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_sessions_player_id", "player_id"),)
+
+
+class StoredHand(Base):
+    __tablename__ = "hands"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[str] = mapped_column(String(100), unique=True)
+    table_id: Mapped[str] = mapped_column(String(200))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    cancelled: Mapped[bool] = mapped_column(Boolean, default=False)
+    note: Mapped[str] = mapped_column(String(500), default="")
+    record: Mapped[str | None] = mapped_column(Text, default=None)
+
+    __table_args__ = (Index("ix_hands_table_id", "table_id"),)
+
+
+class HandPlayer(Base):
+    __tablename__ = "hand_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_ref: Mapped[int] = mapped_column(ForeignKey("hands.id"))
+    player: Mapped[str] = mapped_column(String(200))
+    seat: Mapped[int] = mapped_column(Integer)
+    stack: Mapped[int] = mapped_column(BigInteger, default=0)  # at the start of the hand
+
+    __table_args__ = (
+        Index("ix_hand_players_player", "player", "hand_ref"),
+        Index("ix_hand_players_hand_ref", "hand_ref"),
+    )
+
+
+class HandInProgress(Base):
+    __tablename__ = "hands_in_progress"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[str] = mapped_column(String(100), unique=True)
+    table_id: Mapped[str] = mapped_column(String(200))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    seats: Mapped[str] = mapped_column(Text)  # JSON: [[seat, player, stack], ...]
