@@ -1,0 +1,115 @@
+"""Accounts as the web layer needs them: register, log in, log out, who a token is.
+
+:class:`Auth` is the protocol the app codes against; :class:`MemoryAuth` keeps the
+accounts in memory (for tests, and for ``stud8 serve`` until the database-backed
+accounts are wired in). Passwords are kept as salted scrypt hashes; tokens are
+random URL-safe strings.
+
+>>> import asyncio
+>>> auth = MemoryAuth(operators={"op"})
+>>> asyncio.run(auth.register("ann", "secret-1"))
+Account(name='ann', operator=False)
+>>> token = asyncio.run(auth.login("ann", "secret-1"))
+>>> asyncio.run(auth.account_for_token(token))
+Account(name='ann', operator=False)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+NAME_RE = re.compile(r"^[A-Za-z0-9_\-]{2,24}$")
+MIN_PASSWORD = 6
+MAX_PASSWORD = 256
+
+
+class AuthError(Exception):
+    """A refusal: a taken name, a wrong password, an unknown token, ..."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    name: str
+    operator: bool = False
+
+
+class Auth(Protocol):
+    """What the app needs of the accounts."""
+
+    async def register(self, name: str, password: str) -> Account:
+        """Open an account (with its play chips); AuthError if the name is taken or
+        the name or password is not acceptable."""
+        ...
+
+    async def login(self, name: str, password: str) -> str:
+        """A new session token; AuthError if the name or password is wrong."""
+        ...
+
+    async def logout(self, token: str) -> None:
+        """End the session (an unknown token is ignored)."""
+        ...
+
+    async def account_for_token(self, token: str) -> Account | None:
+        """The account a session token belongs to; None if there is none."""
+        ...
+
+
+def check_credentials(name: str, password: str) -> None:
+    if not NAME_RE.match(name):
+        raise AuthError("a name is 2 to 24 letters, digits, '_' or '-'")
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AuthError(f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+
+
+def _hash(password: str, salt: bytes) -> bytes:
+    return hashlib.scrypt(password.encode(), salt=salt, n=2**12, r=8, p=1)
+
+
+class MemoryAuth:
+    """Accounts in memory. ``on_register(name)`` runs for each new account (to give
+    it play chips); the names in ``operators`` get the operator role."""
+
+    def __init__(
+        self,
+        *,
+        operators: Iterable[str] = (),
+        on_register: Callable[[str], None] | None = None,
+    ) -> None:
+        self._operators = frozenset(operators)
+        self._on_register = on_register
+        self._passwords: dict[str, tuple[bytes, bytes]] = {}
+        self._accounts: dict[str, Account] = {}
+        self._tokens: dict[str, str] = {}
+
+    async def register(self, name: str, password: str) -> Account:
+        check_credentials(name, password)
+        if name.lower() in (n.lower() for n in self._accounts):
+            raise AuthError(f"the name {name!r} is taken")
+        salt = secrets.token_bytes(16)
+        self._passwords[name] = (salt, _hash(password, salt))
+        account = Account(name, name in self._operators)
+        self._accounts[name] = account
+        if self._on_register is not None:
+            self._on_register(name)
+        return account
+
+    async def login(self, name: str, password: str) -> str:
+        stored = self._passwords.get(name)
+        if stored is None or not hmac.compare_digest(_hash(password, stored[0]), stored[1]):
+            raise AuthError("wrong name or password")
+        token = secrets.token_urlsafe(32)
+        self._tokens[token] = name
+        return token
+
+    async def logout(self, token: str) -> None:
+        self._tokens.pop(token, None)
+
+    async def account_for_token(self, token: str) -> Account | None:
+        name = self._tokens.get(token)
+        return None if name is None else self._accounts[name]

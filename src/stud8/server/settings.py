@@ -1,0 +1,74 @@
+"""The server's settings, from flags and environment variables (flags win).
+
+=====================  ==========================  ==========================
+setting                environment variable        default
+=====================  ==========================  ==========================
+host                   ``STUD8_HOST``              ``127.0.0.1``
+port                   ``STUD8_PORT``              ``8000``
+database_url           ``STUD8_DATABASE_URL``      ``sqlite:///stud8.db``
+default_tables         ``STUD8_DEFAULT_TABLES``    ``2`` (ready tables with bots)
+bots_per_table         ``STUD8_BOTS_PER_TABLE``    ``3``
+starting_chips         ``STUD8_STARTING_CHIPS``    ``10000``
+operators              ``STUD8_OPERATORS``         (none; comma separated names)
+=====================  ==========================  ==========================
+
+>>> Settings.from_env({"STUD8_PORT": "9000", "STUD8_OPERATORS": "root, ops"}).port
+9000
+>>> Settings.from_env({"STUD8_OPERATORS": "root, ops"}).operators
+('root', 'ops')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database_url: str = "sqlite:///stud8.db"
+    default_tables: int = 2
+    bots_per_table: int = 3
+    starting_chips: int = 10_000
+    operators: tuple[str, ...] = ()
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"a port is 0 to 65535, not {self.port}")
+        if self.default_tables < 0 or self.bots_per_table < 0 or self.starting_chips < 0:
+            raise ValueError("default_tables, bots_per_table and starting_chips are 0 or more")
+        if self.rate_per_second <= 0 or self.rate_burst < 1:
+            raise ValueError("the rate limit must be positive")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for name, convert in (
+            ("host", str),
+            ("port", int),
+            ("database_url", str),
+            ("default_tables", int),
+            ("bots_per_table", int),
+            ("starting_chips", int),
+        ):
+            raw = env.get(f"STUD8_{name.upper()}")
+            if raw is not None and raw != "":
+                try:
+                    values[name] = convert(raw)
+                except ValueError:
+                    raise ValueError(f"STUD8_{name.upper()}={raw!r} is not valid") from None
+        ops = env.get("STUD8_OPERATORS")
+        if ops:
+            values["operators"] = tuple(n.strip() for n in ops.split(",") if n.strip())
+        return cls(**values)
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        """These settings with the given values (None values are ignored: flags not given)."""
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})

@@ -1,0 +1,188 @@
+"""The REST API on a real server on 127.0.0.1: accounts, the lobby, creating tables."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+import httpx
+import uvicorn
+
+from stud8.cli import build_parser
+from stud8.server.app import create_app
+from stud8.server.auth import MemoryAuth
+from stud8.server.bank import MemoryBank
+from stud8.server.lobby import TableSpec
+from stud8.server.settings import Settings
+
+
+@asynccontextmanager
+async def serve(settings: Settings) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryBank]]:
+    bank = MemoryBank()
+    auth = MemoryAuth(operators={"op"}, on_register=lambda name: bank.issue(name, 1000))
+    app = create_app(
+        settings,
+        auth=auth,
+        bank=bank,
+        default_spec=TableSpec(bots=2, between_hands=0.0, bot_delay=0.0),
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    )
+    task = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            assert not task.done(), "the server did not start"
+            await asyncio.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            yield http, bank
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)
+
+
+def run(body: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(body(), 60))
+
+
+async def login(http: httpx.AsyncClient, name: str, password: str = "secret-1") -> str:
+    r = await http.post("/api/v1/register", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    r = await http.post("/api/v1/login", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    token = r.json()["token"]
+    assert isinstance(token, str) and len(token) >= 32
+    return token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_register_login_logout() -> None:
+    async def body() -> None:
+        async with serve(Settings(default_tables=0)) as (http, bank):
+            r = await http.post("/api/v1/register", json={"name": "ann", "password": "secret-1"})
+            assert r.status_code == 201 and r.json() == {"name": "ann", "operator": False}
+            assert bank.balance("ann") == 1000  # new accounts get play chips
+            r = await http.post("/api/v1/register", json={"name": "ann", "password": "other-pw"})
+            assert r.status_code == 409 and "taken" in r.json()["error"]
+            for bad in (
+                {"name": "a", "password": "secret-1"},
+                {"name": "bob", "password": "123"},
+                {"name": "bob"},
+                {"name": "bob", "password": "secret-1", "admin": True},
+            ):
+                r = await http.post("/api/v1/register", json=bad)
+                assert r.status_code == 400 and r.json()["error"], bad
+            r = await http.post("/api/v1/register", content=b"{oops")
+            assert r.status_code == 400 and "malformed JSON" in r.json()["error"]
+            r = await http.post("/api/v1/login", json={"name": "ann", "password": "wrong-pw"})
+            assert r.status_code == 401
+            r = await http.post("/api/v1/login", json={"name": "ann", "password": "secret-1"})
+            token = r.json()["token"]
+            # the token is a session: it logs out once
+            r = await http.post("/api/v1/logout", headers=bearer(token))
+            assert r.status_code == 200
+            r = await http.post("/api/v1/tables", headers=bearer(token), json={})
+            assert r.status_code == 401
+            r = await http.post("/api/v1/logout")
+            assert r.status_code == 401
+
+    run(body)
+
+
+def test_the_lobby_lists_the_ready_tables_with_bots() -> None:
+    async def body() -> None:
+        async with serve(Settings(default_tables=2)) as (http, bank):
+            tables = (await http.get("/api/v1/tables")).json()["tables"]
+            assert [t["table_id"] for t in tables] == ["t1", "t2"]
+            for t in tables:
+                assert t["game"] == "stud_hi_lo" and t["structure"] == "fixed_limit"
+                assert t["stakes"] == {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
+                assert t["seats"] == 8 and t["seats_taken"] == 2 and len(t["players"]) == 2
+                assert {"average_pot", "hands_per_hour", "buy_in"} <= set(t)
+            # the bots play: hands are counted, with their pots
+            for _ in range(500):
+                tables = (await http.get("/api/v1/tables")).json()["tables"]
+                if all(t["hands_played"] >= 2 for t in tables):
+                    break
+                await asyncio.sleep(0.02)
+            assert all(t["hands_played"] >= 2 for t in tables)
+            assert all(t["average_pot"] > 0 and t["hands_per_hour"] > 0 for t in tables)
+            assert bank.audit()
+
+    run(body)
+
+
+def test_create_and_close_a_table_operators_only() -> None:
+    async def body() -> None:
+        async with serve(Settings(default_tables=0)) as (http, bank):
+            op, ann = await login(http, "op"), await login(http, "ann")
+            spec = {
+                "ante": 2,
+                "bring_in": 5,
+                "small_bet": 10,
+                "big_bet": 20,
+                "seats": 6,
+                "min_buy_in": 100,
+                "max_buy_in": 1000,
+                "action_seconds": 5,
+                "time_bank_seconds": 10,
+                "reconnect_seconds": 10,
+                "rake_percent": "5",
+                "rake_cap": 3,
+                "bots": 2,
+            }
+            r = await http.post("/api/v1/tables", json=spec)
+            assert r.status_code == 401
+            r = await http.post("/api/v1/tables", json=spec, headers=bearer(ann))
+            assert r.status_code == 403 and "operators" in r.json()["error"]
+            assert (await http.get("/api/v1/tables")).json()["tables"] == []
+            r = await http.post(
+                "/api/v1/tables", json={**spec, "table_id": "high"}, headers=bearer(op)
+            )
+            assert r.status_code == 201, r.text
+            table = r.json()["table"]
+            assert table["table_id"] == "high" and table["seats"] == 6
+            assert table["stakes"] == {"ante": 2, "bring_in": 5, "small_bet": 10, "big_bet": 20}
+            assert table["buy_in"] == {"min": 100, "max": 1000} and table["seats_taken"] == 2
+            for bad, why in (
+                ({**spec, "big_bet": 5}, "big_bet"),
+                ({**spec, "min_buy_in": 0}, "buy-in"),
+                ({**spec, "ante": "2"}, "integer"),
+                ({**spec, "colour": "red"}, "unknown"),
+                ({**spec, "bots": 9}, "bots"),
+                ({**spec, "structure": "no-limit-ish"}, "no-limit-ish"),
+            ):
+                r = await http.post("/api/v1/tables", json=bad, headers=bearer(op))
+                assert r.status_code == 400 and why in r.json()["error"], (bad, r.text)
+            assert len((await http.get("/api/v1/tables")).json()["tables"]) == 1
+            r = await http.delete("/api/v1/tables/high", headers=bearer(ann))
+            assert r.status_code == 403
+            r = await http.delete("/api/v1/tables/high", headers=bearer(op))
+            assert r.status_code == 200
+            assert (await http.get("/api/v1/tables")).json()["tables"] == []
+            r = await http.delete("/api/v1/tables/high", headers=bearer(op))
+            assert r.status_code == 404
+            assert bank.audit()
+            # closing cashed everyone out: nothing is left on a table
+            assert sum(bank.on_table("high", f"bot{i}") for i in (1, 2)) == 0
+
+    run(body)
+
+
+def test_the_serve_command_takes_host_port_and_database() -> None:
+    args = build_parser().parse_args(
+        ["serve", "--host", "127.0.0.1", "--port", "8123", "--database", "sqlite:///x.db"]
+    )
+    assert (args.host, args.port, args.database) == ("127.0.0.1", 8123, "sqlite:///x.db")
+    settings = Settings.from_env({"STUD8_PORT": "9000", "STUD8_HOST": "0.0.0.0"})
+    merged = settings.with_overrides(host=args.host, port=args.port, database_url=None)
+    assert (merged.host, merged.port, merged.database_url) == (
+        "127.0.0.1",
+        8123,
+        "sqlite:///stud8.db",
+    )

@@ -1,0 +1,513 @@
+"""The websocket table path end to end: a real uvicorn server on 127.0.0.1, real
+websocket clients, players acting on the legal actions they are sent."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from stud8.core.cards import Deck
+from stud8.server.app import create_app
+from stud8.server.auth import MemoryAuth
+from stud8.server.bank import MemoryBank
+from stud8.server.lobby import Lobby, TableSpec
+from stud8.server.protocol import event_message
+from stud8.server.settings import Settings
+from stud8.server.table import Table
+
+Msg = dict[str, Any]
+SPEC = TableSpec(
+    between_hands=0.05,
+    bot_delay=0.0,
+    action_seconds=30,
+    time_bank_seconds=30,
+    reconnect_seconds=20,
+    min_buy_in=40,
+    max_buy_in=400,
+)
+
+
+class Room:
+    """A real server on 127.0.0.1 (an ephemeral port), with its bank and lobby."""
+
+    def __init__(self, port: int, bank: MemoryBank, lobby: Lobby) -> None:
+        self.port = port
+        self.bank = bank
+        self.lobby = lobby
+        self.http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}")
+
+    def table(self, table_id: str = "t1") -> Table:
+        entry = self.lobby.get(table_id)
+        assert entry is not None
+        return entry.table
+
+    async def player(self, name: str) -> str:
+        """Register ``name`` and log in: his token."""
+        r = await self.http.post("/api/v1/register", json={"name": name, "password": "secret-1"})
+        assert r.status_code == 201, r.text
+        r = await self.http.post("/api/v1/login", json={"name": name, "password": "secret-1"})
+        assert r.status_code == 200, r.text
+        token = r.json()["token"]
+        assert isinstance(token, str)
+        return token
+
+    @asynccontextmanager
+    async def connect(
+        self, token: str | None = None, *, last_seen: int | None = None, table_id: str = "t1"
+    ) -> AsyncIterator[Client]:
+        query = []
+        if token is not None:
+            query.append(f"token={token}")
+        if last_seen is not None:
+            query.append(f"last_seen={last_seen}")
+        url = f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table_id}?{'&'.join(query)}"
+        # max_queue=None: a test that stops reading must still see the close frame
+        async with websockets.connect(url, max_queue=None) as ws:
+            client = Client(ws)
+            welcome = await client.recv()
+            assert welcome["t"] == "welcome"
+            client.seat = welcome["d"]["seat"]
+            yield client
+
+
+@asynccontextmanager
+async def serve(
+    settings: Settings | None = None, *, spec: TableSpec | None = SPEC
+) -> AsyncIterator[Room]:
+    """Start a server in this event loop (port 0), with table t1 open; stop it after."""
+    bank = MemoryBank()
+    auth = MemoryAuth(operators={"op"}, on_register=lambda name: bank.issue(name, 1000))
+    seeds = itertools.count(1)
+    app = create_app(
+        settings or Settings(default_tables=0),
+        auth=auth,
+        bank=bank,
+        deck_source=lambda: Deck.seeded(next(seeds)),
+    )
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            assert not task.done(), "the server did not start"
+            await asyncio.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        lobby: Lobby = app.state.lobby
+        if spec is not None:
+            await lobby.create(spec, "t1")
+        room = Room(port, bank, lobby)
+        try:
+            yield room
+        finally:
+            await room.http.aclose()
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)
+
+
+def run(body: Callable[[], Awaitable[None]], timeout: float = 60) -> None:
+    asyncio.run(asyncio.wait_for(body(), timeout))
+
+
+QUIET = frozenset({"timer", "reconnected", "disconnected", "sit_out", "come_back", "sit"})
+
+
+class Client:
+    """A websocket client that keeps every message and checks none shows a card this
+    viewer may not see."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.seat: int | None = None
+        self.messages: list[Msg] = []
+        self.last_seq = 0
+        self._ids = itertools.count()
+        self.shown: set[int] = set()  # seats shown down in the current hand
+        self.turn: Msg | None = None  # the last turn message, while it is current
+
+    async def recv(self, timeout: float = 10) -> Msg:
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        msg = json.loads(text)
+        assert isinstance(msg, dict)
+        self.messages.append(msg)
+        self.check_visible(msg)
+        if msg["t"] == "event":
+            assert msg["v"] == self.last_seq + 1 or self.last_seq == 0, (msg, self.last_seq)
+            self.last_seq = msg["v"]
+            if msg["d"]["k"] not in QUIET:
+                self.turn = None  # the hand moved on: an earlier turn is stale
+        elif msg["t"] == "turn":
+            self.turn = msg
+        elif msg["t"] == "snapshot":
+            self.last_seq = msg["v"]
+        return msg
+
+    def check_visible(self, msg: Msg) -> None:
+        d = msg.get("d")
+        if msg["t"] == "event":
+            assert isinstance(d, dict)
+            if d["k"] == "hand_start":
+                self.shown = set()
+            elif d["k"] == "show":
+                self.shown.add(d["seat"])
+            elif d["k"] == "deal" and not d["face_up"] and d["seat"] != self.seat:
+                assert d["card"] is None, f"seat {self.seat} was sent a hidden card: {msg}"
+        elif msg["t"] == "snapshot" and d is not None and d["hand"] is not None:
+            for s in d["hand"]["seats"]:
+                if s["seat"] != self.seat:
+                    assert all(c is None for c in s["down_cards"]), msg
+
+    async def until(self, pred: Callable[[Msg], bool], timeout: float = 10) -> Msg:
+        while True:
+            msg = await self.recv(timeout)
+            if pred(msg):
+                return msg
+
+    async def send(self, t: str, **d: Any) -> None:
+        await self.ws.send(json.dumps({"t": t, "d": d}))
+
+    def new_id(self) -> str:
+        return f"c{next(self._ids)}"
+
+    async def reply(self, command_id: str | None) -> Msg:
+        return await self.until(
+            lambda m: m["t"] in ("ack", "reject", "pong") and m["d"]["id"] == command_id
+        )
+
+    async def command(self, t: str, **d: Any) -> Msg:
+        command_id = self.new_id()
+        await self.send(t, id=command_id, **d)
+        return await self.reply(command_id)
+
+
+def passive(turn: Msg) -> dict[str, Any]:
+    kinds = [a["kind"] for a in turn["d"]["legal"]]
+    kind = next(k for k in ("check", "call", "bring_in") if k in kinds)
+    return {"kind": kind}
+
+
+def aggressive(turn: Msg) -> dict[str, Any]:
+    for a in turn["d"]["legal"]:
+        if a["kind"] in ("complete", "bet", "raise"):
+            return {"kind": a["kind"], "amount": a["min_to"]}
+    return passive(turn)
+
+
+async def play(
+    client: Client, hands: int, choose: Callable[[Msg], dict[str, Any]] = passive
+) -> int:
+    """Act on every turn message until ``hands`` hands have finished; the acks.
+    (Replies are taken as they come: a turn may arrive before the previous ack.)"""
+    finished = acks = 0
+    while finished < hands:
+        if client.turn is not None:
+            turn, client.turn = client.turn, None
+            await client.send("act", id=client.new_id(), **choose(turn))
+        msg = await client.recv()
+        if msg["t"] in ("ack", "reject"):
+            assert msg["t"] == "ack", msg
+            acks += 1
+        elif msg["t"] == "event" and msg["d"]["k"] == "hand_finish":
+            finished += 1
+    return acks
+
+
+async def sit(room: Room, client: Client, seat: int, amount: int = 200) -> None:
+    reply = await client.command("sit", seat=seat, amount=amount)
+    assert reply["t"] == "ack", reply
+    client.seat = seat
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_two_players_play_complete_hands_to_showdown_over_websockets() -> None:
+    async def body() -> None:
+        async with serve() as room:
+            ann_t, bob_t = await room.player("ann"), await room.player("bob")
+            async with (
+                room.connect() as watcher,
+                room.connect(ann_t) as ann,
+                room.connect(bob_t) as bob,
+            ):
+                await sit(room, ann, 1)
+                await sit(room, bob, 2)
+                acks = await asyncio.gather(play(ann, 3, aggressive), play(bob, 3, passive))
+                assert all(n > 0 for n in acks)
+                # the observer saw every event, with no hidden card (checked on recv)
+                await watcher.until(
+                    lambda m: m["t"] == "event" and m["v"] >= ann.last_seq, timeout=10
+                )
+            table = room.table()
+            assert table.hands_played >= 3
+            assert room.bank.audit()
+            kinds = [m["d"]["k"] for m in watcher.messages if m["t"] == "event"]
+            # neither folds: both reach the showdown of each hand (the loser may muck)
+            assert kinds.count("show") + kinds.count("muck") == 6 and kinds.count("show") >= 3
+            # each player saw his own down cards
+            own = [
+                m
+                for m in ann.messages
+                if m["t"] == "event" and m["d"]["k"] == "deal" and m["d"]["seat"] == 1
+            ]
+            assert own and all(m["d"]["card"] is not None for m in own)
+            # chips: all at the table or in the accounts
+            total = sum(s.chips for s in table.seats.values())
+            assert total + room.bank.rake == 400
+            listing = (await room.http.get("/api/v1/tables")).json()["tables"]
+            assert listing[0]["hands_played"] >= 3 and listing[0]["average_pot"] > 0
+
+    run(body)
+
+
+async def _start_hand(room: Room, ann: Client, bob: Client) -> tuple[Client, Client, Msg]:
+    """Seat ann and bob and wait for the first turn: (mover, other, turn message)."""
+    await sit(room, ann, 1)
+    await sit(room, bob, 2)
+    table = room.table()
+    while table.hand is None or table.hand.to_act is None:
+        await asyncio.sleep(0.01)
+    mover, other = (ann, bob) if table.hand.to_act == 1 else (bob, ann)
+    turn = await mover.until(lambda m: m["t"] == "turn")
+    return mover, other, turn
+
+
+def test_every_kind_of_bad_message_gets_a_reason_and_changes_nothing() -> None:
+    async def body() -> None:
+        async with serve() as room:
+            tokens = [await room.player(n) for n in ("ann", "bob", "cat")]
+            async with room.connect(tokens[0]) as ann, room.connect(tokens[1]) as bob:
+                mover, other, _ = await _start_hand(room, ann, bob)
+                table = room.table()
+                hand = table.hand
+                assert hand is not None
+
+                def state() -> tuple[object, ...]:
+                    assert hand is not None
+                    return (table.last_seq, len(hand.events), hand.to_act, room.bank.audit())
+
+                before = state()
+                raw_cases: list[tuple[str | bytes, str]] = [
+                    ("{not json", "malformed JSON"),
+                    ("[1, 2]", "JSON object"),
+                    ('{"t": "dance", "d": {"id": "x1"}}', "unknown message type"),
+                    ('{"t": 7, "d": {"id": "x2"}}', "must be a string"),
+                    ('{"t": "act", "d": {"id": "x3"}}', "missing field 'kind'"),
+                    ('{"t": "act", "d": {"kind": "call", "id": "x4", "x": 1}}', "unknown fields"),
+                    ('{"t": "act", "d": {"kind": "call", "id": "x5"}, "z": 0}', "envelope"),
+                    ('{"t": "act", "d": {"kind": "bet", "amount": "8", "id": "x6"}}', "integer"),
+                    ('{"t": "act", "d": {"kind": "bet", "amount": true, "id": "x6b"}}', "integer"),
+                    ('{"t": "act", "d": {"kind": "call", "id": 12}}', "id must be a string"),
+                    ('{"t": "act", "d": []}', "d must be a JSON object"),
+                    ('{"t": "act", "d": {"kind": "call", "id": "' + "x" * 5000 + '"}}', "large"),
+                    (b"\xff\xfe", "malformed JSON"),
+                ]
+                for text, why in raw_cases:
+                    await mover.ws.send(text)
+                    reply = await mover.until(lambda m: m["t"] == "reject")
+                    assert why in reply["d"]["reason"], (text, reply)
+                assert state() == before
+                # well formed, but not allowed
+                rules_cases: list[tuple[Client, str, dict[str, Any], str]] = [
+                    (other, "act", {"kind": "call"}, "not your turn"),
+                    (mover, "act", {"kind": "complete", "amount": 5}, "complete"),
+                    (mover, "act", {"kind": "dance"}, "not an action"),
+                    (mover, "act", {"kind": "call", "amount": 3}, "takes no amount"),
+                    (mover, "top_up", {"amount": 10}, "between hands"),
+                    (mover, "sit", {"seat": 5, "amount": 100}, "already seated"),
+                ]
+                for client, t, d, why in rules_cases:
+                    reply = await client.command(t, **d)
+                    assert reply["t"] == "reject" and why in reply["d"]["reason"], (t, d, reply)
+                async with room.connect() as watcher:
+                    reply = await watcher.command("act", kind="call")
+                    assert reply["t"] == "reject" and "observers" in reply["d"]["reason"]
+                async with room.connect(tokens[2]) as cat:
+                    reply = await cat.command("act", kind="call")
+                    assert reply["t"] == "reject" and "not seated" in reply["d"]["reason"]
+                    reply = await cat.command("sit", seat=3, amount=5000)
+                    assert reply["t"] == "reject" and "buy-in" in reply["d"]["reason"]
+                assert state() == before
+                assert room.bank.balance("cat") == 1000
+                # a bad token or table closes the socket with a reason
+                url = f"ws://127.0.0.1:{room.port}/ws/v1/tables"
+                for path, code in ((f"{url}/t1?token=nope", 4401), (f"{url}/t9", 4404)):
+                    async with websockets.connect(path) as ws:
+                        try:
+                            await asyncio.wait_for(ws.recv(), 5)
+                        except websockets.ConnectionClosed as closed:
+                            assert closed.rcvd is not None and closed.rcvd.code == code
+                        else:
+                            raise AssertionError("the socket stayed open")
+
+    run(body)
+
+
+def test_a_repeated_command_id_is_applied_once() -> None:
+    async def body() -> None:
+        async with serve() as room:
+            ann_t, bob_t = await room.player("ann"), await room.player("bob")
+            async with room.connect(ann_t) as ann, room.connect(bob_t) as bob:
+                mover, _, turn = await _start_hand(room, ann, bob)
+                table = room.table()
+                hand = table.hand
+                assert hand is not None
+                n_events = len(hand.events)
+                choice = passive(turn)
+                await mover.send("act", id="same", **choice)
+                await mover.send("act", id="same", **choice)
+                first = await mover.reply("same")
+                second = await mover.reply("same")
+                assert first == second and first["t"] == "ack"
+                assert len(hand.decisions) == 1
+                assert len(hand.events) > n_events
+                # on a new connection (a reconnect), the same id is still applied once
+                n_decisions = len(hand.decisions)
+                mover_token = ann_t if mover is ann else bob_t
+            async with room.connect(mover_token) as again:
+                await again.send("act", id="same", **choice)
+                third = await again.reply("same")
+                assert third["t"] == "ack" and third["d"] == first["d"]
+                assert len(hand.decisions) == n_decisions
+
+    run(body)
+
+
+def test_two_commands_racing_for_the_same_turn_one_applies() -> None:
+    async def body() -> None:
+        async with serve() as room:
+            ann_t, bob_t = await room.player("ann"), await room.player("bob")
+            async with room.connect(ann_t) as ann, room.connect(bob_t) as bob:
+                mover, _, turn = await _start_hand(room, ann, bob)
+                hand = room.table().hand
+                assert hand is not None
+                kinds = [a["kind"] for a in turn["d"]["legal"]]
+                assert "bring_in" in kinds and "complete" in kinds
+                await mover.send("act", id="r1", kind="bring_in")
+                await mover.send("act", id="r2", kind="complete", amount=4)
+                first, second = await mover.reply("r1"), await mover.reply("r2")
+                assert first["t"] == "ack"
+                assert second["t"] == "reject" and "not your turn" in second["d"]["reason"]
+                assert len(hand.decisions) == 1
+
+    run(body)
+
+
+def test_a_player_disconnects_mid_hand_and_gets_exactly_the_missed_events() -> None:
+    async def body() -> None:
+        async with serve() as room:
+            ann_t, bob_t = await room.player("ann"), await room.player("bob")
+            table = room.table()
+            async with room.connect(bob_t) as bob:
+                async with room.connect(ann_t) as ann:
+                    await sit(room, ann, 1)
+                    await sit(room, bob, 2)
+                    while table.hand is None or table.hand.to_act != 2:
+                        # ann plays passively until it is bob's turn
+                        if table.hand is not None and table.hand.to_act == 1:
+                            turn = await ann.until(lambda m: m["t"] == "turn")
+                            assert (await ann.command("act", **passive(turn)))["t"] == "ack"
+                        else:
+                            await asyncio.sleep(0.01)
+                    hand = table.hand
+                    await ann.until(lambda m: m["t"] == "event" and m["v"] == table.last_seq)
+                    last_seen = ann.last_seq
+                # ann is gone; the server notices
+                while table.seats[1].connected:
+                    await asyncio.sleep(0.01)
+                turn = await bob.until(lambda m: m["t"] == "turn")
+                assert (await bob.command("act", **passive(turn)))["t"] == "ack"
+                assert table.hand is hand and hand is not None and not hand.is_over
+                missed = table.events_since(last_seen, "ann")
+                assert missed is not None and len(missed) >= 2
+                expected = [json.loads(event_message(item)) for item in missed]
+                upto = table.last_seq
+                async with room.connect(ann_t, last_seen=last_seen) as ann:
+                    ann.seat, ann.last_seq = 1, last_seen
+                    got = [await ann.recv() for _ in expected]
+                    assert got == expected  # exactly the missed events, in order, no snapshot
+                    assert [m["v"] for m in got] == list(range(last_seen + 1, upto + 1))
+                    # then the table notes the reconnection; the turn goes on
+                    back = await ann.until(lambda m: m["t"] == "event")
+                    assert back["d"]["k"] == "reconnected" and back["v"] == upto + 1
+                    if hand.to_act == 1:
+                        timer = await ann.until(
+                            lambda m: m["t"] == "event" and m["d"]["k"] == "timer"
+                        )
+                        assert timer["d"]["phase"] == "reconnect"
+                    await asyncio.gather(play(ann, 1), play(bob, 1))
+                    assert hand.is_over and room.bank.audit()
+                # without last_seen (or too old), a snapshot
+                async with room.connect(ann_t) as again:
+                    again.seat = 1
+                    snap = await again.until(lambda m: m["t"] == "snapshot")
+                    assert snap["v"] >= table.last_seq - 2
+                    assert [s["player"] for s in snap["d"]["seats"]] == ["ann", "bob"]
+
+    run(body)
+
+
+def test_an_observer_never_receives_a_hidden_card_over_many_bot_hands() -> None:
+    async def body() -> None:
+        spec = TableSpec(
+            bots=4, bot_policy="random", between_hands=0.01, bot_delay=0.002, action_seconds=30
+        )
+        async with serve(spec=spec) as room:
+            table = room.table()
+            cat_t = await room.player("cat")
+            async with room.connect() as watcher, room.connect(cat_t) as cat:
+                finished = 0
+                deals = 0
+                while finished < 15:
+                    msg = await watcher.recv()  # every message checked in recv
+                    if msg["t"] == "event" and msg["d"]["k"] == "hand_finish":
+                        finished += 1
+                    if msg["t"] == "event" and msg["d"]["k"] == "deal":
+                        deals += 1
+                assert deals > 0
+                # the whole stream: every face-down card hidden unless shown later
+                downs = [
+                    m
+                    for m in watcher.messages
+                    if m["t"] == "event" and m["d"]["k"] == "deal" and not m["d"]["face_up"]
+                ]
+                assert downs and all(m["d"]["card"] is None for m in downs)
+                # a logged-in player not seated sees no more than an observer
+                while cat.last_seq < watcher.last_seq:
+                    await cat.recv()
+            assert table.hands_played >= 15 and room.bank.audit()
+
+    run(body, timeout=120)
+
+
+def test_a_flood_of_messages_is_rate_limited() -> None:
+    async def body() -> None:
+        settings = Settings(default_tables=0, rate_per_second=20, rate_burst=40)
+        async with serve(settings) as room:
+            ann_t = await room.player("ann")
+            async with room.connect(ann_t) as ann:
+                for i in range(150):
+                    await ann.send("ping", id=f"p{i}")
+                replies = [
+                    await ann.until(lambda m: m["t"] in ("pong", "reject")) for _ in range(150)
+                ]
+                pongs = [m for m in replies if m["t"] == "pong"]
+                limited = [m for m in replies if m["t"] == "reject"]
+                assert 40 <= len(pongs) < 150
+                assert limited and all("rate limit" in m["d"]["reason"] for m in limited)
+                assert {m["d"]["id"] for m in replies} == {f"p{i}" for i in range(150)}
+                # a rate-limited command id can be sent again once the bucket refills
+                await asyncio.sleep(0.3)
+                reply = await ann.command("sit", seat=1, amount=100)
+                assert reply["t"] == "ack"
+
+    run(body)
