@@ -50,7 +50,7 @@ def check_legal(action: Action, legal: Sequence[LegalAction], *, free_fold: bool
 
 
 def test_the_registry() -> None:
-    assert set(BOTS) == {"random", "calling-station", "rules"}
+    assert set(BOTS) == {"random", "calling-station", "rules", "equity"}
     for name, make in BOTS.items():
         bot = make(random.Random(1))
         assert isinstance(bot, Bot)

@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable
 
 from stud8.tools.bots.base import Bot, play_hand
+from stud8.tools.bots.equity_bot import EquityBot
 from stud8.tools.bots.rules_based import RuleBasedBot
 from stud8.tools.bots.simple import CallingStation, RandomBot
 
@@ -28,6 +29,7 @@ BOTS: dict[str, Callable[[random.Random], Bot]] = {
     "random": RandomBot,
     "calling-station": CallingStation,
     "rules": RuleBasedBot,
+    "equity": EquityBot,  # needs the tools extra (numpy, numba)
 }
 
-__all__ = ["BOTS", "Bot", "CallingStation", "RandomBot", "RuleBasedBot", "play_hand"]
+__all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "RuleBasedBot", "play_hand"]

@@ -3,6 +3,11 @@
 A bot is anything with a ``name`` and an ``act(view)`` method: it is given the
 hand as its own seat sees it (:meth:`stud8.core.hand.Hand.view`) when it is that
 seat's turn, and returns one of the actions in ``view.legal_actions``.
+
+For speed (``stud8 simulate``), a bot may also decide from a
+:class:`~stud8.tools.bots.window.SeatWindow`, a lean live view of the same facts, with a
+``decide(window)`` method that chooses as ``act`` does (see
+:mod:`stud8.tools.bots.window`).
 """
 
 from __future__ import annotations

@@ -31,13 +31,17 @@ Complete(to=4)
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from stud8.core.actions import Action, ActionKind, LegalAction
 from stud8.core.cards import Card
 from stud8.core.evaluate import HighCategory, evaluate_hi_lo
 from stud8.core.views import HandView, SeatView
 from stud8.tools.bots.base import aggressive_action, give_up, passive_action
+
+if TYPE_CHECKING:
+    from stud8.tools.bots.window import SeatWindow
 
 _FOLD = ActionKind.FOLD
 _CHECK = ActionKind.CHECK
@@ -58,6 +62,12 @@ _HIGH_POINTS = {
     HighCategory.FOUR_OF_A_KIND: 4.5,
     HighCategory.STRAIGHT_FLUSH: 5.0,
 }
+# The categories as plain names (an enum member's lookup costs more than the test).
+_HIGH_CARD = HighCategory.HIGH_CARD
+_ONE_PAIR = HighCategory.ONE_PAIR
+_TWO_PAIR = HighCategory.TWO_PAIR
+_THREE_OF_A_KIND = HighCategory.THREE_OF_A_KIND
+_STRAIGHT = HighCategory.STRAIGHT
 #: Made-low points by the low's top card (8 with a second card of 7 scores less).
 _LOW_POINTS = {5: 3.5, 6: 3.0, 7: 2.4, 8: 1.6}
 
@@ -65,6 +75,13 @@ _LOW_POINTS = {5: 3.5, 6: 3.0, 7: 2.4, 8: 1.6}
 def _low(rank: int) -> int:
     """The rank with the ace low (1)."""
     return 1 if rank == 14 else rank
+
+
+#: A card's low rank as a bit (ace 1 to 8), by card code; 0 for a 9 or above.
+_LOW_BIT = tuple(
+    (1 << low if (low := 1 if code >> 2 == 12 else (code >> 2) + 2) <= 8 else 0)
+    for code in range(52)
+)
 
 
 def _pair_points(rank: int) -> float:
@@ -95,24 +112,69 @@ class _Board:
         self.low_top = max(lows, default=0)
 
 
-_BOARDS: dict[tuple[int, ...], _Board] = {}  # by sorted ranks: there are few
+_BOARDS: dict[int, _Board] = {}  # by the multiset of ranks: there are few
+#: A card's rank as a count in a 3-bit field: the sum over cards is a multiset of ranks.
+_RANK_FIELD = tuple(1 << 3 * (code >> 2) for code in range(52))
 
 
 def _board(up: Sequence[Card]) -> _Board:
-    key = tuple(sorted([c.rank for c in up]))
+    key = 0
+    for c in up:
+        key += _RANK_FIELD[c.code]
     board = _BOARDS.get(key)
     if board is None:
-        board = _BOARDS[key] = _Board(key)
+        board = _BOARDS[key] = _Board(sorted([c.rank for c in up]))
     return board
 
 
+# The boards of every seat for the last street seen, shared by the bots of a process:
+# (every seat's up cards, as the hand's windows share them; their boards).
+_last_boards: tuple[tuple[tuple[Card, ...], ...], list[_Board]] = ((), [])
+
+
+def _boards_of(ups: tuple[tuple[Card, ...], ...]) -> list[_Board]:
+    """The boards of these up cards (the same tuple as last time: the same boards)."""
+    global _last_boards
+    seen, boards = _last_boards
+    if seen is not ups:
+        boards = [_board(up) for up in ups]
+        _last_boards = (ups, boards)
+    return boards
+
+
+class _Table(Protocol):
+    """What the street methods read of the table (a HandView or a SeatWindow)."""
+
+    @property
+    def pot(self) -> int: ...
+
+    @property
+    def current_bet(self) -> int: ...
+
+
 class RuleBasedBot:
-    """A sensible fixed-limit Stud Hi/Lo player built from rules (see the module doc)."""
+    """A sensible fixed-limit Stud Hi/Lo player built from rules (see the module doc).
+
+    It decides from a :class:`~stud8.core.views.HandView` (:meth:`act`) or, the same
+    way but faster, from a :class:`~stud8.tools.bots.window.SeatWindow` (:meth:`decide`),
+    working out its cards' worth once a street (again only if someone folds).
+    """
 
     name = "rules"
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        # decide(): what was worked out for this window's hand, on this street
+        self._window: SeatWindow | None = None
+        self._street = 0
+        self._mine: list[Card] = []
+        self._dead: list[int] = []
+        self._tier = 0.0
+        self._pair = 0
+        self._live: tuple[int, ...] | None = None  # the live seats the value was for
+        self._value = 0.0
+        self._draw = False
+        self._opponents = 0
 
     # ------------------------------------------------------------------ act
     def act(self, view: HandView) -> Action:
@@ -137,9 +199,73 @@ class RuleBasedBot:
         if view.community_card is not None:
             mine.append(view.community_card)
         if view.street == 3 and len(mine) == 3:
-            action = self._third_street(view, legal, mine, dead)
+
+            def raised_over(pair: int) -> bool:
+                return any(
+                    s.bet == view.current_bet and s.up_cards and s.up_cards[0].rank > pair
+                    for s in view.seats
+                    if s.seat != seat and not s.folded
+                )
+
+            tier = starting_tier(mine, dead)
+            action = self._third_street(legal, tier, mine, view, raised_over)
         else:
-            action = self._later_street(view, legal, mine, dead, boards)
+            value, draw = _later_value(mine, dead, boards)
+            action = self._later_street(legal, value, draw, len(boards), view, view.street)
+        if action.kind is _FOLD and _CHECK in legal:
+            return legal[_CHECK].action()  # never fold for free
+        return action
+
+    def decide(self, window: SeatWindow) -> Action:
+        """The same choice as :meth:`act`, from a window, reusing this street's work."""
+        seat = window.seat
+        legal = {a.kind: a for a in window.legal_actions}
+        if not legal:
+            raise ValueError("a bot acts only on its own turn")
+        street = window.street
+        if window is not self._window or street != self._street:
+            self._window = window
+            self._street = street
+            self._live = None
+            up = window.up_cards(seat)
+            dead = list(window.up_rank_counts())  # every up card, less our own
+            for c in up:
+                dead[c.rank] -= 1
+            mine = list(window.down_cards)
+            mine.extend(up)
+            community = window.community_card
+            if community is not None:
+                mine.append(community)
+            self._mine = mine
+            self._dead = dead
+            if street == 3 and len(mine) == 3:
+                self._tier = starting_tier(mine, dead)
+                self._pair = _pair_rank(mine)
+        mine = self._mine
+        if street == 3 and len(mine) == 3:
+            current = window.current_bet
+
+            def raised_over(pair: int) -> bool:
+                return any(
+                    window.street_bet(s) == current and window.up_cards(s)[0].rank > pair
+                    for s in window.live_seats()
+                    if s != seat and window.up_cards(s)
+                )
+
+            action = self._third_street(legal, self._tier, mine, window, raised_over, self._pair)
+        else:
+            live = window.live_seats()
+            if live is not self._live:
+                self._live = live
+                every = _boards_of(window.all_up_cards())
+                boards = [
+                    b for s, b in zip(window.seats, every, strict=True) if s != seat and s in live
+                ]
+                self._value, self._draw = _later_value(mine, self._dead, boards)
+                self._opponents = len(boards)
+            action = self._later_street(
+                legal, self._value, self._draw, self._opponents, window, street
+            )
         if action.kind is _FOLD and _CHECK in legal:
             return legal[_CHECK].action()  # never fold for free
         return action
@@ -147,29 +273,30 @@ class RuleBasedBot:
     # ------------------------------------------------------------ 3rd street
     def _third_street(
         self,
-        view: HandView,
         legal: dict[ActionKind, LegalAction],
+        tier: float,
         mine: list[Card],
-        dead: list[int],
+        table: _Table,
+        raised_over: Callable[[int], bool],
+        pair: int | None = None,
     ) -> Action:
-        tier = starting_tier(mine, dead)
+        """``raised_over(rank)``: whether a live opponent who has completed or raised to
+        the current bet shows a card above ``rank``."""
+        current_bet = table.current_bet
         to_call = legal[_CALL].adds if _CALL in legal else 0
         if _BRING_IN in legal or _COMPLETE in legal:
             level = 0  # nobody has completed yet
         elif _RAISE in legal:
             size = legal[_RAISE].min_to or 0
-            size -= view.current_bet
-            level = view.current_bet // size if size > 0 else 4
+            size -= current_bet
+            level = current_bet // size if size > 0 else 4
         else:
             level = 4  # capped
         if level and tier < 3.5:
             # Scare card: somebody completed or raised showing a card above our pair.
-            pair = _pair_rank(mine)
-            if pair and any(
-                s.bet == view.current_bet and s.up_cards and s.up_cards[0].rank > pair
-                for s in view.seats
-                if s.seat != view.viewer and not s.folded
-            ):
+            if pair is None:
+                pair = _pair_rank(mine)
+            if pair and raised_over(pair):
                 tier -= 1.0
         aggressive = aggressive_action(legal)
         if tier >= 3.5:  # rolled-up trips, aces: build the pot
@@ -190,33 +317,25 @@ class RuleBasedBot:
             if level <= 1:
                 return passive_action(legal)
             return give_up(legal)
-        if tier >= 1.0 and level == 0 and to_call <= view.pot // 3:
+        if tier >= 1.0 and level == 0 and to_call <= table.pot // 3:
             return passive_action(legal)  # a cheap look for the bring-in only
         return give_up(legal)
 
     # ------------------------------------------------------- 4th to 7th street
     def _later_street(
         self,
-        view: HandView,
         legal: dict[ActionKind, LegalAction],
-        mine: list[Card],
-        dead: list[int],
-        boards: list[_Board],
+        value: float,
+        draw: bool,
+        opponents: int,
+        table: _Table,
+        street: int,
     ) -> Action:
-        n = len(mine)
-        left = max(0, 7 - n)  # cards still to come
-        seen = n + sum(dead)
-        hi, lo, draw = hand_points(mine, left, dead, seen, boards)
-        value = max(hi, lo) + 0.5 * min(hi, lo)
-        opponents = len(boards)
-        if opponents == 1:
-            value += 0.2  # heads-up, hands go down in value less
         to_call = legal[_CALL].adds if _CALL in legal else 0
         aggressive = aggressive_action(legal)
-        level = _bet_level(view, legal, to_call)
-        odds = view.pot / to_call if to_call else 99.0
         if value >= 3.0:
             return aggressive or passive_action(legal)
+        level = _bet_level(table.current_bet, legal, to_call)
         if value >= 2.0:
             if aggressive is not None and (level == 0 or (level == 1 and value >= 2.5)):
                 return aggressive
@@ -227,13 +346,29 @@ class RuleBasedBot:
                 assert aggressive is not None
                 return aggressive
             return give_up(legal)
+        odds = table.pot / to_call
         if value >= 1.2 and (level <= 1 or odds >= 5):
             return passive_action(legal)
         if draw and odds >= 4:
             return passive_action(legal)
-        if value >= 0.6 and odds >= 6 and (view.street < 7 or opponents == 1):
+        if value >= 0.6 and odds >= 6 and (street < 7 or opponents == 1):
             return passive_action(legal)
         return give_up(legal)
+
+
+def _later_value(
+    mine: Sequence[Card], dead: Sequence[int], boards: Sequence[_Board]
+) -> tuple[float, bool]:
+    """The worth of the hand from 4th street on (high and low together), and whether
+    it is drawing."""
+    n = len(mine)
+    left = max(0, 7 - n)  # cards still to come
+    seen = n + sum(dead)
+    hi, lo, draw = hand_points(mine, left, dead, seen, boards)
+    value = max(hi, lo) + 0.5 * min(hi, lo)
+    if len(boards) == 1:
+        value += 0.2  # heads-up, hands go down in value less
+    return value, draw
 
 
 def _pair_rank(cards: Sequence[Card]) -> int:
@@ -246,16 +381,16 @@ def _pair_rank(cards: Sequence[Card]) -> int:
     return best
 
 
-def _bet_level(view: HandView, legal: dict[ActionKind, LegalAction], to_call: int) -> int:
+def _bet_level(current_bet: int, legal: dict[ActionKind, LegalAction], to_call: int) -> int:
     """Bets and raises so far on the street (0 unopened, 1 one bet, 2 raised...)."""
-    if view.current_bet == 0:
+    if current_bet == 0:
         return 0
     for kind in (_RAISE, _BET):
         a = legal.get(kind)
         if a is not None and a.min_to is not None and not a.all_in:
-            size = a.min_to - view.current_bet
+            size = a.min_to - current_bet
             if size > 0:
-                return -(-view.current_bet // size)
+                return -(-current_bet // size)
     return 4 if to_call else 1
 
 
@@ -291,10 +426,14 @@ def starting_tier(cards: Sequence[Card], dead: Sequence[int]) -> float:
         if pair >= 9:
             return 1.5 if live else 0.5
         return 1.0 if live else 0.0
-    lows = sorted(_low(r) for r in (ra, rb, rc) if _low(r) <= 8)
-    if len(lows) == 3:
-        top, ace = lows[-1], lows[0] == 1
-        dead_low = sum(dead[r] for r in (14, 2, 3, 4, 5, 6, 7, 8))
+    la = 1 if ra == 14 else ra
+    lb = 1 if rb == 14 else rb
+    lc = 1 if rc == 14 else rc
+    lows = (la <= 8) + (lb <= 8) + (lc <= 8)  # how many low cards (an ace is one)
+    if lows == 3:
+        top = max(la, lb, lc)
+        ace = la == 1 or lb == 1 or lc == 1
+        dead_low = dead[14] + dead[2] + dead[3] + dead[4] + dead[5] + dead[6] + dead[7] + dead[8]
         if top <= 5:
             tier = 3.0
         elif top <= 7:
@@ -304,9 +443,9 @@ def starting_tier(cards: Sequence[Card], dead: Sequence[int]) -> float:
         if dead_low >= 5:  # many low cards already out: the draw is poorer
             tier -= 0.5
         return tier
-    if a.suit == b.suit == c.suit and len(lows) >= 2:
+    if lows >= 2 and a.suit == b.suit == c.suit:
         return 1.5
-    if len(lows) == 2 and lows[0] == 1:
+    if lows == 2 and (la == 1 or lb == 1 or lc == 1):
         return 1.0  # an ace and a low card
     return 0.0
 
@@ -324,40 +463,40 @@ def hand_points(
     counts = [0] * 15
     suits = [0, 0, 0, 0]
     low_ranks = 0  # bit set of the distinct low ranks held (ace 1)
+    low_bit = _LOW_BIT
     for c in cards:
-        counts[c.rank] += 1
-        suits[c.code & 3] += 1
-        lr = _low(c.rank)
-        if lr <= 8:
-            low_ranks |= 1 << lr
+        code = c.code
+        counts[(code >> 2) + 2] += 1
+        suits[code & 3] += 1
+        low_ranks |= low_bit[code]
     pair_rank = 0
     if n >= 5:
         high, low = evaluate_hi_lo(cards)
         category = high.category
-        if category == HighCategory.ONE_PAIR:
+        if category == _ONE_PAIR:
             pair_rank = high.ranks[0]
             hi = _pair_points(pair_rank)
         else:
             hi = _HIGH_POINTS[category]
-            if category == HighCategory.TWO_PAIR and high.ranks[0] >= 11:
+            if category == _TWO_PAIR and high.ranks[0] >= 11:
                 hi += 0.3
-            pair_rank = high.ranks[0] if category != HighCategory.HIGH_CARD else 0
+            pair_rank = high.ranks[0] if category != _HIGH_CARD else 0
     else:
         low = None
         most = max(counts)
         pairs = [r for r in range(2, 15) if counts[r] >= 2]
         if most >= 3:
-            category, hi = HighCategory.THREE_OF_A_KIND, 3.0
+            category, hi = _THREE_OF_A_KIND, 3.0
         elif len(pairs) >= 2:
-            category, hi = HighCategory.TWO_PAIR, 2.0 + (0.3 if pairs[-1] >= 11 else 0.0)
+            category, hi = _TWO_PAIR, 2.0 + (0.3 if pairs[-1] >= 11 else 0.0)
         elif pairs:
-            category, hi = HighCategory.ONE_PAIR, _pair_points(pairs[0])
+            category, hi = _ONE_PAIR, _pair_points(pairs[0])
         else:
-            category, hi = HighCategory.HIGH_CARD, 0.0
+            category, hi = _HIGH_CARD, 0.0
         pair_rank = pairs[-1] if pairs else 0
     draw = False
     # A four-flush still drawing.
-    if left and category < HighCategory.STRAIGHT and max(suits) >= 4:
+    if left and category < _STRAIGHT and max(suits) >= 4:
         hi = max(hi, 1.3 if left >= 2 else 0.9)
         draw = True
     # Scare cards against the high hand.
@@ -370,16 +509,16 @@ def hand_points(
         if b.low_count >= 4:
             four_low = True
             best_low_top = min(best_low_top, b.low_top)
-    if category == HighCategory.ONE_PAIR:
+    if category == _ONE_PAIR:
         if threat:
             hi *= 0.4
         elif four_low:
             hi *= 0.6
         if len(boards) >= 3:
             hi *= 0.8
-    elif category == HighCategory.TWO_PAIR and threat >= 2:
+    elif category == _TWO_PAIR and threat >= 2:
         hi *= 0.5
-    elif category == HighCategory.THREE_OF_A_KIND and threat >= 3:
+    elif category == _THREE_OF_A_KIND and threat >= 3:
         hi *= 0.6
     # The low.
     lo = 0.0
