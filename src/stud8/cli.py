@@ -59,7 +59,7 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--bot-kind",
-        choices=("rules", "calling-station", "random"),
+        choices=("rules", "calling-station", "random", "equity"),
         default="rules",
         help="how the bots play (default: rules)",
     )
@@ -221,11 +221,175 @@ def _run_equity(args: argparse.Namespace) -> int:
     )
 
 
+# -------------------------------------------------------------------------- simulate
+def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="play bots against each other for many hands and report their results",
+        description="Play N fixed-limit Stud Hi/Lo hands between bots and report each "
+        "one's result in big bets per 100 hands with a 95% confidence interval, and the "
+        "hands per second. Every stack is reset to --stack before each hand, so the hands "
+        "are independent. The same --seed gives the same hands, whatever --jobs.",
+    )
+    p.add_argument(
+        "--hands", type=_int_range(1, None), default=10_000, metavar="N", help="default 10000"
+    )
+    p.add_argument(
+        "--players",
+        type=_int_range(2, 8),
+        default=None,
+        metavar="P",
+        help="players at the table, 2-8 (default: as many as --bots names, else 6)",
+    )
+    p.add_argument(
+        "--bots",
+        default="rules",
+        metavar="NAME[,NAME...]",
+        help="one bot for every seat, in seat order, or one for all: "
+        "rules, equity, calling-station, random (default: rules)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed for a reproducible run")
+    p.add_argument(
+        "--stakes",
+        type=_stakes,
+        default=(1, 2, 4, 8),
+        metavar="A/B/S/L",
+        help="ante/bring-in/small bet/big bet (default 1/2/4/8)",
+    )
+    p.add_argument(
+        "--stack",
+        type=_int_range(1, None),
+        default=None,
+        metavar="CHIPS",
+        help="every seat's stack at the start of every hand (default: 100 big bets)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=_int_range(1, 256),
+        default=1,
+        metavar="J",
+        help="processes to play in (default 1)",
+    )
+    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write every hand here")
+    p.add_argument(
+        "--format",
+        choices=("json", "pokerstars", "phh"),
+        default=None,
+        help="how --out writes the hands (default json: hands.jsonl; pokerstars: "
+        "hands.txt; phh: hands.phhs)",
+    )
+    p.add_argument(
+        "--chart",
+        type=Path,
+        default=None,
+        metavar="FILE.png",
+        help="draw each seat's winnings over the hands (needs matplotlib)",
+    )
+    p.add_argument(
+        "--equity-trials",
+        type=_int_range(1, None),
+        default=None,
+        metavar="N",
+        help="Monte Carlo deals per decision of the equity bot (default 400)",
+    )
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.set_defaults(run=_run_simulate)
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from stud8.tools.simulate_report import run_simulate
+
+    return run_simulate(
+        hands=args.hands,
+        players=args.players,
+        bots=args.bots,
+        seed=args.seed,
+        stakes=args.stakes,
+        stack=args.stack,
+        jobs=args.jobs,
+        out=args.out,
+        fmt=args.format,
+        chart=args.chart,
+        equity_trials=args.equity_trials,
+        as_json=args.json,
+    )
+
+
+# ----------------------------------------------------------------------------- serve
+def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="run the online room (needs the server extra)",
+        description="Serve the room: the REST API and the table websockets (docs/protocol.md), "
+        "with a few ready tables with bots. Flags override the STUD8_* environment variables.",
+    )
+    p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_int_range(0, 65535), default=None, help="default 8000")
+    p.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="database URL (default sqlite:///stud8.db; postgresql://... for PostgreSQL)",
+    )
+    p.add_argument(
+        "--tables", type=_int_range(0, 100), default=None, help="ready tables with bots (2)"
+    )
+    p.add_argument(
+        "--memory",
+        action="store_true",
+        help="keep accounts and chips in memory, not in the database (lost at exit)",
+    )
+    p.set_defaults(run=_run_serve)
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    import logging
+
+    from stud8.server.runtime import serve
+    from stud8.server.settings import Settings
+
+    settings = Settings.from_env().with_overrides(
+        host=args.host, port=args.port, database_url=args.database, default_tables=args.tables
+    )
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    return serve(settings, memory=args.memory)
+
+
+# ----------------------------------------------------------------------------- admin
+def _add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("admin", help="operator commands on the room's database")
+    p.set_defaults(run=lambda _args: _help(p))
+    admin = p.add_subparsers(title="admin commands", metavar="COMMAND")
+    a = admin.add_parser(
+        "audit",
+        help="check that the chip ledger balances (exit 0) or not (exit 1)",
+        description="Check the chip ledger: all balances + chips on tables + rake collected "
+        "= all chips ever issued, every transaction balanced.",
+    )
+    a.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="database URL (default: STUD8_DATABASE_URL, or sqlite:///stud8.db)",
+    )
+    a.set_defaults(run=_run_admin_audit)
+
+
+def _run_admin_audit(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_audit
+    from stud8.server.settings import Settings
+
+    return run_audit(Settings.from_env().with_overrides(database_url=args.database).database_url)
+
+
 # ------------------------------------------------------------------------- the command
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     _add_play,
     _add_hh,
     _add_equity,
+    _add_simulate,
+    _add_serve,
+    _add_admin,
 )
 
 

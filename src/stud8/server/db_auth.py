@@ -1,0 +1,95 @@
+"""The :class:`~stud8.server.auth.Auth` protocol over the database accounts.
+
+:class:`AccountsAuth` adapts :class:`~stud8.server.accounts.Accounts` (blocking
+SQLAlchemy calls, argon2id hashes) to what the web layer needs: every call runs
+in a worker thread (:func:`asyncio.to_thread`), an
+:class:`~stud8.server.accounts.AccountError` becomes an
+:class:`~stud8.server.auth.AuthError` with the same message (a taken name says
+"taken", which the app answers with 409), and a
+:class:`~stud8.server.accounts.Player` becomes an
+:class:`~stud8.server.auth.Account` (operator when his role is ``operator``).
+
+The names in ``operators`` get the operator role when they register (and when
+they log in, if they were registered before being named an operator). Names
+that look like the room's bots (``bot`` followed by digits) are refused: the
+bots' chips live in bank accounts of those names.
+
+>>> import asyncio, tempfile
+>>> from argon2 import PasswordHasher
+>>> from stud8.server.accounts import Accounts
+>>> from stud8.server.ledger import Ledger, bank
+>>> from stud8.server.storage import create_engine_for, upgrade
+>>> engine = create_engine_for(f"sqlite:///{tempfile.mkdtemp()}/room.db")
+>>> upgrade(engine)
+>>> ledger = Ledger(engine)
+>>> accounts = Accounts(engine, ledger, hasher=PasswordHasher(time_cost=1, memory_cost=64))
+>>> auth = AccountsAuth(accounts, operators={"root"})
+>>> asyncio.run(auth.register("ann", "correct horse"))
+Account(name='ann', operator=False)
+>>> asyncio.run(auth.register("root", "correct horse"))
+Account(name='root', operator=True)
+>>> token = asyncio.run(auth.login("ann", "correct horse"))
+>>> asyncio.run(auth.account_for_token(token))
+Account(name='ann', operator=False)
+>>> ledger.balance(bank("ann"))
+10000
+>>> engine.dispose()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Iterable
+from typing import ParamSpec, TypeVar
+
+from stud8.server.accounts import AccountError, Accounts, Player
+from stud8.server.auth import Account, AuthError
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+BOT_NAME = re.compile(r"bot\d+", re.IGNORECASE)
+
+
+def _account(player: Player) -> Account:
+    return Account(player.name, player.is_operator)
+
+
+class AccountsAuth:
+    """:class:`~stud8.server.auth.Auth` over the database :class:`Accounts`."""
+
+    def __init__(self, accounts: Accounts, *, operators: Iterable[str] = ()) -> None:
+        self.accounts = accounts
+        self._operators = frozenset(name.casefold() for name in operators)
+
+    async def _call(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await asyncio.to_thread(method, *args, **kwargs)
+        except AccountError as exc:
+            raise AuthError(str(exc)) from exc
+
+    def _is_operator(self, name: str) -> bool:
+        return name.casefold() in self._operators
+
+    async def register(self, name: str, password: str) -> Account:
+        if isinstance(name, str) and BOT_NAME.fullmatch(name):
+            raise AuthError(f"the name {name!r} is taken (by a bot)")
+        role = "operator" if isinstance(name, str) and self._is_operator(name) else "player"
+        player = await self._call(self.accounts.register, name, password, role=role)
+        return _account(player)
+
+    async def login(self, name: str, password: str) -> str:
+        token = await self._call(self.accounts.login, name, password)
+        if self._is_operator(name):
+            player = await self._call(self.accounts.get, name)
+            if player is not None and not player.is_operator:
+                await self._call(self.accounts.make_operator, name)
+        return token
+
+    async def logout(self, token: str) -> None:
+        await self._call(self.accounts.logout, token)
+
+    async def account_for_token(self, token: str) -> Account | None:
+        player = await self._call(self.accounts.player_for_token, token)
+        return None if player is None else _account(player)

@@ -1,0 +1,275 @@
+"""The crash test: the real server (``python -m stud8 serve``) is killed with
+SIGKILL in the middle of a hand with bets in the pot, restarted on the same
+database, and the hand is cancelled, every ante, bring-in and bet is back, the
+cancellation is recorded, and ``stud8 admin audit`` balances.
+
+Servers listen on 127.0.0.1 only and every one started is stopped, also when a
+test fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import text
+from websockets.asyncio.client import ClientConnection, connect
+
+from stud8.server.ledger import Ledger, bank, table_account
+from stud8.server.records import HandStore
+from stud8.server.recovery import CANCELLED_NOTE
+from stud8.server.storage import Base, create_engine_for
+
+PASSWORD = "secret-pw-1"
+Msg = dict[str, Any]
+POSTGRES_URL = os.environ.get("STUD8_TEST_POSTGRES_URL", "")
+NO_POSTGRES = "STUD8_TEST_POSTGRES_URL is not set (the CI script sets it to a scratch database)"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh SQLite file, or the scratch PostgreSQL database wiped."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 's.db'}"
+    if not POSTGRES_URL:
+        pytest.skip(NO_POSTGRES)
+    engine = create_engine_for(POSTGRES_URL)
+    with engine.begin() as connection:
+        Base.metadata.drop_all(connection)
+        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    engine.dispose()
+    return POSTGRES_URL
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, table_id: str, token: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table_id}?token={token}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(url: str, workdir: Path, **env: str) -> Iterator[Server]:
+    """``python -m stud8 serve`` on ``url``, up and answering; stopped at the end."""
+    port = free_port()
+    log = workdir / f"server-{port}.log"
+    environ = {
+        **os.environ,
+        "STUD8_OPERATORS": "boss",
+        "STUD8_DEFAULT_TABLES": "0",
+        "STUD8_BETWEEN_HANDS": "0.05",
+        "STUD8_BOT_DELAY": "0",
+        **env,
+    }
+    command = [sys.executable, "-m", "stud8", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--database", url]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=workdir, env=environ, stdout=out, stderr=subprocess.STDOUT
+        )
+    server = Server(process, port, log)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, f"the server died:\n{log.read_text()}"
+            assert time.monotonic() < deadline, f"the server did not start:\n{log.read_text()}"
+            try:
+                if httpx.get(f"{server.base}/api/v1/tables", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        yield server
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def audit(url: str, workdir: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "stud8", "admin", "audit", "--database", url],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def register(http: httpx.Client, name: str) -> str:
+    r = http.post("/api/v1/register", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    r = http.post("/api/v1/login", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Player:
+    def __init__(self, name: str, ws: ClientConnection) -> None:
+        self.name = name
+        self.ws = ws
+        self.messages: list[Msg] = []
+        self.ids = 0
+
+    async def recv(self, timeout: float = 20) -> Msg:
+        msg: Msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.messages.append(msg)
+        return msg
+
+    async def until(self, t: str, k: str | None = None, timeout: float = 20) -> Msg:
+        while True:
+            msg = await self.recv(timeout)
+            if msg["t"] == t and (k is None or msg["d"].get("k") == k):
+                return msg
+
+    async def command(self, t: str, **d: Any) -> Msg:
+        self.ids += 1
+        command_id = f"{self.name}-{self.ids}"
+        await self.ws.send(json.dumps({"t": t, "d": {"id": command_id, **d}}))
+        while True:
+            msg = await self.recv()
+            if msg["t"] in ("ack", "reject") and msg["d"]["id"] == command_id:
+                return msg
+
+
+def open_table(http: httpx.Client, op_token: str, table_id: str, **spec: Any) -> None:
+    r = http.post("/api/v1/tables", json={"table_id": table_id, **spec}, headers=bearer(op_token))
+    assert r.status_code == 201, r.text
+
+
+async def bets_in_the_pot(server: Server, tokens: dict[str, str], table_id: str) -> str:
+    """Seat ann (seat 1) and bob (seat 2) with 200 each and play the start of a
+    hand: the bring-in, a completion and a call. Returns the hand id."""
+    async with (
+        connect(server.ws(table_id, tokens["ann"])) as ann_ws,
+        connect(server.ws(table_id, tokens["bob"])) as bob_ws,
+    ):
+        ann, bob = Player("ann", ann_ws), Player("bob", bob_ws)
+        assert (await ann.command("sit", seat=1, amount=200))["t"] == "ack"
+        assert (await bob.command("sit", seat=2, amount=200))["t"] == "ack"
+        start = await ann.until("event", "hand_start")
+        hand_id: str = start["d"]["hand_id"]
+        played: list[str] = []
+
+        async def act(player: Player) -> None:
+            turn = await player.until("turn")
+            kinds = {a["kind"]: a for a in turn["d"]["legal"]}
+            if "bring_in" in kinds:
+                choice: dict[str, Any] = {"kind": "bring_in"}
+            elif "complete" in kinds:
+                choice = {"kind": "complete", "amount": kinds["complete"]["min_to"]}
+            else:
+                choice = {"kind": "call"}
+            reply = await player.command("act", **choice)
+            assert reply["t"] == "ack", reply
+            played.append(choice["kind"])
+
+        # whoever is to act first gets a turn message; the other waits for his
+        first = asyncio.create_task(act(ann))
+        second = asyncio.create_task(act(bob))
+        done, _ = await asyncio.wait({first, second}, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()
+        bring_in_player = ann if first in done else bob
+        await asyncio.gather(first, second)
+        await act(bring_in_player)  # calls the completion
+        assert played == ["bring_in", "complete", "call"], played
+        return hand_id
+
+
+def test_sigkill_mid_hand_cancels_it_refunds_every_bet_and_the_audit_balances(
+    url: str, tmp_path: Path
+) -> None:
+    with running_server(url, tmp_path) as server:
+        with httpx.Client(base_url=server.base, timeout=10) as http:
+            tokens = {name: register(http, name) for name in ("boss", "ann", "bob")}
+            open_table(http, tokens["boss"], "crash", between_hands=0.05, action_seconds=30)
+        hand_id = asyncio.run(asyncio.wait_for(bets_in_the_pot(server, tokens, "crash"), 60))
+        server.process.send_signal(signal.SIGKILL)
+        assert server.process.wait(10) == -signal.SIGKILL
+
+    # after the crash, before the restart: the hand is noted as in progress and the
+    # ledger never saw its bets (chips move when a hand ends)
+    engine = create_engine_for(url)
+    try:
+        unfinished = HandStore(engine).in_progress()
+        assert [h.hand_id for h in unfinished] == [hand_id]
+        assert unfinished[0].players == {"ann": 200, "bob": 200}
+        ledger = Ledger(engine)
+        assert ledger.balance(table_account("crash", "ann")) == 200
+        assert ledger.balance(bank("ann")) == 10_000 - 200
+    finally:
+        engine.dispose()
+
+    with running_server(url, tmp_path) as server:
+        engine = create_engine_for(url)
+        try:
+            ledger, store = Ledger(engine), HandStore(engine)
+            # the hand was cancelled through the ledger and recorded as cancelled
+            assert store.in_progress() == []
+            assert ledger.hand_transaction(hand_id) is not None
+            assert ledger.hand_transaction(hand_id)[1] == "refund"  # type: ignore[index]
+            found = store.fetch(hand_id)
+            assert found is not None and found.cancelled and found.note == CANCELLED_NOTE
+            assert {(s.player, s.stack) for s in found.seats} == {("ann", 200), ("bob", 200)}
+            # every ante, bring-in and bet is back: each has the 200 he sat down
+            # with (cashed out to his bank at the restart) and his 9,800 there
+            for name in ("ann", "bob"):
+                assert ledger.balance(table_account("crash", name)) == 0
+                assert ledger.balance(bank(name)) == 10_000
+            assert ledger.audit().ok
+        finally:
+            engine.dispose()
+        # the accounts and the sessions survived the crash
+        with httpx.Client(base_url=server.base, timeout=10) as http:
+            r = http.get("/api/v1/hands", headers=bearer(tokens["ann"]))
+            assert r.status_code == 200, r.text
+            assert r.text == ""  # a hand cancelled by a crash has no history
+            r = http.post("/api/v1/login", json={"name": "bob", "password": PASSWORD})
+            assert r.status_code == 200
+        result = audit(url, tmp_path)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "OK" in result.stdout
+
+    result = audit(url, tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
