@@ -262,4 +262,12 @@ def create_app(
     )
     app.state.lobby = lobby
     app.state.settings = settings
+    # the browser client (src/stud8/web), mounted last so /api and /ws win
+    from pathlib import Path
+
+    from starlette.routing import Mount
+    from starlette.staticfiles import StaticFiles
+
+    web = Path(__file__).resolve().parent.parent / "web"
+    app.router.routes.append(Mount("/", app=StaticFiles(directory=web, html=True), name="web"))
     return app
