@@ -249,7 +249,12 @@ def test_a_reload_mid_hand_resumes_at_the_same_seat_and_moment(
     bob = new_player(browser, room, console, opened, "bob")
     ann_seat, _ = sit(ann), sit(bob)
     seen: list[str] = []
-    play([ann, bob], "s.hand && s.hand.street === 4 && s.turn !== null", seen)
+    # (the turn message may come a moment before the event that names the player to act)
+    play(
+        [ann, bob],
+        "s.hand && s.hand.street === 4 && s.turn !== null && s.hand.to_act === s.mySeat",
+        seen,
+    )
     before = hand_picture(ann)
     assert before["to_act"] == ann_seat
     ann.reload()
