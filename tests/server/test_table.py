@@ -382,7 +382,7 @@ def test_a_resume_from_too_far_back_gets_a_snapshot() -> None:
     run(body, history_size=8)
 
 
-def test_cancelled_hand_refunds_through_the_bank() -> None:
+def test_rule_7_cancelled_hand_refunds_through_the_bank() -> None:
     async def body(h: Harness) -> None:
         await seat_players(h, 2)
         await h.advance(5)

@@ -110,7 +110,7 @@ def run(body: Callable[[Harness], Awaitable[None]], rules: TableRules = RULES) -
     asyncio.run(main())
 
 
-def test_the_turn_clock_runs_action_then_time_bank_then_the_timeout_rule() -> None:
+def test_rule_6_the_turn_clock_runs_action_then_time_bank_then_the_timeout_rule() -> None:
     async def body(h: Harness) -> None:
         await h.start_hand()
         t0 = h.clock.now()
@@ -199,7 +199,7 @@ def test_timeout_under_check_or_fold_policy_checks_when_he_can() -> None:
     run(body, rules)
 
 
-def test_disconnect_in_turn_then_reconnect_before_the_deadline_gets_extra_time() -> None:
+def test_rule_6_disconnect_in_turn_then_reconnect_before_the_deadline_gets_extra_time() -> None:
     async def body(h: Harness) -> None:
         await h.start_hand()
         assert (await h.send(h.act("ann", "bring_in"))).ok
@@ -229,7 +229,7 @@ def test_disconnect_in_turn_then_reconnect_before_the_deadline_gets_extra_time()
     run(body)
 
 
-def test_disconnected_and_not_back_the_timeout_rule_applies_and_he_is_dealt_out() -> None:
+def test_rule_6_disconnected_and_not_back_the_timeout_rule_applies_and_he_is_dealt_out() -> None:
     async def body(h: Harness) -> None:
         await h.start_hand()
         assert (await h.send(h.act("ann", "bring_in"))).ok
@@ -252,7 +252,7 @@ def test_disconnected_and_not_back_the_timeout_rule_applies_and_he_is_dealt_out(
     run(body)
 
 
-def test_disconnected_or_sitting_out_between_hands_is_dealt_out() -> None:
+def test_rule_6_disconnected_or_sitting_out_between_hands_is_dealt_out() -> None:
     async def body(h: Harness) -> None:
         assert (await h.send(Sit(player="ann", seat=1, amount=100))).ok
         assert (await h.send(Sit(player="bob", seat=2, amount=100))).ok
