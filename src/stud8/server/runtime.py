@@ -35,6 +35,7 @@ Two environment variables set the ready tables' pace (tests run them fast):
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -234,6 +235,8 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
     """Run the room with uvicorn until it is stopped (``stud8 serve``)."""
     import uvicorn
 
+    _tune_garbage_collector()
+
     if memory:
         log.warning("accounts and chips are kept IN MEMORY: everything is lost at exit")
         uvicorn.run(memory_app(settings), host=settings.host, port=settings.port)
@@ -249,3 +252,13 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
     finally:
         room.close()
     return 0
+
+
+def _tune_garbage_collector() -> None:
+    """Keep the event loop from stalling on full collections: a room holds many
+    small, long-lived objects (tables' event histories, connections), and CPython's
+    default thresholds make it walk all of them often. What is alive at startup is
+    frozen out of collection, and the young generation is allowed to grow larger."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
