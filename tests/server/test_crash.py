@@ -13,7 +13,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,33 +24,21 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import text
+from roomdb import free_port, fresh_database
 from websockets.asyncio.client import ClientConnection, connect
 
 from stud8.server.ledger import Ledger, bank, table_account
 from stud8.server.records import HandStore
 from stud8.server.recovery import CANCELLED_NOTE
-from stud8.server.storage import Base, create_engine_for
+from stud8.server.storage import create_engine_for
 
 PASSWORD = "secret-pw-1"
 Msg = dict[str, Any]
-POSTGRES_URL = os.environ.get("STUD8_TEST_POSTGRES_URL", "")
-NO_POSTGRES = "STUD8_TEST_POSTGRES_URL is not set (the CI script sets it to a scratch database)"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh SQLite file, or the scratch PostgreSQL database wiped."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 's.db'}"
-    if not POSTGRES_URL:
-        pytest.skip(NO_POSTGRES)
-    engine = create_engine_for(POSTGRES_URL)
-    with engine.begin() as connection:
-        Base.metadata.drop_all(connection)
-        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
-    return POSTGRES_URL
+    return fresh_database(request.param, tmp_path, "s.db")
 
 
 @dataclass
@@ -66,13 +53,6 @@ class Server:
 
     def ws(self, table_id: str, token: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table_id}?token={token}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @contextmanager

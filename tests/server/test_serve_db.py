@@ -14,7 +14,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+from roomdb import free_port, fresh_database
 from sqlalchemy import text
 from websockets.asyncio.client import connect
 
@@ -33,32 +33,14 @@ from stud8.core.events import CardDealt
 from stud8.formats.pokerstars_write import HAND_SEPARATOR
 from stud8.server.ledger import Ledger
 from stud8.server.records import HandStore
-from stud8.server.storage import Base, create_engine_for, upgrade
+from stud8.server.storage import create_engine_for, upgrade
 
-POSTGRES_URL = os.environ.get("STUD8_TEST_POSTGRES_URL", "")
-NO_POSTGRES = "STUD8_TEST_POSTGRES_URL is not set (the CI script sets it to a scratch database)"
 PASSWORD = "secret-pw-1"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'room.db'}"
-    if not POSTGRES_URL:
-        pytest.skip(NO_POSTGRES)
-    engine = create_engine_for(POSTGRES_URL)
-    with engine.begin() as connection:
-        Base.metadata.drop_all(connection)
-        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
-    return POSTGRES_URL
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    return fresh_database(request.param, tmp_path, "room.db")
 
 
 @contextmanager
