@@ -15,15 +15,31 @@ from stud8.core.events import (
     Folded,
     Raised,
 )
-from stud8.core.rules import BettingStructure, HeadsUpCap, TableRules
+from stud8.core.plan import TablePlan
+from stud8.core.rules import BettingStructure, TableRules
 
+# Enum members cost an attribute lookup through a descriptor each time (~0.1 us):
+# the hot paths use these names instead.
+FOLD = ActionKind.FOLD
+CHECK = ActionKind.CHECK
+CALL = ActionKind.CALL
+BRING_IN = ActionKind.BRING_IN
+COMPLETE = ActionKind.COMPLETE
+BET = ActionKind.BET
+RAISE = ActionKind.RAISE
 _SIZED_EVENTS: dict[ActionKind, type[Completed | BetMade | Raised]] = {
-    ActionKind.COMPLETE: Completed,
-    ActionKind.BET: BetMade,
-    ActionKind.RAISE: Raised,
+    COMPLETE: Completed,
+    BET: BetMade,
+    RAISE: Raised,
 }
-_FOLD = LegalAction(ActionKind.FOLD)
-_CHECK = LegalAction(ActionKind.CHECK)
+_FOLD = LegalAction(FOLD)
+_CHECK = LegalAction(CHECK)
+_new = tuple.__new__  # events are records (tuples): built directly on the hot paths
+# The fixed-limit choices, made once for each (street bet, call to, call all-in,
+# raise kind, raise to, raise all-in): the same few come up hand after hand.
+_LIMIT_CHOICES: dict[
+    tuple[int, int, bool, ActionKind | None, int, bool], tuple[LegalAction, ...]
+] = {}
 
 
 class SeatState:
@@ -41,6 +57,7 @@ class SeatState:
         "seat",
         "stack",
         "up",
+        "up_product",
     )
 
     def __init__(self, seat: int, stack: int, index: int) -> None:
@@ -51,6 +68,7 @@ class SeatState:
         self.contributed = 0  # chips put in this hand, ante included
         self.down: list[Card] = []
         self.up: list[Card] = []
+        self.up_product = 1  # the product of the up cards' rank primes (see hand.RANK_PRIMES)
         self.folded = False
         self.all_in = False
         self.protected = False  # timed out under all-in protection
@@ -85,6 +103,7 @@ class Betting:
     _open_pair: bool
     _big_bet_made: bool
     _max_bets: int | None
+    _plan: TablePlan
     _current_bet: int
     _full_level: int
     _bets: int
@@ -115,55 +134,78 @@ class Betting:
         if seat is None:
             return ()
         p = self._players[seat]
-        rules = self.rules
-        max_to = p.bet + p.stack
         if self._bring_in_pending:
-            out = [
-                LegalAction.of(
-                    ActionKind.BRING_IN,
-                    adds=min(rules.bring_in, p.stack),
-                    all_in=p.stack <= rules.bring_in,
-                )
-            ]
-            if p.stack > rules.bring_in and rules.bring_in < rules.small_bet:
-                lo, hi = self._raise_bounds(p, max_to)
-                out.append(LegalAction.of(ActionKind.COMPLETE, lo, hi, lo - p.bet, lo == max_to))
-            if self._bring_in_optional:
-                out.append(_FOLD)
-            return tuple(out)
-        facing = self._current_bet - p.bet
-        # A player may always fold in turn, even when he could check (as at PokerStars).
-        out = [_FOLD]
-        if facing > 0:
-            adds = min(facing, p.stack)
-            out.append(
-                LegalAction.of(ActionKind.CALL, p.bet + adds, p.bet + adds, adds, adds == p.stack)
-            )
-        else:
-            out.append(_CHECK)
+            return self._bring_in_choices(p)
+        bet = p.bet
+        stack = p.stack
+        facing = self._current_bet - bet
+        raise_kind: ActionKind | None = None
+        lo = hi = 0
         cap = self._max_bets
         if (
-            p.stack > facing
+            stack > facing
             and not p.acted
             and (cap is None or self._bets < cap or self._cap_lifted)
             and self._raise_can_be_called(p)
         ):
             if self._limit_inline:  # the common case: fixed limit, one bet size
+                plan = self._plan
                 lo = hi = self._full_level + (
-                    rules.big_bet if self.street >= rules.big_bet_street else rules.small_bet
+                    plan.big_bet if self.street >= plan.big_bet_street else plan.small_bet
                 )
-                if lo > max_to:
-                    lo = hi = max_to
+                if lo > bet + stack:
+                    lo = hi = bet + stack
             else:
-                lo, hi = self._raise_bounds(p, max_to)
+                lo, hi = self._raise_bounds(p, bet + stack)
             if self._bets == 0:
-                kind = ActionKind.BET if self._current_bet == 0 else ActionKind.COMPLETE
+                raise_kind = BET if self._current_bet == 0 else COMPLETE
             else:
-                kind = ActionKind.RAISE
+                raise_kind = RAISE
+            if not self._limit_inline:
+                return self._choices(p, facing, raise_kind, lo, hi)
+        elif not self._limit_inline:
+            return self._choices(p, facing, None, 0, 0)
+        call_all_in = facing >= stack
+        key = (bet, bet + stack if call_all_in else bet + facing, call_all_in, raise_kind, lo,
+               lo == bet + stack)  # fmt: skip
+        choices = _LIMIT_CHOICES.get(key)
+        if choices is None:
+            choices = self._choices(p, facing, raise_kind, lo, hi)
+            if len(_LIMIT_CHOICES) < 4096:
+                _LIMIT_CHOICES[key] = choices
+        return choices
+
+    def _bring_in_choices(self, p: SeatState) -> tuple[LegalAction, ...]:
+        rules = self.rules
+        out = [
+            LegalAction.of(
+                BRING_IN, adds=min(rules.bring_in, p.stack), all_in=p.stack <= rules.bring_in
+            )
+        ]
+        if p.stack > rules.bring_in and rules.bring_in < rules.small_bet:
+            max_to = p.bet + p.stack
+            lo, hi = self._raise_bounds(p, max_to)
+            out.append(LegalAction.of(COMPLETE, lo, hi, lo - p.bet, lo == max_to))
+        if self._bring_in_optional:
+            out.append(_FOLD)
+        return tuple(out)
+
+    def _choices(
+        self, p: SeatState, facing: int, raise_kind: ActionKind | None, lo: int, hi: int
+    ) -> tuple[LegalAction, ...]:
+        """Fold; check or call; and the complete, bet or raise from ``lo`` to ``hi``."""
+        # A player may always fold in turn, even when he could check (as at PokerStars).
+        out = [_FOLD]
+        if facing > 0:
+            adds = min(facing, p.stack)
+            out.append(LegalAction.of(CALL, p.bet + adds, p.bet + adds, adds, adds == p.stack))
+        else:
+            out.append(_CHECK)
+        if raise_kind is not None:
             if self._open_pair and lo < hi:  # fixed limit: the small or the big bet, two choices
-                out.append(LegalAction.of(kind, lo, lo, lo - p.bet, False))
+                out.append(LegalAction.of(raise_kind, lo, lo, lo - p.bet, False))
                 lo = hi
-            out.append(LegalAction.of(kind, lo, hi, lo - p.bet, lo == max_to))
+            out.append(LegalAction.of(raise_kind, lo, hi, lo - p.bet, lo == p.bet + p.stack))
         return tuple(out)
 
     def _raise_can_be_called(self, p: SeatState) -> bool:
@@ -233,12 +275,12 @@ class Betting:
         raise IllegalActionError(message, hand_id=self.hand_id, street=self.street, seat=seat)
 
     def _do(self, p: SeatState, kind: ActionKind, to: int | None) -> None:
-        events = self.events
-        if kind is ActionKind.FOLD:
+        append = self.events.append
+        if kind is FOLD:
             p.folded = True
             self._live_n -= 1
             self._active_n -= 1
-            events.append(Folded(p.seat))
+            append(_new(Folded, (p.seat,)))
             if self._bring_in_pending:  # the bring-in passes on to the left
                 nxt = self._next_with_chips(p.seat)
                 if nxt is not None and self._live_n > 1:
@@ -246,30 +288,37 @@ class Betting:
                     return
             self._after_action(p)
             return
-        if kind is ActionKind.CHECK:
+        if kind is CHECK:
             p.acted = True
-            events.append(Checked(p.seat))
+            append(_new(Checked, (p.seat,)))
             self._after_action(p)
             return
-        if kind is ActionKind.CALL:
-            adds = min(self._current_bet - p.bet, p.stack)
-            self._put_in(p, adds)
+        if kind is CALL:
+            adds = self._current_bet - p.bet
+            if adds >= p.stack:
+                adds = p.stack
+                self._active_n -= 1
+                p.all_in = True
+            p.stack -= adds
+            p.bet += adds
+            p.contributed += adds
             p.acted = True
-            events.append(Called(p.seat, p.bet, adds, p.all_in))
+            append(_new(Called, (p.seat, p.bet, adds, p.all_in)))
             self._after_action(p)
             return
-        if kind is ActionKind.BRING_IN:
-            adds = min(self.rules.bring_in, p.stack)
+        plan = self._plan
+        if kind is BRING_IN:
+            adds = min(plan.bring_in, p.stack)
             self._put_in(p, adds)
             p.acted = True
             self._bring_in_pending = False
             self.bring_in_seat = p.seat
             # Everyone else must enter for the full bring-in, even over a short one.
-            self._current_bet = self.rules.bring_in
-            if self.rules.bring_in >= self.rules.small_bet:  # a bring-in of a full bet
-                self._full_level = self.rules.bring_in
+            self._current_bet = plan.bring_in
+            if plan.full_bring_in:  # a bring-in of a full bet
+                self._full_level = plan.bring_in
                 self._bets = 1
-            events.append(BringInPosted(p.seat, adds, p.all_in))
+            append(_new(BringInPosted, (p.seat, adds, p.all_in)))
             self._after_action(p)
             return
         assert to is not None
@@ -286,26 +335,27 @@ class Betting:
                 # size: the bring-in or a short all-in before it is not a bet.
                 size = to if self._bets == 0 else to - previous
                 self._largest_raise = max(self._largest_raise, size)
-            elif self._open_pair and to >= self._full_level + self.rules.big_bet:
+            elif self._open_pair and to >= self._full_level + plan.big_bet:
                 self._big_bet_made = True  # from now on, raises are by the big bet
             self._full_level = to
             self._bets += 1
-            for q in self._players.values():
+            for q in self._ring:
                 q.acted = False
-        self._current_bet = max(previous, to)
+        if to > previous:
+            self._current_bet = to
         self._aggressor = p.seat
         p.acted = True
-        events.append(_SIZED_EVENTS[kind](p.seat, to, adds, p.all_in))
+        append(_new(_SIZED_EVENTS[kind], (p.seat, to, adds, p.all_in)))
         self._after_action(p)
 
     def _is_full(self, to: int, previous: int) -> bool:
         """Whether a complete, bet or raise to ``to`` counts as a full one:
         it reopens the betting and counts toward the cap."""
-        rules = self.rules
-        size = rules.bet_size(self.street)
-        if rules.structure is BettingStructure.FIXED_LIMIT:
+        plan = self._plan
+        size = plan.big_bet if self.street >= plan.big_bet_street else plan.small_bet
+        if self._fixed_limit:
             if self._big_bet_made:  # the open pair on 4th street: raises by the big bet
-                size = rules.big_bet
+                size = plan.big_bet
             full_target = self._full_level + size
             if to >= full_target:
                 return True
@@ -333,16 +383,15 @@ class Betting:
         if (
             active <= 2
             and not self._cap_lifted
-            and self.rules.heads_up_cap is HeadsUpCap.LIFTED_WHEN_HEADS_UP
+            and self._plan.cap_lifts_heads_up
             and not self._capped_count()
         ):
             self._cap_lifted = True
         ring = self._ring
-        n = len(ring)
-        i = p.index
         current = self._current_bet
-        for k in range(1, n + 1):
-            q = ring[(i + k) % n]
+        i = p.index + 1
+        # clockwise from the player on the left: the seats after him, then those before
+        for q in ring[i:] + ring[:i]:
             if q.folded or q.all_in or q.protected:
                 continue
             if q.bet < current or (not q.acted and active > 1):

@@ -8,12 +8,13 @@ street after the action, ``adds`` the chips it put in.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, fields
 from typing import Any, ClassVar, TypeVar
 
 from stud8.core.actions import Action, BringIn, Call, Check, Fold, make_action
 from stud8.core.cards import Card
 from stud8.core.evaluate import HighValue, LowValue, RazzValue
+from stud8.core.record import Record, record
 
 _T = TypeVar("_T")
 
@@ -27,15 +28,19 @@ def fast_init(cls: type[_T]) -> type[_T]:
     and just as frozen afterwards (assignment still raises).
     """
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    params = []
+    params: list[str] = []
+    keyword_only: list[str] = []
     namespace: dict[str, Any] = {}
     for f in fields(cls):  # type: ignore[arg-type]
         if f.default is not MISSING:
             namespace[f"_d_{f.name}"] = f.default
-            params.append(f"{f.name}=_d_{f.name}")
+            param = f"{f.name}=_d_{f.name}"
         else:
-            params.append(f.name)
+            param = f.name
+        (keyword_only if f.kw_only else params).append(param)
         namespace[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+    if keyword_only:
+        params += ["*", *keyword_only]
     body = "".join(f"\n    _set_{n}(self, {n})" for n in names) or "\n    pass"
     exec(f"def __init__(self, {', '.join(params)}):{body}", namespace)
     init = namespace["__init__"]
@@ -44,15 +49,14 @@ def fast_init(cls: type[_T]) -> type[_T]:
     return cls
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Base of the hand's events."""
+class Event(Record):
+    """Base of the hand's events: frozen :func:`~stud8.core.record.record` classes."""
 
+    __slots__ = ()
     kind: ClassVar[str] = "event"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class AntePosted(Event):
     seat: int
     amount: int
@@ -60,8 +64,7 @@ class AntePosted(Event):
     kind: ClassVar[str] = "ante"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class StreetStarted(Event):
     """A new street: 3 to 7. Cards for it follow."""
 
@@ -69,8 +72,7 @@ class StreetStarted(Event):
     kind: ClassVar[str] = "street"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class CardDealt(Event):
     """One card to one seat. ``card`` is None in a view where it is hidden."""
 
@@ -81,8 +83,7 @@ class CardDealt(Event):
     kind: ClassVar[str] = "deal"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class CommunityCardDealt(Event):
     """7th street when the deck cannot give every player a card (RULES.md section 4)."""
 
@@ -90,8 +91,7 @@ class CommunityCardDealt(Event):
     kind: ClassVar[str] = "community"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class ActionOpened(Event):
     """Betting on a street starts with this seat (the bring-in on 3rd street)."""
 
@@ -100,8 +100,7 @@ class ActionOpened(Event):
     kind: ClassVar[str] = "first_to_act"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class BringInPosted(Event):
     seat: int
     amount: int
@@ -109,8 +108,7 @@ class BringInPosted(Event):
     kind: ClassVar[str] = "bring_in"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Completed(Event):
     """The bring-in (or a short all-in bet) made up to a full bet: the round's bet."""
 
@@ -121,8 +119,7 @@ class Completed(Event):
     kind: ClassVar[str] = "complete"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class BetMade(Event):
     seat: int
     to: int
@@ -131,8 +128,7 @@ class BetMade(Event):
     kind: ClassVar[str] = "bet"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Raised(Event):
     seat: int
     to: int
@@ -141,8 +137,7 @@ class Raised(Event):
     kind: ClassVar[str] = "raise"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Called(Event):
     seat: int
     to: int
@@ -151,22 +146,19 @@ class Called(Event):
     kind: ClassVar[str] = "call"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Checked(Event):
     seat: int
     kind: ClassVar[str] = "check"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Folded(Event):
     seat: int
     kind: ClassVar[str] = "fold"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class TimedOut(Event):
     """The player to act ran out of time; ``outcome`` is what the timeout rule did:
     ``fold``, ``check``, ``bring_in`` or ``all_in_protection`` (he stays in for
@@ -177,16 +169,14 @@ class TimedOut(Event):
     kind: ClassVar[str] = "timeout"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class UncalledBetReturned(Event):
     seat: int
     amount: int
     kind: ClassVar[str] = "uncalled"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class HandShown(Event):
     """A player shows his cards at the showdown (all of them, in dealing order).
 
@@ -203,8 +193,7 @@ class HandShown(Event):
     kind: ClassVar[str] = "show"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class HandMucked(Event):
     """A player who cannot win throws his hand away unseen."""
 
@@ -212,15 +201,13 @@ class HandMucked(Event):
     kind: ClassVar[str] = "muck"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class RakeTaken(Event):
     amount: int
     kind: ClassVar[str] = "rake"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class PotAwarded(Event):
     """Chips from one pot to one seat. ``pot`` 0 is the main pot, 1 side pot 1, ...;
     ``half`` is ``high``, ``low`` or ``whole`` (no low qualified, or uncontested; always
@@ -233,8 +220,7 @@ class PotAwarded(Event):
     kind: ClassVar[str] = "award"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class HandEnded(Event):
     """The hand is over; ``stacks`` are the final stacks by seat."""
 
@@ -242,8 +228,7 @@ class HandEnded(Event):
     kind: ClassVar[str] = "end"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class HandCancelled(Event):
     """The hand was cancelled (e.g. the server failed): every chip goes back."""
 

@@ -27,13 +27,6 @@ from stud8.core.actions import (
 from stud8.core.betting import Betting, SeatState
 from stud8.core.cards import Card, Deck
 from stud8.core.errors import HandSetupError, IllegalActionError
-from stud8.core.evaluate import (
-    HighValue,
-    LowValue,
-    RazzValue,
-    best_razz_low,
-    evaluate_hi_lo,
-)
 from stud8.core.events import (
     ActionOpened,
     AntePosted,
@@ -41,32 +34,27 @@ from stud8.core.events import (
     CommunityCardDealt,
     Event,
     HandCancelled,
-    HandEnded,
-    HandMucked,
-    HandShown,
-    PotAwarded,
-    RakeTaken,
     StreetStarted,
     TimedOut,
     UncalledBetReturned,
     decisions_from_events,
+    fast_init,
 )
-from stud8.core.pots import PotResult, build_pots, settle_pot, settle_razz_pot, take_rake
+from stud8.core.plan import RANK_PRIMES, plan_for
 from stud8.core.rules import (
     AllInLowCard,
-    BettingStructure,
-    FirstToActTie,
-    Game,
-    HeadsUpCap,
-    ShowOrderNoBet,
     TableRules,
     TimeoutPolicy,
 )
-from stud8.core.showdown import HandResult, high_only, may_win, may_win_razz, odd_chip_keys
-from stud8.core.streets import first_to_act, show_order, shows_open_pair, up_key_for
+from stud8.core.settle import Settlement, dealing_order
+from stud8.core.showdown import HandResult
+from stud8.core.streets import first_to_act, shows_open_pair
 from stud8.core.views import HandView, view_of
 
+_new = tuple.__new__  # events are records (tuples): built directly on the hot paths
 
+
+@fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandSetup:
     """Everything a hand starts from: replaying its decisions gives the same hand."""
@@ -77,49 +65,61 @@ class HandSetup:
     hand_id: str = ""
 
 
-class Hand(Betting):
+class Hand(Betting, Settlement):
     """The state of one hand. Start one with :meth:`Hand.start`."""
 
     def __init__(self, setup: HandSetup) -> None:
         rules = setup.rules
-        if not 2 <= len(setup.stacks) <= rules.max_seats:
-            raise HandSetupError(
-                f"a hand needs 2 to {rules.max_seats} players, got {len(setup.stacks)}"
-            )
-        seats = [s for s, _ in setup.stacks]
-        if sorted(set(seats)) != seats:
-            raise HandSetupError(f"seats must be distinct and in order, got {seats}")
-        for seat, chips in setup.stacks:
-            if not isinstance(seat, int) or not 1 <= seat <= rules.max_seats:
-                raise HandSetupError(f"seat numbers run from 1 to {rules.max_seats}, got {seat!r}")
-            if not isinstance(chips, int) or isinstance(chips, bool) or chips <= 0:
+        plan = plan_for(rules)
+        stacks = setup.stacks
+        max_seats = plan.max_seats
+        if not 2 <= len(stacks) <= max_seats:
+            raise HandSetupError(f"a hand needs 2 to {max_seats} players, got {len(stacks)}")
+        ring = []
+        previous = 0
+        for i, (seat, chips) in enumerate(stacks):
+            if seat.__class__ is not int:  # (an int subclass, as numpy's, is taken as an int)
+                if not isinstance(seat, int) or isinstance(seat, bool):
+                    raise HandSetupError(f"seat numbers run from 1 to {max_seats}, got {seat!r}")
+                seat = int(seat)
+            if not 1 <= seat <= max_seats:
+                raise HandSetupError(f"seat numbers run from 1 to {max_seats}, got {seat!r}")
+            if seat <= previous:
+                raise HandSetupError(
+                    f"seats must be distinct and in order, got {[s for s, _ in stacks]}"
+                )
+            previous = seat
+            if chips.__class__ is not int:
+                if not isinstance(chips, int) or isinstance(chips, bool):
+                    raise HandSetupError(
+                        f"seat {seat}: a player needs a whole positive number of chips, "
+                        f"got {chips!r}"
+                    )
+                chips = int(chips)
+            if chips <= 0:
                 raise HandSetupError(
                     f"seat {seat}: a player needs a whole positive number of chips, got {chips!r}"
                 )
+            ring.append(SeatState(seat, chips, i))
         self.setup = setup
+        self._starting = stacks
         self.rules = rules
+        self._plan = plan
         self.hand_id = setup.hand_id
-        self._seats: tuple[int, ...] = tuple(seats)
-        self._ring = [SeatState(s, c, i) for i, (s, c) in enumerate(setup.stacks)]
-        self._players: dict[int, SeatState] = {p.seat: p for p in self._ring}
-        self._live_n = len(self._ring)  # players not folded
-        self._active_n = len(self._ring)  # players who can still act (not all-in)
+        self._seats: tuple[int, ...] = tuple([p.seat for p in ring])
+        self._ring = ring
+        self._players: dict[int, SeatState] = {p.seat: p for p in ring}
+        self._live_n = len(ring)  # players not folded
+        self._active_n = len(ring)  # players who can still act (not all-in)
         self._legal: tuple[LegalAction, ...] | None = None  # cache for this decision
-        self._fixed_limit = rules.structure is BettingStructure.FIXED_LIMIT
-        self._limit_inline = self._fixed_limit
+        self._fixed_limit = plan.fixed_limit
+        self._limit_inline = plan.fixed_limit
         # The game (RULES.md 8), decided once: how hands are valued, who acts first.
-        game = rules.game
-        self._razz = game is Game.RAZZ
-        self._evaluate = evaluate_hi_lo if game is Game.STUD_HI_LO else high_only
-        self._up_key = up_key_for(game)
-        self._open_pair_rule = rules.open_pair_in_force
+        self._razz = plan.razz
+        self._open_pair_rule = plan.open_pair_rule
         self._open_pair = False
         self._big_bet_made = False
-        # the cap as a count of full bets in a round (None: no cap)
-        self._max_bets = (
-            rules.raise_cap + 1 if rules.raise_cap is not None and self._fixed_limit else None
-        )
-        self._raked = rules.rake_percent != 0
+        self._max_bets = plan.max_bets
         self._deck = setup.deck.cards
         self._next_card = 0
         self.events: list[Event] = []
@@ -192,33 +192,43 @@ class Hand(Betting):
         return hand
 
     def _deal_third_street(self) -> None:
-        ante = self.rules.ante
+        ante = self._plan.ante
         events = self.events
+        append = events.append
+        players = self._ring
         if ante:
-            for p in self._players.values():
-                paid = min(ante, p.stack)
+            for p in players:
+                paid = ante if ante < p.stack else p.stack
                 p.stack -= paid
                 p.contributed += paid
                 if p.stack == 0:
                     p.all_in = True
                     self._active_n -= 1
-                events.append(AntePosted(p.seat, paid, p.all_in))
-        events.append(StreetStarted(3))
-        players = self._ring
+                append(_new(AntePosted, (p.seat, paid, p.all_in)))
+        append(_new(StreetStarted, (3,)))
         deck = self._deck
         n = len(players)
-        for round_, face_up in enumerate((False, False, True)):
-            for i, p in enumerate(players):
-                card = deck[round_ * n + i]
-                (p.up if face_up else p.down).append(card)
-                events.append(CardDealt(p.seat, card, face_up, 3))
+        for p, card in zip(players, deck, strict=False):
+            p.down.append(card)
+            append(_new(CardDealt, (p.seat, card, False, 3)))
+        for p, card in zip(players, deck[n:], strict=False):
+            p.down.append(card)
+            append(_new(CardDealt, (p.seat, card, False, 3)))
+        for p, card in zip(players, deck[2 * n :], strict=False):
+            p.up.append(card)
+            p.up_product = RANK_PRIMES[card.rank]
+            append(_new(CardDealt, (p.seat, card, True, 3)))
         self._next_card = 3 * n
         # The bring-in: the lowest up card, ace high, suits clubs to spades; in razz
         # the highest up card, ace low, suits clubs to spades (RULES.md 8).
         if self._razz:
             low = max(players, key=lambda q: q.up[0].low_rank * 4 + q.up[0].suit_index)
         else:
-            low = min(players, key=lambda q: q.up[0].code)
+            low = players[0]
+            lowest = low.up[0].code
+            for q in players:
+                if q.up[0].code < lowest:
+                    low, lowest = q, q.up[0].code
         bring_in: SeatState | None = low
         self._bring_in_optional = False
         if low.all_in:  # all-in for the ante: the player on his left brings in
@@ -233,9 +243,10 @@ class Hand(Betting):
 
     def _open_action(self, seat: int) -> None:
         self.to_act = seat
-        self._first_on[self.street] = seat
-        self.events.append(ActionOpened(self.street, seat))
-        if self.rules.heads_up_cap is not HeadsUpCap.NEVER_LIFTED and self._active_n <= 2:
+        street = self.street
+        self._first_on[street] = seat
+        self.events.append(_new(ActionOpened, (street, seat)))
+        if self._active_n <= 2 and self._plan.cap_lifts_at_open:
             self._cap_lifted = True
 
     # ------------------------------------------------------------ questions
@@ -283,7 +294,7 @@ class Hand(Betting):
     def cards(self, seat: int) -> tuple[Card, ...]:
         """All of the seat's cards in dealing order (down, down, up..., down)."""
         p = self._player(seat)
-        return _dealing_order(p)
+        return dealing_order(p)
 
     def is_folded(self, seat: int) -> bool:
         return self._player(seat).folded
@@ -397,7 +408,7 @@ class Hand(Betting):
                 return
             self.street += 1
             self._reset_round()
-            self.events.append(StreetStarted(self.street))
+            self.events.append(_new(StreetStarted, (self.street,)))
             self._deal_street()
             if self._open_pair_rule:
                 self._open_pair = self.street == 4 and shows_open_pair(
@@ -423,33 +434,42 @@ class Hand(Betting):
     def _deal_street(self) -> None:
         street = self.street
         live = [p for p in self._ring if not p.folded]
-        if street == 7 and len(live) > len(self._deck) - self._next_card:
-            card = self._deck[self._next_card]
-            self._next_card += 1
-            self.community_card = card
-            self.events.append(CommunityCardDealt(card))
-            return
-        face_up = street != 7
         deck = self._deck
         k = self._next_card
-        events = self.events
-        for p in live:
-            card = deck[k]
-            k += 1
-            (p.up if face_up else p.down).append(card)
-            events.append(CardDealt(p.seat, card, face_up, street))
+        append = self.events.append
+        if street == 7:
+            if len(live) > len(deck) - k:
+                card = deck[k]
+                self._next_card = k + 1
+                self.community_card = card
+                append(_new(CommunityCardDealt, (card,)))
+                return
+            for p in live:
+                card = deck[k]
+                k += 1
+                p.down.append(card)
+                append(_new(CardDealt, (p.seat, card, False, 7)))
+        else:
+            for p in live:
+                card = deck[k]
+                k += 1
+                p.up.append(card)
+                p.up_product *= RANK_PRIMES[card.rank]
+                append(_new(CardDealt, (p.seat, card, True, street)))
         self._next_card = k
 
     def _first_to_act(self) -> int:
-        rules = self.rules
-        if self.community_card is None and rules.first_to_act_tie is FirstToActTie.POSITION:
+        plan = self._plan
+        if self.community_card is None and plan.position_tie:
             # The highest hand showing (razz: the lowest); on a tie the first seat (strict >).
             best: SeatState | None = None
             best_key: tuple[int, ...] = ()
-            up_key = self._up_key
+            keys = plan.up_keys
             for p in self._ring:
                 if not p.folded:
-                    key = up_key(p.up)
+                    key = keys.get(p.up_product)
+                    if key is None:
+                        key = keys[p.up_product] = plan.up_key(p.up)
                     if best is None or key > best_key:
                         best, best_key = p, key
             assert best is not None
@@ -490,119 +510,6 @@ class Hand(Betting):
                     self._active_n += 1
             self.events.append(UncalledBetReturned(top_player.seat, back))
 
-    # ------------------------------------------------------------- showdown
-    def _values(self, p: SeatState) -> tuple[HighValue, LowValue | None]:
-        cards = p.down + p.up
-        if self.community_card is not None:
-            cards.append(self.community_card)
-        return self._evaluate(cards)
-
-    def _showdown(self) -> None:
-        live = [s for s in self._seats if not self._players[s].folded]
-        values = {s: self._values(self._players[s]) for s in live}
-        # Razz: the ace-to-five low plays for the whole pot (RULES.md 8).
-        ps = self._players
-        razz = {s: best_razz_low(self._all_cards(ps[s])) for s in live} if self._razz else None
-        pots = build_pots({s: p.contributed for s, p in self._players.items()}, frozenset(live))
-        order = show_order(
-            live=live,
-            aggressor=self._aggressor if self.street == 7 else None,
-            first_on_seventh=self._first_on.get(7),
-            earliest_first=self.rules.show_order_no_bet is ShowOrderNoBet.EARLIEST_SEAT,
-        )
-        shown: list[int] = []
-        for seat in order:
-            hi, lo = values[seat]
-            if razz is not None:
-                can_win = not shown or may_win_razz(seat, razz, shown, pots)
-            else:
-                can_win = not shown or may_win(seat, values, shown, pots)
-            if can_win:
-                shown.append(seat)
-                p = self._players[seat]
-                low = lo if razz is None else razz[seat]
-                self.events.append(HandShown(seat, self._all_cards(p), hi, low))
-            else:
-                self.events.append(HandMucked(seat))
-        self._end_hand(showdown=True, values=values, razz=razz)
-
-    def _all_cards(self, p: SeatState) -> tuple[Card, ...]:
-        cards = _dealing_order(p)
-        if self.community_card is not None:
-            cards += (self.community_card,)
-        return cards
-
-    def _return_unmatched(self) -> None:
-        """Chips of folded players above every live player's contribution go back:
-        nobody left in the hand matched them (an all-in player wins from each
-        opponent no more than he put in). Only antes and a declined bring-in can
-        leave such chips; uncalled bets went back at the end of their round."""
-        most = max(p.contributed for p in self._ring if not p.folded)
-        for p in self._ring:
-            if p.folded and p.contributed > most:
-                back = p.contributed - most
-                p.contributed = most
-                p.stack += back
-                self.events.append(UncalledBetReturned(p.seat, back))
-
-    def _end_hand(
-        self,
-        *,
-        showdown: bool,
-        values: Mapping[int, tuple[HighValue, LowValue | None]] | None = None,
-        razz: Mapping[int, RazzValue] | None = None,
-    ) -> None:
-        self.to_act = None
-        players = self._players
-        self._return_unmatched()
-        contributions = {p.seat: p.contributed for p in self._ring}
-        total = sum(contributions.values())
-        rake = (
-            self.rules.rake_for(total, ended_on_third_street=self.street == 3) if self._raked else 0
-        )
-        if rake:
-            self.events.append(RakeTaken(rake))
-        results: list[PotResult] = []
-        if values is None:  # everyone else folded: one pot, no split
-            (winner,) = (p.seat for p in self._ring if not p.folded)
-            amount = total - rake
-            results.append(PotResult(0, amount, (winner,), ((winner, amount),), ()))
-        else:
-            live = frozenset(p.seat for p in self._ring if not p.folded)
-            pots = take_rake(build_pots(contributions, live), rake)
-            hi_key, lo_key = odd_chip_keys(
-                self.rules.odd_chip,
-                {p.seat: p.down + p.up for p in self._ring if not p.folded},
-                self.community_card,
-                razz=razz is not None,
-            )
-            for index in range(len(pots) - 1, -1, -1):  # side pots first
-                if razz is not None:  # the best low takes the pot, odd chips by the low rule
-                    results.append(settle_razz_pot(index, pots[index], razz, lo_key))
-                else:
-                    results.append(settle_pot(index, pots[index], values, hi_key, lo_key))
-        for r in results:
-            whole = not r.low
-            for seat, chips in r.high:
-                if chips:
-                    players[seat].stack += chips
-                    self.events.append(
-                        PotAwarded(r.index, seat, chips, "whole" if whole else "high")
-                    )
-            for seat, chips in r.low:
-                if chips:
-                    players[seat].stack += chips
-                    self.events.append(PotAwarded(r.index, seat, chips, "low"))
-        stacks = {s: players[s].stack for s in self._seats}
-        self.events.append(HandEnded(tuple(stacks.items())))
-        self.result = HandResult(
-            pots=tuple(sorted(results, key=lambda r: r.index)),
-            rake=rake,
-            stacks=stacks,
-            starting_stacks=dict(self.setup.stacks),
-            showdown=showdown,
-        )
-
     # --------------------------------------------------------------- cancel
     def cancel(self, reason: str = "") -> list[Event]:
         """Cancel the hand: every ante, bring-in and bet goes back (RULES.md section 7)."""
@@ -627,8 +534,3 @@ class Hand(Betting):
             f"<Hand {self.hand_id or '(no id)'} street {self.street} "
             f"to act {self.to_act} pot {self.pot_total}>"
         )
-
-
-def _dealing_order(p: SeatState) -> tuple[Card, ...]:
-    """Down, down, up, up, up, up, down: the order the cards came."""
-    return tuple(p.down[:2]) + tuple(p.up) + tuple(p.down[2:])

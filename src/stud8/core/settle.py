@@ -1,0 +1,164 @@
+"""The end of a hand: the showdown in show order, the pots split and paid, the rake
+(RULES.md sections 5 and 7)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from stud8.core.betting import SeatState
+from stud8.core.cards import Card
+from stud8.core.evaluate import HighValue, LowValue, RazzValue, best_razz_low
+from stud8.core.events import (
+    Event,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    PotAwarded,
+    RakeTaken,
+    UncalledBetReturned,
+)
+from stud8.core.plan import TablePlan
+from stud8.core.pots import PotResult, build_pots, settle_pot, settle_razz_pot, take_rake
+from stud8.core.rules import ShowOrderNoBet, TableRules
+from stud8.core.showdown import HandResult, may_win, may_win_razz, odd_chip_keys
+from stud8.core.streets import show_order
+
+
+class Settlement:
+    """The showdown and settlement part of a :class:`~stud8.core.hand.Hand` (a mixin:
+    the hand owns the state)."""
+
+    rules: TableRules
+    _starting: tuple[tuple[int, int], ...]  # (seat, chips) at the start
+    street: int
+    to_act: int | None
+    events: list[Event]
+    community_card: Card | None
+    result: HandResult | None
+    _seats: tuple[int, ...]
+    _ring: list[SeatState]
+    _players: dict[int, SeatState]
+    _plan: TablePlan
+    _razz: bool
+    _aggressor: int | None
+    _first_on: dict[int, int]
+
+    # ------------------------------------------------------------- showdown
+    def _values(self, p: SeatState) -> tuple[HighValue, LowValue | None]:
+        cards = p.down + p.up
+        if self.community_card is not None:
+            cards.append(self.community_card)
+        return self._plan.evaluate(cards)
+
+    def _showdown(self) -> None:
+        live = [s for s in self._seats if not self._players[s].folded]
+        values = {s: self._values(self._players[s]) for s in live}
+        # Razz: the ace-to-five low plays for the whole pot (RULES.md 8).
+        ps = self._players
+        razz = {s: best_razz_low(self._all_cards(ps[s])) for s in live} if self._razz else None
+        pots = build_pots({s: p.contributed for s, p in self._players.items()}, frozenset(live))
+        order = show_order(
+            live=live,
+            aggressor=self._aggressor if self.street == 7 else None,
+            first_on_seventh=self._first_on.get(7),
+            earliest_first=self.rules.show_order_no_bet is ShowOrderNoBet.EARLIEST_SEAT,
+        )
+        shown: list[int] = []
+        for seat in order:
+            hi, lo = values[seat]
+            if razz is not None:
+                can_win = not shown or may_win_razz(seat, razz, shown, pots)
+            else:
+                can_win = not shown or may_win(seat, values, shown, pots)
+            if can_win:
+                shown.append(seat)
+                p = self._players[seat]
+                low = lo if razz is None else razz[seat]
+                self.events.append(HandShown(seat, self._all_cards(p), hi, low))
+            else:
+                self.events.append(HandMucked(seat))
+        self._end_hand(showdown=True, values=values, razz=razz)
+
+    def _all_cards(self, p: SeatState) -> tuple[Card, ...]:
+        cards = dealing_order(p)
+        if self.community_card is not None:
+            cards += (self.community_card,)
+        return cards
+
+    def _return_unmatched(self) -> None:
+        """Chips of folded players above every live player's contribution go back:
+        nobody left in the hand matched them (an all-in player wins from each
+        opponent no more than he put in). Only antes and a declined bring-in can
+        leave such chips; uncalled bets went back at the end of their round."""
+        most = max(p.contributed for p in self._ring if not p.folded)
+        for p in self._ring:
+            if p.folded and p.contributed > most:
+                back = p.contributed - most
+                p.contributed = most
+                p.stack += back
+                self.events.append(UncalledBetReturned(p.seat, back))
+
+    def _end_hand(
+        self,
+        *,
+        showdown: bool,
+        values: Mapping[int, tuple[HighValue, LowValue | None]] | None = None,
+        razz: Mapping[int, RazzValue] | None = None,
+    ) -> None:
+        self.to_act = None
+        players = self._players
+        self._return_unmatched()
+        contributions = {p.seat: p.contributed for p in self._ring}
+        total = sum(contributions.values())
+        rake = (
+            self.rules.rake_for(total, ended_on_third_street=self.street == 3)
+            if self._plan.raked
+            else 0
+        )
+        if rake:
+            self.events.append(RakeTaken(rake))
+        results: list[PotResult] = []
+        if values is None:  # everyone else folded: one pot, no split
+            (winner,) = (p.seat for p in self._ring if not p.folded)
+            amount = total - rake
+            results.append(PotResult(0, amount, (winner,), ((winner, amount),), ()))
+        else:
+            live = frozenset(p.seat for p in self._ring if not p.folded)
+            pots = take_rake(build_pots(contributions, live), rake)
+            hi_key, lo_key = odd_chip_keys(
+                self.rules.odd_chip,
+                {p.seat: p.down + p.up for p in self._ring if not p.folded},
+                self.community_card,
+                razz=razz is not None,
+            )
+            for index in range(len(pots) - 1, -1, -1):  # side pots first
+                if razz is not None:  # the best low takes the pot, odd chips by the low rule
+                    results.append(settle_razz_pot(index, pots[index], razz, lo_key))
+                else:
+                    results.append(settle_pot(index, pots[index], values, hi_key, lo_key))
+        for r in results:
+            whole = not r.low
+            for seat, chips in r.high:
+                if chips:
+                    players[seat].stack += chips
+                    self.events.append(
+                        PotAwarded(r.index, seat, chips, "whole" if whole else "high")
+                    )
+            for seat, chips in r.low:
+                if chips:
+                    players[seat].stack += chips
+                    self.events.append(PotAwarded(r.index, seat, chips, "low"))
+        stacks = {s: players[s].stack for s in self._seats}
+        self.events.append(HandEnded(tuple(stacks.items())))
+        self.result = HandResult(
+            pots=tuple(sorted(results, key=lambda r: r.index)),
+            rake=rake,
+            stacks=stacks,
+            starting_stacks=dict(self._starting),
+            showdown=showdown,
+        )
+
+
+def dealing_order(p: SeatState) -> tuple[Card, ...]:
+    """Down, down, up, up, up, up, down: the order the cards came."""
+    return tuple(p.down[:2]) + tuple(p.up) + tuple(p.down[2:])
