@@ -29,7 +29,16 @@ from strategies import (
     moves,
 )
 
-from stud8.core.actions import Action, ActionKind, Bet, BringIn, Call, Fold, make_action
+from stud8.core.actions import (
+    Action,
+    ActionKind,
+    Bet,
+    BringIn,
+    Call,
+    Fold,
+    LegalAction,
+    make_action,
+)
 from stud8.core.cards import Card, Deck
 from stud8.core.errors import IllegalActionError
 from stud8.core.evaluate import best_high, best_razz_low, evaluate_hi_lo
@@ -728,29 +737,32 @@ def snapshot(hand: Hand) -> tuple[Any, ...]:
 
 def unoffered_actions(hand: Hand) -> list[Action]:
     """Actions that are not among the legal actions now."""
-    legal = {a.kind: a for a in hand.legal_actions()}
+    offers: dict[ActionKind, list[LegalAction]] = {}
+    for a in hand.legal_actions():
+        offers.setdefault(a.kind, []).append(a)
     probe = hand.current_bet + hand.rules.big_bet
     out: list[Action] = []
     for kind in ActionKind:
-        if kind not in legal:
+        if kind not in offers:
             out.append(make_action(kind, probe if kind in SIZED_KINDS else None))
             if kind in SIZED_KINDS:
                 out.append(make_action(kind))
             continue
-        a = legal[kind]
         if kind not in SIZED_KINDS:
             continue
-        assert a.min_to is not None and a.max_to is not None
+        # (the open pair on 4th street offers a kind twice: the small and the big bet)
+        lowest = min(a.min_to for a in offers[kind] if a.min_to is not None)
+        highest = max(a.max_to for a in offers[kind] if a.max_to is not None)
         out += [
-            make_action(kind, a.min_to - 1),
-            make_action(kind, a.max_to + 1),
+            make_action(kind, lowest - 1),
+            make_action(kind, highest + 1),
             make_action(kind, 0),
-            make_action(kind, -a.max_to),
-            make_action(kind, a.max_to + 10**9),
+            make_action(kind, -highest),
+            make_action(kind, highest + 10**9),
         ]
-        if a.min_to == 1:
+        if lowest == 1:
             out.append(make_action(kind, True))  # a bool is not an amount of money
-        out.append(make_action(kind, float(a.min_to)))  # type: ignore[arg-type]
+        out.append(make_action(kind, float(lowest)))  # type: ignore[arg-type]
     return out
 
 
@@ -784,7 +796,7 @@ def clone(hand: Hand) -> Hand:
 
 
 def event_for(move: Action) -> type[Event]:
-    return {
+    kinds: dict[ActionKind, type[Event]] = {
         ActionKind.FOLD: Folded,
         ActionKind.CHECK: Checked,
         ActionKind.CALL: Called,
@@ -792,7 +804,8 @@ def event_for(move: Action) -> type[Event]:
         ActionKind.COMPLETE: Completed,
         ActionKind.BET: BetMade,
         ActionKind.RAISE: Raised,
-    }[move.kind]
+    }
+    return kinds[move.kind]
 
 
 def try_every_offer(hand: Hand) -> None:

@@ -19,6 +19,7 @@ from enum import Enum
 from typing import ClassVar
 
 from stud8.core.errors import Stud8Error
+from stud8.core.record import fast_init
 
 
 class ActionKind(Enum):
@@ -119,6 +120,7 @@ class BringIn(Action):
     kind: ClassVar[ActionKind] = ActionKind.BRING_IN
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Complete(Action):
     """Complete the bring-in to a full small bet (more, in pot and no limit)."""
@@ -131,6 +133,7 @@ class Complete(Action):
         return self.to
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Bet(Action):
     to: int | None = None
@@ -141,6 +144,7 @@ class Bet(Action):
         return self.to
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Raise(Action):
     to: int | None = None
@@ -204,11 +208,12 @@ class LegalAction:
     def action(self, to: int | None = None) -> Action:
         """The action for this choice (at ``to``, or the minimum amount)."""
         kind = self.kind
-        if kind in _SIZED:
+        simple = _SIMPLE.get(kind)
+        if simple is None:
             return ACTION_TYPES[kind](self.min_to if to is None else to)  # type: ignore[call-arg]
         if to is not None:
             raise Stud8Error(f"{kind.value} takes no amount, got {to!r}")
-        return _SIMPLE[kind]
+        return simple
 
     @staticmethod
     def of(

@@ -53,6 +53,7 @@ class SeatState:
         "down",
         "folded",
         "index",
+        "out",
         "protected",
         "seat",
         "stack",
@@ -72,11 +73,12 @@ class SeatState:
         self.folded = False
         self.all_in = False
         self.protected = False  # timed out under all-in protection
+        self.out = False  # folded, all-in or protected: takes no more action
         self.acted = False  # acted since the last full bet or raise
 
     @property
     def can_act(self) -> bool:
-        return not (self.folded or self.all_in or self.protected)
+        return not self.out
 
 
 class Betting:
@@ -91,6 +93,7 @@ class Betting:
     events: list[Event]
     _seats: tuple[int, ...]
     _ring: list[SeatState]
+    _after: list[tuple[SeatState, ...]]  # by index: the others clockwise from his left, then him
     _players: dict[int, SeatState]
     _live_n: int
     _active_n: int
@@ -125,20 +128,19 @@ class Betting:
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the player to act may do, each kind with its amounts."""
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._find_legal_actions()
-        return legal
-
-    def _find_legal_actions(self) -> tuple[LegalAction, ...]:
+        if legal is not None:
+            return legal
         seat = self.to_act
         if seat is None:
             return ()
         p = self._players[seat]
         if self._bring_in_pending:
-            return self._bring_in_choices(p)
+            legal = self._legal = self._bring_in_choices(p)
+            return legal
         bet = p.bet
         stack = p.stack
-        facing = self._current_bet - bet
+        current = self._current_bet
+        facing = current - bet
         raise_kind: ActionKind | None = None
         lo = hi = 0
         cap = self._max_bets
@@ -146,34 +148,41 @@ class Betting:
             stack > facing
             and not p.acted
             and (cap is None or self._bets < cap or self._cap_lifted)
-            and self._raise_can_be_called(p)
+            and self._active_n >= 2
         ):
+            # Only if another player could still put in more than the current bet:
+            # if not (the others are all-in, or can only call), a raise would just
+            # come back uncalled, so none is offered.
+            for q in self._after[p.index]:
+                if not q.out and q.bet + q.stack > current:
+                    if q is not p:
+                        raise_kind = RAISE if self._bets else BET if current == 0 else COMPLETE
+                    break
+        if raise_kind is not None:
             if self._limit_inline:  # the common case: fixed limit, one bet size
                 plan = self._plan
-                lo = hi = self._full_level + (
+                lo = self._full_level + (
                     plan.big_bet if self.street >= plan.big_bet_street else plan.small_bet
                 )
                 if lo > bet + stack:
-                    lo = hi = bet + stack
+                    lo = bet + stack
             else:
                 lo, hi = self._raise_bounds(p, bet + stack)
-            if self._bets == 0:
-                raise_kind = BET if self._current_bet == 0 else COMPLETE
-            else:
-                raise_kind = RAISE
-            if not self._limit_inline:
-                return self._choices(p, facing, raise_kind, lo, hi)
+                legal = self._legal = self._choices(p, facing, raise_kind, lo, hi)
+                return legal
         elif not self._limit_inline:
-            return self._choices(p, facing, None, 0, 0)
+            legal = self._legal = self._choices(p, facing, None, 0, 0)
+            return legal
         call_all_in = facing >= stack
-        key = (bet, bet + stack if call_all_in else bet + facing, call_all_in, raise_kind, lo,
+        key = (bet, bet + stack if call_all_in else current, call_all_in, raise_kind, lo,
                lo == bet + stack)  # fmt: skip
-        choices = _LIMIT_CHOICES.get(key)
-        if choices is None:
-            choices = self._choices(p, facing, raise_kind, lo, hi)
+        legal = _LIMIT_CHOICES.get(key)
+        if legal is None:
+            legal = self._choices(p, facing, raise_kind, lo, lo)
             if len(_LIMIT_CHOICES) < 4096:
-                _LIMIT_CHOICES[key] = choices
-        return choices
+                _LIMIT_CHOICES[key] = legal
+        self._legal = legal
+        return legal
 
     def _bring_in_choices(self, p: SeatState) -> tuple[LegalAction, ...]:
         rules = self.rules
@@ -207,22 +216,6 @@ class Betting:
                 lo = hi
             out.append(LegalAction.of(raise_kind, lo, hi, lo - p.bet, lo == p.bet + p.stack))
         return tuple(out)
-
-    def _raise_can_be_called(self, p: SeatState) -> bool:
-        """Whether another player could still put in more than the current bet:
-        if not (everyone else is all-in, or can only call), a raise would just
-        come back uncalled, so none is offered."""
-        if self._active_n < 2:
-            return False
-        current = self._current_bet
-        for q in self._ring:
-            if (
-                q is not p
-                and not (q.folded or q.all_in or q.protected)
-                and q.bet + q.stack > current
-            ):
-                return True
-        return False
 
     def _raise_bounds(self, p: SeatState, max_to: int) -> tuple[int, int]:
         """The smallest and largest *to* amounts of a complete, bet or raise."""
@@ -275,9 +268,23 @@ class Betting:
         raise IllegalActionError(message, hand_id=self.hand_id, street=self.street, seat=seat)
 
     def _do(self, p: SeatState, kind: ActionKind, to: int | None) -> None:
+        """Carry out a legal action, then pass the action on (or end the round)."""
         append = self.events.append
-        if kind is FOLD:
+        if kind is CALL:
+            adds = self._current_bet - p.bet
+            if adds >= p.stack:
+                adds = p.stack
+                self._active_n -= 1
+                p.all_in = True
+                p.out = True
+            p.stack -= adds
+            p.bet += adds
+            p.contributed += adds
+            p.acted = True
+            append(_new(Called, (p.seat, p.bet, adds, p.all_in)))
+        elif kind is FOLD:
             p.folded = True
+            p.out = True
             self._live_n -= 1
             self._active_n -= 1
             append(_new(Folded, (p.seat,)))
@@ -286,28 +293,14 @@ class Betting:
                 if nxt is not None and self._live_n > 1:
                     self.to_act = nxt.seat
                     return
-            self._after_action(p)
-            return
-        if kind is CHECK:
+            if self._live_n == 1:
+                self._finish_round()
+                return
+        elif kind is CHECK:
             p.acted = True
             append(_new(Checked, (p.seat,)))
-            self._after_action(p)
-            return
-        if kind is CALL:
-            adds = self._current_bet - p.bet
-            if adds >= p.stack:
-                adds = p.stack
-                self._active_n -= 1
-                p.all_in = True
-            p.stack -= adds
-            p.bet += adds
-            p.contributed += adds
-            p.acted = True
-            append(_new(Called, (p.seat, p.bet, adds, p.all_in)))
-            self._after_action(p)
-            return
-        plan = self._plan
-        if kind is BRING_IN:
+        elif kind is BRING_IN:
+            plan = self._plan
             adds = min(plan.bring_in, p.stack)
             self._put_in(p, adds)
             p.acted = True
@@ -319,10 +312,30 @@ class Betting:
                 self._full_level = plan.bring_in
                 self._bets = 1
             append(_new(BringInPosted, (p.seat, adds, p.all_in)))
-            self._after_action(p)
-            return
-        assert to is not None
-        # complete, bet or raise
+        else:
+            assert to is not None
+            self._bet_to(p, kind, to)
+        # Pass the action to the next player who must act, or end the round.
+        active = self._active_n
+        if (
+            active <= 2
+            and not self._cap_lifted
+            and self._plan.cap_lifts_heads_up
+            and not self._capped_count()
+        ):
+            self._cap_lifted = True
+        current = self._current_bet
+        for q in self._after[p.index]:
+            if q.out:
+                continue
+            if q.bet < current or (not q.acted and active > 1):
+                # (with nothing to call and nobody left to bet against, no action)
+                self.to_act = q.seat
+                return
+        self._finish_round()
+
+    def _bet_to(self, p: SeatState, kind: ActionKind, to: int) -> None:
+        """A complete, bet or raise to ``to``."""
         previous = self._current_bet
         if self._bring_in_pending:
             self._bring_in_pending = False
@@ -335,7 +348,7 @@ class Betting:
                 # size: the bring-in or a short all-in before it is not a bet.
                 size = to if self._bets == 0 else to - previous
                 self._largest_raise = max(self._largest_raise, size)
-            elif self._open_pair and to >= self._full_level + plan.big_bet:
+            elif self._open_pair and to >= self._full_level + self._plan.big_bet:
                 self._big_bet_made = True  # from now on, raises are by the big bet
             self._full_level = to
             self._bets += 1
@@ -345,8 +358,7 @@ class Betting:
             self._current_bet = to
         self._aggressor = p.seat
         p.acted = True
-        append(_new(_SIZED_EVENTS[kind], (p.seat, to, adds, p.all_in)))
-        self._after_action(p)
+        self.events.append(_new(_SIZED_EVENTS[kind], (p.seat, to, adds, p.all_in)))
 
     def _is_full(self, to: int, previous: int) -> bool:
         """Whether a complete, bet or raise to ``to`` counts as a full one:
@@ -372,10 +384,12 @@ class Betting:
         p.contributed += chips
         if p.stack == 0:
             p.all_in = True
+            p.out = True
             self._active_n -= 1
 
     def _after_action(self, p: SeatState) -> None:
-        """Pass the action to the next player who must act, or end the round."""
+        """Pass the action to the next player who must act, or end the round
+        (after a timeout under all-in protection)."""
         if self._live_n == 1:
             self._finish_round()
             return
@@ -387,15 +401,11 @@ class Betting:
             and not self._capped_count()
         ):
             self._cap_lifted = True
-        ring = self._ring
         current = self._current_bet
-        i = p.index + 1
-        # clockwise from the player on the left: the seats after him, then those before
-        for q in ring[i:] + ring[:i]:
-            if q.folded or q.all_in or q.protected:
+        for q in self._after[p.index]:
+            if q.out:
                 continue
             if q.bet < current or (not q.acted and active > 1):
-                # (with nothing to call and nobody left to bet against, no action)
                 self.to_act = q.seat
                 return
         self._finish_round()

@@ -8,45 +8,12 @@ street after the action, ``adds`` the chips it put in.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import MISSING, fields
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar
 
 from stud8.core.actions import Action, BringIn, Call, Check, Fold, make_action
 from stud8.core.cards import Card
 from stud8.core.evaluate import HighValue, LowValue, RazzValue
 from stud8.core.record import Record, record
-
-_T = TypeVar("_T")
-
-
-def fast_init(cls: type[_T]) -> type[_T]:
-    """Give a frozen slotted dataclass a faster ``__init__``.
-
-    The engine makes dozens of records a hand; the generated ``__init__`` of a
-    frozen dataclass goes through ``object.__setattr__`` for every field. This
-    one writes the slots through their descriptors, which is about twice as fast
-    and just as frozen afterwards (assignment still raises).
-    """
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    params: list[str] = []
-    keyword_only: list[str] = []
-    namespace: dict[str, Any] = {}
-    for f in fields(cls):  # type: ignore[arg-type]
-        if f.default is not MISSING:
-            namespace[f"_d_{f.name}"] = f.default
-            param = f"{f.name}=_d_{f.name}"
-        else:
-            param = f.name
-        (keyword_only if f.kw_only else params).append(param)
-        namespace[f"_set_{f.name}"] = getattr(cls, f.name).__set__
-    if keyword_only:
-        params += ["*", *keyword_only]
-    body = "".join(f"\n    _set_{n}(self, {n})" for n in names) or "\n    pass"
-    exec(f"def __init__(self, {', '.join(params)}):{body}", namespace)
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[method-assign]
-    return cls
 
 
 class Event(Record):

@@ -16,15 +16,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from typing import TypeVar
 
 from stud8.core.actions import (
     Action,
     ActionKind,
     LegalAction,
 )
-from stud8.core.betting import Betting, SeatState
+from stud8.core.betting import CALL, Betting, SeatState
 from stud8.core.cards import Card, Deck
 from stud8.core.errors import HandSetupError, IllegalActionError
 from stud8.core.events import (
@@ -38,9 +40,9 @@ from stud8.core.events import (
     TimedOut,
     UncalledBetReturned,
     decisions_from_events,
-    fast_init,
 )
 from stud8.core.plan import RANK_PRIMES, plan_for
+from stud8.core.record import fast_init
 from stud8.core.rules import (
     AllInLowCard,
     TableRules,
@@ -51,7 +53,14 @@ from stud8.core.showdown import HandResult
 from stud8.core.streets import first_to_act, shows_open_pair
 from stud8.core.views import HandView, view_of
 
+_R = TypeVar("_R")
+
 _new = tuple.__new__  # events are records (tuples): built directly on the hot paths
+
+
+def _records(cls: type[_R], *columns: Iterable[object]) -> Iterator[_R]:
+    """Records of ``cls``, one for each row of ``columns``, built in C."""
+    return map(_new, repeat(cls), zip(*columns, strict=False))  # type: ignore[arg-type]
 
 
 @fast_init
@@ -108,6 +117,7 @@ class Hand(Betting, Settlement):
         self.hand_id = setup.hand_id
         self._seats: tuple[int, ...] = tuple([p.seat for p in ring])
         self._ring = ring
+        self._after = [tuple(ring[i + 1 :] + ring[: i + 1]) for i in range(len(ring))]
         self._players: dict[int, SeatState] = {p.seat: p for p in ring}
         self._live_n = len(ring)  # players not folded
         self._active_n = len(ring)  # players who can still act (not all-in)
@@ -194,30 +204,38 @@ class Hand(Betting, Settlement):
     def _deal_third_street(self) -> None:
         ante = self._plan.ante
         events = self.events
-        append = events.append
         players = self._ring
+        seats = self._seats
+        # The records are made by C loops (starmap over zip): a hand starts with two
+        # dozen of them, and this is where most of its start goes.
         if ante:
-            for p in players:
-                paid = ante if ante < p.stack else p.stack
-                p.stack -= paid
-                p.contributed += paid
-                if p.stack == 0:
-                    p.all_in = True
-                    self._active_n -= 1
-                append(_new(AntePosted, (p.seat, paid, p.all_in)))
-        append(_new(StreetStarted, (3,)))
+            if min(p.stack for p in players) > ante:  # the usual case: nobody all-in
+                for p in players:
+                    p.stack -= ante
+                    p.contributed = ante
+                events.extend(_records(AntePosted, seats, repeat(ante), repeat(False)))
+            else:
+                for p in players:
+                    paid = ante if ante < p.stack else p.stack
+                    p.stack -= paid
+                    p.contributed += paid
+                    if p.stack == 0:
+                        p.all_in = True
+                        p.out = True
+                        self._active_n -= 1
+                    events.append(_new(AntePosted, (p.seat, paid, p.all_in)))
+        events.append(_new(StreetStarted, (3,)))
         deck = self._deck
         n = len(players)
-        for p, card in zip(players, deck, strict=False):
-            p.down.append(card)
-            append(_new(CardDealt, (p.seat, card, False, 3)))
-        for p, card in zip(players, deck[n:], strict=False):
-            p.down.append(card)
-            append(_new(CardDealt, (p.seat, card, False, 3)))
-        for p, card in zip(players, deck[2 * n :], strict=False):
-            p.up.append(card)
-            p.up_product = RANK_PRIMES[card.rank]
-            append(_new(CardDealt, (p.seat, card, True, 3)))
+        first, second, up = deck[:n], deck[n : 2 * n], deck[2 * n : 3 * n]
+        for p, a, b, c in zip(players, first, second, up, strict=True):
+            p.down = [a, b]
+            p.up = [c]
+            p.up_product = RANK_PRIMES[c.rank]
+        hidden = repeat(False)
+        events.extend(_records(CardDealt, seats, first, hidden, repeat(3)))
+        events.extend(_records(CardDealt, seats, second, hidden, repeat(3)))
+        events.extend(_records(CardDealt, seats, up, repeat(True), repeat(3)))
         self._next_card = 3 * n
         # The bring-in: the lowest up card, ace high, suits clubs to spades; in razz
         # the highest up card, ace low, suits clubs to spades (RULES.md 8).
@@ -347,16 +365,17 @@ class Hand(Betting, Settlement):
                 street=self.street,
                 seat=seat,
             )
-        to = getattr(action, "to", None)
-        if to is None:
-            to = legal.min_to
-        elif (to.__class__ is not int or not legal.min_to <= to <= legal.max_to) and not any(  # type: ignore[operator]
-            # the open pair on 4th street offers the same kind twice (small, big bet)
-            a.kind is kind and a.min_to <= to <= a.max_to  # type: ignore[operator]
-            for a in legal_actions
-            if to.__class__ is int
-        ):
-            self._refuse_amount(seat, kind, to, legal_actions)
+        to = legal.min_to
+        if to is not None and kind is not CALL:  # complete, bet or raise: check the amount
+            given: object = getattr(action, "to", None)
+            if given is not None and (given.__class__ is not int or given != to):
+                if given.__class__ is not int or not any(
+                    # the open pair on 4th street offers the same kind twice (small, big bet)
+                    a.kind is kind and a.min_to <= given <= a.max_to  # type: ignore[operator]
+                    for a in legal_actions
+                ):
+                    self._refuse_amount(seat, kind, given, legal_actions)
+                to = given  # type: ignore[assignment]
         start = len(self.events)
         self.decisions.append((seat, action))
         self._legal = None
@@ -385,6 +404,7 @@ class Hand(Betting, Settlement):
         self._legal = None
         if outcome == "all_in_protection":
             p.protected = True
+            p.out = True
             self._active_n -= 1
             self._after_action(p)
         else:
@@ -473,13 +493,13 @@ class Hand(Betting, Settlement):
                     if best is None or key > best_key:
                         best, best_key = p, key
             assert best is not None
-            if not (best.all_in or best.protected):
+            if not best.out:
                 return best.seat
             ring = self._ring
             n = len(ring)
             for k in range(1, n):
                 q = ring[(best.index + k) % n]
-                if not (q.folded or q.all_in or q.protected):
+                if not q.out:
                     return q.seat
         return first_to_act(
             street=self.street,
@@ -506,6 +526,7 @@ class Hand(Betting, Settlement):
             top_player.stack += back
             if top_player.all_in:  # he has chips again
                 top_player.all_in = False
+                top_player.out = top_player.folded or top_player.protected
                 if not (top_player.folded or top_player.protected):
                     self._active_n += 1
             self.events.append(UncalledBetReturned(top_player.seat, back))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from stud8.core.cards import CARDS, Card
-from stud8.core.events import fast_init
+from stud8.core.record import fast_init
 from stud8.formats import HandHistoryError
 
 __all__ = [
