@@ -74,7 +74,8 @@ def record(cls: type[_T]) -> type[_T]:
     if not issubclass(cls, Record):
         raise TypeError(f"{cls.__name__} must subclass Record")
     # Let dataclasses read the class: the fields, their order and defaults.
-    shadow: type[Any] = dataclasses.dataclass(frozen=True)(
+    # (no methods generated: only the fields are wanted, and it keeps imports quick)
+    shadow: type[Any] = dataclasses.dataclass(init=False, repr=False, eq=False)(
         type(cls.__name__, (), {"__annotations__": dict(cls.__annotations__), **_defaults(cls)})
     )
     found = dataclasses.fields(shadow)
@@ -103,7 +104,6 @@ def record(cls: type[_T]) -> type[_T]:
         _fields=names,
         __match_args__=names,
         __dataclass_fields__=shadow.__dataclass_fields__,
-        __dataclass_params__=shadow.__dataclass_params__,
     )
     for i, name in enumerate(names):
         namespace[name] = property(itemgetter(i), _refuse, _refuse, doc=f"The {name} field.")
