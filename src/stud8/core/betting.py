@@ -46,7 +46,7 @@ class SeatState:
     """One seat's state in a hand (internal to the engine; read it through Hand)."""
 
     __slots__ = (
-        "acted",
+        "acted_in",
         "all_in",
         "bet",
         "contributed",
@@ -74,7 +74,9 @@ class SeatState:
         self.all_in = False
         self.protected = False  # timed out under all-in protection
         self.out = False  # folded, all-in or protected: takes no more action
-        self.acted = False  # acted since the last full bet or raise
+        # the betting mark when he last acted: he has acted since the last full bet or
+        # raise (or the street's start) when it is the hand's current mark
+        self.acted_in = 0
 
     @property
     def can_act(self) -> bool:
@@ -110,6 +112,7 @@ class Betting:
     _current_bet: int
     _full_level: int
     _bets: int
+    _mark: int  # the betting mark: raised at each full bet or raise, and each street
     _largest_raise: int
     _aggressor: int | None
     _cap_lifted: bool
@@ -146,7 +149,7 @@ class Betting:
         cap = self._max_bets
         if (
             stack > facing
-            and not p.acted
+            and p.acted_in != self._mark
             and (cap is None or self._bets < cap or self._cap_lifted)
             and self._active_n >= 2
         ):
@@ -280,7 +283,7 @@ class Betting:
             p.stack -= adds
             p.bet += adds
             p.contributed += adds
-            p.acted = True
+            p.acted_in = self._mark
             append(_new(Called, (p.seat, p.bet, adds, p.all_in)))
         elif kind is FOLD:
             p.folded = True
@@ -297,13 +300,13 @@ class Betting:
                 self._finish_round()
                 return
         elif kind is CHECK:
-            p.acted = True
+            p.acted_in = self._mark
             append(_new(Checked, (p.seat,)))
         elif kind is BRING_IN:
             plan = self._plan
             adds = min(plan.bring_in, p.stack)
             self._put_in(p, adds)
-            p.acted = True
+            p.acted_in = self._mark
             self._bring_in_pending = False
             self.bring_in_seat = p.seat
             # Everyone else must enter for the full bring-in, even over a short one.
@@ -325,10 +328,11 @@ class Betting:
         ):
             self._cap_lifted = True
         current = self._current_bet
+        mark = self._mark
         for q in self._after[p.index]:
             if q.out:
                 continue
-            if q.bet < current or (not q.acted and active > 1):
+            if q.bet < current or (q.acted_in != mark and active > 1):
                 # (with nothing to call and nobody left to bet against, no action)
                 self.to_act = q.seat
                 return
@@ -352,12 +356,11 @@ class Betting:
                 self._big_bet_made = True  # from now on, raises are by the big bet
             self._full_level = to
             self._bets += 1
-            for q in self._ring:
-                q.acted = False
+            self._mark += 1  # everyone must act again
         if to > previous:
             self._current_bet = to
         self._aggressor = p.seat
-        p.acted = True
+        p.acted_in = self._mark
         self.events.append(_new(_SIZED_EVENTS[kind], (p.seat, to, adds, p.all_in)))
 
     def _is_full(self, to: int, previous: int) -> bool:
@@ -402,10 +405,11 @@ class Betting:
         ):
             self._cap_lifted = True
         current = self._current_bet
+        mark = self._mark
         for q in self._after[p.index]:
             if q.out:
                 continue
-            if q.bet < current or (not q.acted and active > 1):
+            if q.bet < current or (q.acted_in != mark and active > 1):
                 self.to_act = q.seat
                 return
         self._finish_round()

@@ -144,6 +144,7 @@ class Hand(Betting, Settlement):
         self._current_bet = 0  # what a call must reach
         self._full_level = 0  # the street bet set by the last full bet or raise
         self._bets = 0  # full bets and raises this round, toward the cap
+        self._mark = 1  # see SeatState.acted_in
         self._largest_raise = 0  # pot and no limit: the minimum raise
         self._aggressor: int | None = None  # the last to bet or raise this round
         self._cap_lifted = False
@@ -447,9 +448,9 @@ class Hand(Betting, Settlement):
         self._largest_raise = 0
         self._aggressor = None
         self._cap_lifted = False
+        self._mark += 1
         for p in self._ring:
             p.bet = 0
-            p.acted = False
 
     def _deal_street(self) -> None:
         street = self.street
