@@ -512,15 +512,12 @@ class Hand(Betting, Settlement):
         )
 
     def _return_uncalled(self) -> None:
-        top = second = 0
-        top_player = self._ring[0]
-        for q in self._ring:
-            b = q.bet
-            if b > top:
-                top, second, top_player = b, top, q
-            elif b > second:
-                second = b
+        ring = self._ring
+        bets = [q.bet for q in ring]
+        top = max(bets)
+        second = sorted(bets)[-2]
         if top > second:
+            top_player = ring[bets.index(top)]
             back = top - second
             top_player.bet = second
             top_player.contributed -= back
@@ -530,7 +527,7 @@ class Hand(Betting, Settlement):
                 top_player.out = top_player.folded or top_player.protected
                 if not (top_player.folded or top_player.protected):
                     self._active_n += 1
-            self.events.append(UncalledBetReturned(top_player.seat, back))
+            self.events.append(_new(UncalledBetReturned, (top_player.seat, back)))
 
     # --------------------------------------------------------------- cancel
     def cancel(self, reason: str = "") -> list[Event]:
