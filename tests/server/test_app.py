@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 import httpx
 import uvicorn
+from test_protocol import SCHEMAS, conforms
 
 from stud8.cli import build_parser
 from stud8.server.app import create_app
@@ -15,6 +16,17 @@ from stud8.server.auth import MemoryAuth
 from stud8.server.bank import MemoryBank
 from stud8.server.lobby import TableSpec
 from stud8.server.settings import Settings
+
+REST = SCHEMAS["rest"]
+
+
+def answers(endpoint: str, response: httpx.Response) -> bool:
+    """The response is the answer the schema of ``endpoint`` describes (or an error)."""
+    if response.status_code >= 400:
+        return conforms(response.json(), REST["errors"])
+    return response.status_code == REST[endpoint]["status"] and conforms(
+        response.json(), REST[endpoint]["answer"]
+    )
 
 
 @asynccontextmanager
@@ -66,9 +78,11 @@ def test_register_login_logout() -> None:
         async with serve(Settings(default_tables=0)) as (http, bank):
             r = await http.post("/api/v1/register", json={"name": "ann", "password": "secret-1"})
             assert r.status_code == 201 and r.json() == {"name": "ann", "operator": False}
+            assert answers("POST /api/v1/register", r)
             assert bank.balance("ann") == 1000  # new accounts get play chips
             r = await http.post("/api/v1/register", json={"name": "ann", "password": "other-pw"})
             assert r.status_code == 409 and "taken" in r.json()["error"]
+            assert answers("POST /api/v1/register", r)
             for bad in (
                 {"name": "a", "password": "secret-1"},
                 {"name": "bob", "password": "123"},
@@ -83,9 +97,10 @@ def test_register_login_logout() -> None:
             assert r.status_code == 401
             r = await http.post("/api/v1/login", json={"name": "ann", "password": "secret-1"})
             token = r.json()["token"]
+            assert answers("POST /api/v1/login", r)
             # the token is a session: it logs out once
             r = await http.post("/api/v1/logout", headers=bearer(token))
-            assert r.status_code == 200
+            assert r.status_code == 200 and answers("POST /api/v1/logout", r)
             r = await http.post("/api/v1/tables", headers=bearer(token), json={})
             assert r.status_code == 401
             r = await http.post("/api/v1/logout")
@@ -112,6 +127,9 @@ def test_the_lobby_lists_the_ready_tables_with_bots() -> None:
                 await asyncio.sleep(0.02)
             assert all(t["hands_played"] >= 2 for t in tables)
             assert all(t["average_pot"] > 0 and t["hands_per_hour"] > 0 for t in tables)
+            r = await http.get("/api/v1/tables")
+            assert answers("GET /api/v1/tables", r)
+            assert [(t["name"], t["waiting"]) for t in r.json()["tables"]] == [("t1", 0), ("t2", 0)]
             assert bank.audit()
 
     run(body)
@@ -141,12 +159,17 @@ def test_create_and_close_a_table_operators_only() -> None:
             r = await http.post("/api/v1/tables", json=spec, headers=bearer(ann))
             assert r.status_code == 403 and "operators" in r.json()["error"]
             assert (await http.get("/api/v1/tables")).json()["tables"] == []
+            assert conforms(spec, REST["POST /api/v1/tables"]["body"])
             r = await http.post(
-                "/api/v1/tables", json={**spec, "table_id": "high"}, headers=bearer(op)
+                "/api/v1/tables",
+                json={**spec, "table_id": "high", "name": "High stakes"},
+                headers=bearer(op),
             )
             assert r.status_code == 201, r.text
+            assert answers("POST /api/v1/tables", r)
             table = r.json()["table"]
             assert table["table_id"] == "high" and table["seats"] == 6
+            assert table["name"] == "High stakes" and table["waiting"] == 0
             assert table["stakes"] == {"ante": 2, "bring_in": 5, "small_bet": 10, "big_bet": 20}
             assert table["buy_in"] == {"min": 100, "max": 1000} and table["seats_taken"] == 2
             for bad, why in (
@@ -156,6 +179,10 @@ def test_create_and_close_a_table_operators_only() -> None:
                 ({**spec, "colour": "red"}, "unknown"),
                 ({**spec, "bots": 9}, "bots"),
                 ({**spec, "structure": "no-limit-ish"}, "no-limit-ish"),
+                ({**spec, "offer_seconds": 0}, "offer_seconds"),
+                ({**spec, "bot_policy": "genius"}, "genius"),
+                ({**spec, "name": ""}, "name"),
+                ({**spec, "table_id": "high"}, "already a table"),
             ):
                 r = await http.post("/api/v1/tables", json=bad, headers=bearer(op))
                 assert r.status_code == 400 and why in r.json()["error"], (bad, r.text)
@@ -163,7 +190,7 @@ def test_create_and_close_a_table_operators_only() -> None:
             r = await http.delete("/api/v1/tables/high", headers=bearer(ann))
             assert r.status_code == 403
             r = await http.delete("/api/v1/tables/high", headers=bearer(op))
-            assert r.status_code == 200
+            assert r.status_code == 200 and answers("DELETE /api/v1/tables/{table_id}", r)
             assert (await http.get("/api/v1/tables")).json()["tables"] == []
             r = await http.delete("/api/v1/tables/high", headers=bearer(op))
             assert r.status_code == 404

@@ -118,7 +118,18 @@ def run(body: Callable[[], Awaitable[None]], timeout: float = 60) -> None:
     asyncio.run(asyncio.wait_for(body(), timeout))
 
 
-QUIET = frozenset({"timer", "reconnected", "disconnected", "sit_out", "come_back", "sit"})
+QUIET = frozenset(
+    {
+        "timer",
+        "reconnected",
+        "disconnected",
+        "sit_out",
+        "come_back",
+        "sit",
+        "waiting_list",
+        "seat_offered",
+    }
+)
 
 
 class Client:

@@ -16,6 +16,8 @@ from stud8.server.protocol import (
     CLIENT_MESSAGES,
     SERVER_MESSAGES,
     ActMessage,
+    JoinWaitlistMessage,
+    LeaveWaitlistMessage,
     PingMessage,
     ProtocolError,
     SitMessage,
@@ -37,9 +39,11 @@ from stud8.server.table_events import (
     Reconnected,
     SatOut,
     SeatLeft,
+    SeatOffered,
     SeatTaken,
     TimerStarted,
     ToppedUp,
+    WaitingListChanged,
 )
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -98,6 +102,8 @@ def test_every_client_message_parses_into_its_dataclass() -> None:
         3, 100, "b"
     )
     assert parse_command('{"t":"ping","v":3,"d":{"id":"c"}}') == PingMessage("c")
+    assert parse_command('{"t":"join_waitlist","d":{"id":"w"}}') == JoinWaitlistMessage("w")
+    assert parse_command('{"t":"leave_waitlist","d":{"id":"w"}}') == LeaveWaitlistMessage("w")
     for cls in CLIENT_MESSAGES:
         assert cls.t in SCHEMAS["client"] and cls.doc
 
@@ -174,6 +180,8 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
         HandStarted("h1", ((1, 100), (2, 100))),
         TimerStarted(1, "action", 10.0, 1010.0),
         HandFinished("h1", False),
+        WaitingListChanged(("cat", "dan")),
+        SeatOffered(3, "cat", 30.0),
     ]
     events: list[AnyEvent] = [*hand.events, *table_events]
     kinds = set()
@@ -183,6 +191,17 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
         assert conforms(message, SCHEMAS["server"]["event"]), message
         assert conforms(message["d"], SCHEMAS["events"][message["d"]["k"]])
     assert {"deal", "show", "award", "end", "timer", "hand_start"} <= kinds
+    assert {"waiting_list", "seat_offered"} <= kinds
+    assert encode_any_event(WaitingListChanged(("cat", "dan"))) == {
+        "k": "waiting_list",
+        "players": ["cat", "dan"],
+    }
+    assert encode_any_event(SeatOffered(3, "cat", 30.0)) == {
+        "k": "seat_offered",
+        "seat": 3,
+        "player": "cat",
+        "seconds": 30.0,
+    }
     # a hidden card is null, and still conforms
     hidden = {"k": "deal", "seat": 2, "card": None, "face_up": False, "street": 3}
     assert conforms(hidden, SCHEMAS["events"]["deal"])
@@ -208,8 +227,11 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
         "hand_id": live.hand_id,
         "hand": hand_view_json(live.view(1)),
         "turn": encode_any_event(TimerStarted(1, "action", 10.0, 1010.0)),
+        "waiting_list": ["cat", "dan"],
+        "offer": {"seat": 3, "player": "cat", "seconds_left": 12.5},
     }
     others.append(envelope("snapshot", 9, snapshot))
+    others.append(envelope("snapshot", 9, {**snapshot, "waiting_list": [], "offer": None}))
     for text in others:
         message = json.loads(text)
         assert conforms(message, SCHEMAS["server"][message["t"]]), message

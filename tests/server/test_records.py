@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import Deck
 from stud8.core.events import CardDealt
 from stud8.core.rules import TableRules
-from stud8.formats.pokerstars_write import to_pokerstars
+from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.server.records import HandNotFoundError, HandStore
 from stud8.server.storage import Base, create_engine_for, upgrade
@@ -126,6 +127,26 @@ def test_hands_of_a_player_latest_first_with_a_limit(engine: Engine) -> None:
     assert store.hands_of("dan") == ["other"]
     assert store.hands_of("nobody") == []
     assert [s.hand_id for s in store.summaries_of("bob", 3)] == ["a4", "a3", "a2"]
+
+
+def test_the_hands_of_one_table(engine: Engine) -> None:
+    store = HandStore(engine)
+    for i in range(3):
+        store.store(played(30 + i, f"x{i}"))
+        if i < 2:
+            store.store(replace(played(40 + i, f"y{i}"), table="t2"))
+    assert store.hands_of("ann", table="t2") == ["y1", "y0"]
+    assert store.hands_of("ann", table="t1") == ["x2", "x1", "x0"]
+    assert store.hands_of("ann", limit=1, table="t1") == ["x2"]
+    assert store.hands_of("ann", table="t9") == []
+    assert store.latest(table="t2") == ["y1", "y0"]
+    assert store.latest(2) == ["x2", "y1"]
+    mine = store.pokerstars_for("ann", table="t2").split(HAND_SEPARATOR)
+    assert len(mine) == 2 and all("Table 't2'" in hand for hand in mine)
+    assert store.pokerstars_for("ann", table="t9") == ""
+    every = store.pokerstars_for_operator(table="t1").split(HAND_SEPARATOR)
+    assert len(every) == 3 and all("Table 't1'" in hand for hand in every)
+    assert len(store.pokerstars_for_operator(player="bob", table="t2").split(HAND_SEPARATOR)) == 2
 
 
 def test_a_player_sees_only_what_he_saw_at_the_table(engine: Engine) -> None:

@@ -135,16 +135,23 @@ def test_serve_on_the_database_plays_bot_hands_and_the_audit_balances(
         report = ledger.audit()
         assert report.ok and report.issued == 10_000 + 3 * 400  # boss + 3 bots
         assert report.tables > 0  # the bots were still seated at the shutdown
+        seated = {
+            name.split(":")[2]: chips for name, chips in ledger.balances("table:").items() if chips
+        }
+        assert HandStore(engine).in_progress() == []  # a hand at the shutdown was cancelled
     finally:
         engine.dispose()
 
-    # the next start returns the chips left on the tables to the banks
-    with running_server(url, tmp_path) as http:
-        assert http.get("/api/v1/tables").json()["tables"] == []
+    # the next start brings the table back with its bots and their chips; the
+    # ready table is not made again
+    with running_server(url, tmp_path, **ready) as http:
+        (again,) = http.get("/api/v1/tables").json()["tables"]
+        assert again["table_id"] == table["table_id"] and again["name"] == table["name"]
+        assert set(seated) <= set(again["players"]) and len(again["players"]) == 3
     engine = create_engine_for(url)
     try:
         report = Ledger(engine).audit()
-        assert report.ok and report.tables == 0 and report.issued == 11_200
+        assert report.ok and report.tables > 0
         assert HandStore(engine).in_progress() == []
     finally:
         engine.dispose()
@@ -246,6 +253,18 @@ def test_hand_histories_over_http_show_a_player_only_what_he_saw(url: str, tmp_p
         # the room's latest hands, for the operator
         room = http.get("/api/v1/hands", headers=headers["boss"])
         assert room.status_code == 200 and len(room.text.split(HAND_SEPARATOR)) == 2
+        # the hands at one table (the browser's hand-history panel)
+        at = http.get("/api/v1/hands", params={"table": "hh"}, headers=headers["ann"])
+        assert at.status_code == 200 and by_hand(at.text).keys() == seen.keys()
+        assert by_hand(at.text) == seen  # still as she saw them
+        at = http.get("/api/v1/hands", params={"table": "elsewhere"}, headers=headers["ann"])
+        assert at.status_code == 200 and at.text == ""
+        at = http.get("/api/v1/hands", params={"table": "hh"}, headers=headers["boss"])
+        assert by_hand(at.text) == every
+        at = http.get(
+            "/api/v1/hands", params={"table": "elsewhere", "player": "ann"}, headers=headers["boss"]
+        )
+        assert at.status_code == 200 and at.text == ""
         # cat played nothing; ann may not read bob's hands; bad requests
         assert http.get("/api/v1/hands", headers=headers["cat"]).text == ""
         bad = [

@@ -16,6 +16,13 @@
                                             ``&last_seen=N`` after a reconnection
 ==========================================  ========================================
 
+A room on a database adds ``GET /api/v1/hands`` (``stud8.server.runtime``). An
+operator's table websocket shows every card (see ``stud8.server.edge``).
+
+With a :class:`~stud8.server.lobby.TableKeeper` the tables of the last run come
+back at startup, and the ``settings.default_tables`` ready tables are made on the
+first start only; without one (a room in memory) they are made at every start.
+
 Errors are ``{"error": reason}`` with status 400 (bad request), 401 (no or unknown
 token, wrong password), 403 (not an operator), 404, 409 (name taken) or 413 (body too
 large). A websocket refused at the start is closed with code 4400 (bad query), 4401
@@ -41,7 +48,7 @@ from stud8.server.auth import Account, Auth, AuthError
 from stud8.server.bank import ChipBank
 from stud8.server.clock import AsyncioClock, Clock
 from stud8.server.edge import Connection
-from stud8.server.lobby import Lobby, LobbyError, TableSpec
+from stud8.server.lobby import Lobby, LobbyError, TableKeeper, TableSpec
 from stud8.server.protocol import ProtocolError, json_schemas, object_fields
 from stud8.server.settings import Settings
 from stud8.server.table import RecordSink
@@ -100,10 +107,16 @@ def create_app(
     deck_source: Callable[[], Deck] = Deck.shuffled,
     record_sink: RecordSink | None = None,
     default_spec: TableSpec | None = None,
+    keeper: TableKeeper | None = None,
 ) -> Starlette:
-    """The room's ASGI app; ``settings.default_tables`` tables with bots open at startup."""
+    """The room's ASGI app; ``settings.default_tables`` tables with bots open at
+    startup (on the first start only, with a ``keeper``)."""
     lobby = Lobby(
-        bank=bank, clock=clock or AsyncioClock(), deck_source=deck_source, record_sink=record_sink
+        bank=bank,
+        clock=clock or AsyncioClock(),
+        deck_source=deck_source,
+        record_sink=record_sink,
+        keeper=keeper,
     )
 
     async def account_of(request: Request) -> Account:
@@ -171,10 +184,13 @@ def create_app(
             isinstance(table_id, str) and 1 <= len(table_id) <= 32 and table_id.isidentifier()
         ):
             raise HTTPError(400, "table_id must be 1 to 32 letters, digits or '_'")
+        name = data.pop("name", None)
+        if name is not None and not (isinstance(name, str) and 1 <= len(name.strip()) <= 40):
+            raise HTTPError(400, "name must be 1 to 40 characters")
         try:
             values = object_fields(TableSpec, data, "table")
             spec = TableSpec(**values)  # type: ignore[arg-type]
-            table = await lobby.create(spec, table_id)
+            table = await lobby.create(spec, table_id, name=name.strip() if name else None)
         except (ProtocolError, LobbyError, ValueError) as exc:
             raise HTTPError(400, str(exc)) from None
         listing = next(t for t in lobby.listing() if t["table_id"] == table.table_id)
@@ -206,12 +222,13 @@ def create_app(
                 await websocket.close(4400, "last_seen must be a whole number")
                 return
         player: str | None = None
+        operator = False
         if token:
             account = await auth.account_for_token(token)
             if account is None:
                 await websocket.close(4401, "unknown or expired token")
                 return
-            player = account.name
+            player, operator = account.name, account.operator
         entry = lobby.get(table_id)
         if entry is None:
             await websocket.close(4404, f"no table {table_id}")
@@ -228,6 +245,7 @@ def create_app(
             entry,
             player,
             websocket.send_text,
+            everything=operator,
             rate=settings.rate_per_second,
             burst=settings.rate_burst,
         )
@@ -239,7 +257,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         spec = default_spec or TableSpec(bots=settings.bots_per_table)
-        for _ in range(settings.default_tables):
+        had_tables = keeper is not None and await keeper.restore(lobby)
+        for _ in range(0 if had_tables else settings.default_tables):
             table = await lobby.create(spec)
             log.info("table %s is open with %d bots", table.table_id, spec.bots)
         try:

@@ -4,8 +4,10 @@ It parses each client message once (:func:`stud8.server.protocol.parse_command`)
 rate-limits them (a token bucket per connection), answers a repeated command id
 with the first answer without applying it again, and forwards commands to the
 table's queue. Events come from the table already projected for this viewer
-(:func:`stud8.server.table_events.project`), are encoded once and sent in order
-with the replies, through one outgoing queue. A player whose turn starts gets a
+(:func:`stud8.server.table_events.project`: a player sees his own down cards, an
+observer none; an operator's connection, ``everything``, sees every card, except
+in a hand he is dealt into himself), are encoded once and sent in order with the
+replies, through one outgoing queue. A player whose turn starts gets a
 ``turn`` message with his legal actions.
 
 On connect, with ``last_seen`` the missed events are sent (or a snapshot if the
@@ -29,7 +31,9 @@ from stud8.server.protocol import (
     ActMessage,
     ClientMessage,
     ComeBackMessage,
+    JoinWaitlistMessage,
     LeaveMessage,
+    LeaveWaitlistMessage,
     PingMessage,
     ProtocolError,
     SitMessage,
@@ -48,7 +52,9 @@ from stud8.server.table_state import (
     Command,
     Connect,
     Disconnect,
+    JoinWaitlist,
     Leave,
+    LeaveWaitlist,
     Reply,
     Sit,
     SitOut,
@@ -101,6 +107,10 @@ def to_command(message: ClientMessage, player: str) -> Command:
         return ComeBack(player=player, command_id=message.id)
     if isinstance(message, LeaveMessage):
         return Leave(player=player, command_id=message.id)
+    if isinstance(message, JoinWaitlistMessage):
+        return JoinWaitlist(player=player, command_id=message.id)
+    if isinstance(message, LeaveWaitlistMessage):
+        return LeaveWaitlist(player=player, command_id=message.id)
     raise ProtocolError(f"{message.t} is not a table command")
 
 
@@ -115,7 +125,8 @@ def reject_message(command_id: str | None, reason: str, seq: int | None = None) 
 
 
 class Connection:
-    """One client connected to one table, as ``player`` (None: an observer)."""
+    """One client connected to one table, as ``player`` (None: an observer);
+    ``everything``: an operator, who is shown every card (see the module)."""
 
     def __init__(
         self,
@@ -123,6 +134,7 @@ class Connection:
         player: str | None,
         send: Send,
         *,
+        everything: bool = False,
         rate: float = 20.0,
         burst: int = 40,
         now: Callable[[], float] = time.monotonic,
@@ -132,6 +144,7 @@ class Connection:
         self.entry = entry
         self.table = entry.table
         self.player = player
+        self.everything = everything
         self._send = send
         self._bucket = TokenBucket(rate, burst, now)
         self._answers: OrderedDict[str, asyncio.Future[str]] = OrderedDict()
@@ -189,7 +202,7 @@ class Connection:
             )
         )
         self._replaying = True
-        sub = table.subscribe(player, self._deliver, last_seen)
+        sub = table.subscribe(player, self._deliver, last_seen, everything=self.everything)
         self._replaying = False
         if sub.snapshot is not None:
             self._queue(snapshot_message(sub.snapshot))

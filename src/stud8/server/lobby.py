@@ -4,13 +4,21 @@ Each table runs its own owner task (:class:`stud8.server.table.Table`); the lobb
 follows each as an observer to count its hands and pots (average pot, hands per
 hour), and keeps who is connected to which table (so a player with two windows
 open is disconnected only when the last one closes).
+
+A room on a database has a :class:`TableKeeper` (``stud8.server.room_tables``):
+it stores each new table's definition, follows every table from before its
+first event (who sits where, the hands dealt), marks a table closed, and at
+startup reopens the tables of the last run (:meth:`Lobby.reopen`) with their
+players in their seats. A table id is never used twice.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
@@ -23,6 +31,7 @@ from stud8.server.clock import Clock
 from stud8.server.table import RecordSink, Subscription, Table
 from stud8.server.table_events import HandFinished, HandStarted, Numbered
 from stud8.server.table_state import Leave, SeatBot, TableConfig
+from stud8.tools.bots import BOTS
 
 
 @runtime_checkable
@@ -53,6 +62,7 @@ class TableSpec:
     bot_policy: str = "rules"
     between_hands: float = 2.0
     bot_delay: float = 0.5
+    offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
 
     def rules(self) -> TableRules:
         return TableRules(
@@ -70,12 +80,46 @@ class TableSpec:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Reseat:
+    """A seat coming back after a restart; its chips never left the table."""
+
+    seat: int
+    player: str
+    chips: int
+    bot: bool = False
+
+
+class TableKeeper(Protocol):
+    """Keeps the room's tables across restarts. :meth:`opened` and :meth:`closed`
+    block (the lobby runs them in a worker thread)."""
+
+    def opened(self, table_id: str, name: str, spec: TableSpec) -> None:
+        """Store a new table's definition."""
+        ...
+
+    def closed(self, table_id: str) -> None:
+        """Mark the table closed (it does not come back)."""
+        ...
+
+    def follow(self, table: Table) -> list[Subscription]:
+        """Follow a table from before its first event (its seats, its hands)."""
+        ...
+
+    async def restore(self, lobby: Lobby) -> bool:
+        """Reopen the tables of the last run; False on a first start (the room
+        never had a table)."""
+        ...
+
+
 @dataclass(slots=True)
 class TableEntry:
     table: Table
     spec: TableSpec
     created: float
+    name: str = ""
     watcher: Subscription | None = None
+    kept: list[Subscription] = field(default_factory=list)
     pots: deque[tuple[float, int]] = field(default_factory=lambda: deque(maxlen=200))
     connections: Counter[str] = field(default_factory=Counter)
     closed: bool = False
@@ -103,26 +147,55 @@ class Lobby:
         clock: Clock,
         deck_source: Callable[[], Deck] = Deck.shuffled,
         record_sink: RecordSink | None = None,
+        keeper: TableKeeper | None = None,
     ) -> None:
         self._bank = bank
         self._clock = clock
         self._deck_source = deck_source
         self._record_sink = record_sink
+        self._keeper = keeper
         self.tables: dict[str, TableEntry] = {}
+        self._used: set[str] = set()  # every table id the room ever had
         self._numbers = itertools.count(1)
         self._bot_numbers = itertools.count(1)
 
     def get(self, table_id: str) -> TableEntry | None:
         return self.tables.get(table_id)
 
-    async def create(self, spec: TableSpec, table_id: str | None = None) -> Table:
+    def reserve(self, table_ids: Iterable[str]) -> None:
+        """Table ids used before (by closed tables too): never given again."""
+        self._used.update(table_ids)
+
+    def number_bots_from(self, first: int) -> None:
+        """New bots are named ``bot<first>``, ``bot<first + 1>``, ..."""
+        self._bot_numbers = itertools.count(first)
+
+    async def create(
+        self, spec: TableSpec, table_id: str | None = None, *, name: str | None = None
+    ) -> Table:
         """Start a table (and seat its bots); LobbyError if the spec is not valid."""
         if table_id is None:
             table_id = f"t{next(self._numbers)}"
-            while table_id in self.tables:
+            while table_id in self.tables or table_id in self._used:
                 table_id = f"t{next(self._numbers)}"
         if table_id in self.tables:
             raise LobbyError(f"there is already a table {table_id}")
+        if table_id in self._used:
+            raise LobbyError(f"the table id {table_id} was used before")
+        return await self._open(table_id, name or table_id, spec, (), new=True)
+
+    async def reopen(
+        self, table_id: str, name: str, spec: TableSpec, seats: Sequence[Reseat]
+    ) -> Table:
+        """Start a table of the last run again, with its players in their seats
+        (:meth:`Table.restore_seat`) and bots in free seats up to ``spec.bots``."""
+        if table_id in self.tables:
+            raise LobbyError(f"there is already a table {table_id}")
+        return await self._open(table_id, name, spec, seats, new=False)
+
+    async def _open(
+        self, table_id: str, name: str, spec: TableSpec, seats: Sequence[Reseat], *, new: bool
+    ) -> Table:
         try:
             rules = spec.rules()
             config = TableConfig(
@@ -132,6 +205,10 @@ class Lobby:
                 max_buy_in=spec.max_buy_in,
                 between_hands=spec.between_hands,
                 bot_delay=spec.bot_delay,
+                offer_seconds=spec.offer_seconds,
+                # a table back after a restart numbers its events from the wall
+                # clock in microseconds: above any number it gave before
+                first_seq=0 if new else int(self._clock.wall().timestamp() * 1_000_000),
             )
         except (ValueError, ZeroDivisionError) as exc:
             raise LobbyError(str(exc)) from None
@@ -139,8 +216,12 @@ class Lobby:
             raise LobbyError(f"bots must be 0 to {rules.max_seats}, got {spec.bots}")
         if spec.between_hands < 0 or spec.bot_delay < 0:
             raise LobbyError("between_hands and bot_delay must be 0 or more")
+        if len(name) > 100:
+            raise LobbyError("a table's name is at most 100 characters")
         if spec.bots and not isinstance(self._bank, Issuer):
             raise LobbyError("this bank cannot fund bots")
+        if spec.bot_policy not in BOTS:
+            raise LobbyError(f"no bot policy {spec.bot_policy!r} (there are {', '.join(BOTS)})")
         table = Table(
             config,
             bank=self._bank,
@@ -148,12 +229,27 @@ class Lobby:
             deck_source=self._deck_source,
             record_sink=self._record_sink,
         )
-        entry = TableEntry(table, spec, self._clock.now())
-        self.tables[table_id] = entry
-        table.start()
+        keeper = self._keeper
+        self._used.add(table_id)  # before the await: a second create of it is refused
+        if keeper is not None and new:
+            try:
+                await asyncio.to_thread(keeper.opened, table_id, name, spec)
+            except BaseException:
+                self._used.discard(table_id)
+                raise
+        entry = TableEntry(table, spec, self._clock.now(), name)
+        if keeper is not None:
+            entry.kept = keeper.follow(table)
         clock = self._clock
         entry.watcher = table.subscribe(None, lambda item: entry.follow(item, clock.now()))
-        for seat in range(1, spec.bots + 1):
+        for reseat in seats:
+            policy = spec.bot_policy if reseat.bot else None
+            table.restore_seat(reseat.seat, reseat.player, reseat.chips, bot=policy)
+        self.tables[table_id] = entry
+        table.start()
+        bots = sum(1 for reseat in seats if reseat.bot)
+        free = [n for n in range(1, rules.max_seats + 1) if n not in table.seats]
+        for seat in free[: max(0, spec.bots - bots)]:
             await self.seat_bot(table_id, seat, spec.max_buy_in, spec.bot_policy)
         return table
 
@@ -178,21 +274,35 @@ class Lobby:
         if entry is None:
             raise LobbyError(f"no table {table_id}")
         table = entry.table
+        entry.closed = True
+        if self._keeper is not None:
+            await asyncio.to_thread(self._keeper.closed, table_id)
         if table.hand is not None:
             await table.cancel_hand("the table is closing")
-        entry.closed = True
         for seat in list(table.seats.values()):
             await table.submit(Leave(player=seat.player))
-        await table.stop()
-        if entry.watcher is not None:
-            entry.watcher.close()
+        await self._stop(entry)
         del self.tables[table_id]
 
     async def close_all(self) -> None:
+        """The room is stopping: a hand in play is cancelled (every chip goes
+        back, its history is kept); the players stay seated, so the tables come
+        back with them at the next start (if the room has a keeper)."""
         for table_id in list(self.tables):
             entry = self.tables.pop(table_id)
             entry.closed = True
-            await entry.table.stop()
+            table = entry.table
+            if table.hand is not None and table.running:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(table.cancel_hand("the server is stopping"), 10)
+            await self._stop(entry)
+
+    @staticmethod
+    async def _stop(entry: TableEntry) -> None:
+        await entry.table.stop()
+        for sub in (entry.watcher, *entry.kept):
+            if sub is not None:
+                sub.close()
 
     def listing(self) -> list[dict[str, Any]]:
         """What the lobby shows of each table."""
@@ -205,6 +315,7 @@ class Lobby:
             out.append(
                 {
                     "table_id": table_id,
+                    "name": entry.name or table_id,
                     "game": table.rules.game.value,
                     "structure": table.rules.structure.value,
                     "stakes": {
@@ -217,6 +328,7 @@ class Lobby:
                     "seats": table.rules.max_seats,
                     "seats_taken": len(table.seats),
                     "players": [s.player for _, s in sorted(table.seats.items())],
+                    "waiting": len(table.waiting.players),
                     "average_pot": round(sum(recent) / len(recent), 1) if recent else 0,
                     "hands_per_hour": round(len(recent) * 3600 / elapsed, 1),
                     "hands_played": table.hands_played,

@@ -1,4 +1,4 @@
-"""The websocket protocol: message schemas as typed dataclasses, parsing, encoding.
+"""The websocket protocol: parsing, encoding, and the messages' JSON schemas.
 
 Every message is a JSON object ``{"t": type, "v": seq, "d": data}``. A client sends
 commands (``v`` is not used); the server sends events, snapshots, turns and replies,
@@ -7,9 +7,10 @@ commands (``v`` is not used); the server sends events, snapshots, turns and repl
 A client message is parsed once, by :func:`parse_command`: an unknown type, malformed
 JSON, a missing or extra field, a wrong type or an oversized message raises
 :class:`ProtocolError`, whose ``reason`` is sent back in a ``reject``; nothing else
-happens. :func:`json_schemas` generates the JSON schemas of every message from the
-dataclasses below; ``docs/protocol.md`` shows them (``python -m stud8.server.protocol
---write docs/protocol.md`` brings it up to date; a test checks it is).
+happens. :func:`json_schemas` generates the JSON schemas of every message from its
+dataclass (:mod:`stud8.server.protocol_messages`); ``docs/protocol.md`` shows them
+(``python -m stud8.server.protocol --write docs/protocol.md`` brings it up to date; a
+test checks it is).
 
 >>> parse_command('{"t": "act", "d": {"kind": "call", "id": "c1"}}')
 ActMessage(kind='call', id='c1', amount=None)
@@ -21,11 +22,12 @@ stud8.server.protocol.ProtocolError: act: missing field 'id'
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import types
 import typing
-from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar, Union
+from dataclasses import MISSING, fields
+from typing import Any, Union
 
 from stud8.core.actions import LegalAction
 from stud8.core.cards import Card
@@ -33,13 +35,74 @@ from stud8.core.events import Event
 from stud8.core.views import HandView
 from stud8.formats.jsonlog import _EVENT_TYPES, encode_event
 from stud8.server import table_events
+from stud8.server.protocol_messages import (
+    CLIENT_MESSAGES,
+    JSON,
+    SERVER_MESSAGES,
+    AckMessage,
+    ActMessage,
+    ClientMessage,
+    ComeBackMessage,
+    EventMessage,
+    JoinWaitlistMessage,
+    LeaveMessage,
+    LeaveWaitlistMessage,
+    PingMessage,
+    PongMessage,
+    RejectMessage,
+    ServerMessage,
+    SitMessage,
+    SitOutMessage,
+    SnapshotMessage,
+    TopUpMessage,
+    TurnMessage,
+    WelcomeMessage,
+)
+from stud8.server.protocol_rest import ENDPOINTS, Failure
 from stud8.server.table_events import AnyEvent, Numbered, TableEvent
 from stud8.server.table_state import TableSnapshot
 
+__all__ = [
+    "CLIENT_MESSAGES",
+    "JSON",
+    "MAX_ID_CHARS",
+    "MAX_MESSAGE_BYTES",
+    "SERVER_MESSAGES",
+    "AckMessage",
+    "ActMessage",
+    "ClientMessage",
+    "ComeBackMessage",
+    "EventMessage",
+    "JoinWaitlistMessage",
+    "LeaveMessage",
+    "LeaveWaitlistMessage",
+    "PingMessage",
+    "PongMessage",
+    "ProtocolError",
+    "RejectMessage",
+    "ServerMessage",
+    "SitMessage",
+    "SitOutMessage",
+    "SnapshotMessage",
+    "TopUpMessage",
+    "TurnMessage",
+    "WelcomeMessage",
+    "encode_any_event",
+    "envelope",
+    "event_message",
+    "hand_view_json",
+    "json_schemas",
+    "legal_json",
+    "object_fields",
+    "parse_command",
+    "schemas_markdown",
+    "snapshot_message",
+    "updated_doc",
+]
+
 MAX_MESSAGE_BYTES = 4096
 MAX_ID_CHARS = 64
-
-JSON = Any
+_BY_TYPE: dict[str, type[ClientMessage]] = {cls.t: cls for cls in CLIENT_MESSAGES}
 
 
 class ProtocolError(ValueError):
@@ -49,182 +112,6 @@ class ProtocolError(ValueError):
         super().__init__(reason)
         self.reason = reason
         self.command_id = command_id
-
-
-# ------------------------------------------------------------------ client messages
-
-
-@dataclass(frozen=True, slots=True)
-class ClientMessage:
-    """Base of the commands a client sends; ``id`` is the client's command id."""
-
-    t: ClassVar[str] = ""
-    doc: ClassVar[str] = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ActMessage(ClientMessage):
-    kind: str
-    id: str
-    amount: int | None = None
-    t: ClassVar[str] = "act"
-    doc: ClassVar[str] = (
-        "Act in the hand: kind is fold, check, call, bring_in, complete, bet or raise; "
-        "amount is the 'to' amount (your total bet on this street) for complete, bet and "
-        "raise, and absent or null otherwise."
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class SitMessage(ClientMessage):
-    seat: int
-    amount: int
-    id: str
-    t: ClassVar[str] = "sit"
-    doc: ClassVar[str] = "Sit in a seat with a buy-in from your account (within the table's range)."
-
-
-@dataclass(frozen=True, slots=True)
-class TopUpMessage(ClientMessage):
-    amount: int
-    id: str
-    t: ClassVar[str] = "top_up"
-    doc: ClassVar[str] = "Add chips from your account, between hands only."
-
-
-@dataclass(frozen=True, slots=True)
-class SitOutMessage(ClientMessage):
-    id: str
-    t: ClassVar[str] = "sit_out"
-    doc: ClassVar[str] = "Be dealt out from the next hand on."
-
-
-@dataclass(frozen=True, slots=True)
-class ComeBackMessage(ClientMessage):
-    id: str
-    t: ClassVar[str] = "come_back"
-    doc: ClassVar[str] = "Be dealt in again."
-
-
-@dataclass(frozen=True, slots=True)
-class LeaveMessage(ClientMessage):
-    id: str
-    t: ClassVar[str] = "leave"
-    doc: ClassVar[str] = (
-        "Leave the table: between hands at once, else at the end of the hand; your chips "
-        "go back to your account."
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class PingMessage(ClientMessage):
-    id: str
-    t: ClassVar[str] = "ping"
-    doc: ClassVar[str] = "Answered by a pong with the same id (and the table's last number)."
-
-
-CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
-    ActMessage,
-    SitMessage,
-    TopUpMessage,
-    SitOutMessage,
-    ComeBackMessage,
-    LeaveMessage,
-    PingMessage,
-)
-_BY_TYPE: dict[str, type[ClientMessage]] = {cls.t: cls for cls in CLIENT_MESSAGES}
-
-
-# ------------------------------------------------------------------ server messages
-
-
-@dataclass(frozen=True, slots=True)
-class ServerMessage:
-    t: ClassVar[str] = ""
-    doc: ClassVar[str] = ""
-
-
-@dataclass(frozen=True, slots=True)
-class WelcomeMessage(ServerMessage):
-    table_id: str
-    player: str | None
-    seat: int | None
-    t: ClassVar[str] = "welcome"
-    doc: ClassVar[str] = (
-        "First message on a connection: who you are here (player null: an observer)."
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class EventMessage(ServerMessage):
-    k: str
-    t: ClassVar[str] = "event"
-    doc: ClassVar[str] = (
-        "One table event, numbered v (one sequence per table, no gaps), as you may see it: "
-        "another player's down card has card null. d.k is the kind; the other fields "
-        "are listed under 'Events'."
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class SnapshotMessage(ServerMessage):
-    table_id: str
-    viewer_seat: int | None
-    seats: list[dict[str, JSON]]
-    hand_id: str | None
-    hand: dict[str, JSON] | None
-    turn: dict[str, JSON] | None
-    t: ClassVar[str] = "snapshot"
-    doc: ClassVar[str] = (
-        "The table as you may see it now (sent on connect when no last_seen is given or "
-        "the missed events are gone); the events after v follow."
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class TurnMessage(ServerMessage):
-    seat: int
-    legal: list[dict[str, JSON]]
-    t: ClassVar[str] = "turn"
-    doc: ClassVar[str] = (
-        "Your turn: the actions you may take, each {kind, min_to, max_to, adds, all_in}."
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class AckMessage(ServerMessage):
-    id: str
-    t: ClassVar[str] = "ack"
-    doc: ClassVar[str] = "Your command was applied (a repeat of its id gets the same answer)."
-
-
-@dataclass(frozen=True, slots=True)
-class RejectMessage(ServerMessage):
-    id: str | None
-    reason: str
-    t: ClassVar[str] = "reject"
-    doc: ClassVar[str] = (
-        "Your message was refused and changed nothing; id is null when the message had no "
-        "readable id (malformed JSON, oversized, ...)."
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class PongMessage(ServerMessage):
-    id: str
-    t: ClassVar[str] = "pong"
-    doc: ClassVar[str] = "The answer to a ping."
-
-
-SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
-    WelcomeMessage,
-    SnapshotMessage,
-    EventMessage,
-    TurnMessage,
-    AckMessage,
-    RejectMessage,
-    PongMessage,
-)
 
 
 # ------------------------------------------------------------------ parsing
@@ -427,6 +314,16 @@ def snapshot_message(snap: TableSnapshot) -> str:
         "hand_id": snap.hand_id,
         "hand": hand_view_json(snap.hand) if snap.hand is not None else None,
         "turn": encode_any_event(turn) if turn is not None else None,
+        "waiting_list": list(snap.waiting_list),
+        "offer": (
+            {
+                "seat": snap.offer.seat,
+                "player": snap.offer.player,
+                "seconds_left": round(snap.offer.seconds_left, 3),
+            }
+            if snap.offer is not None
+            else None
+        ),
     }
     return envelope("snapshot", snap.seq, data)
 
@@ -465,6 +362,8 @@ def _schema_of_type(tp: object) -> dict[str, JSON]:
         return {"type": "object"}
     if isinstance(tp, type) and hasattr(tp, "strength"):
         return {"type": "integer", "description": "a hand value's strength (higher is better)"}
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return _object_schema(tp, title=tp.__name__)
     return {"description": repr(tp)}
 
 
@@ -531,8 +430,36 @@ def _event_schemas() -> dict[str, JSON]:
     return out
 
 
+def _rest_schemas() -> dict[str, JSON]:
+    out: dict[str, JSON] = {}
+    for e in ENDPOINTS:
+        entry: dict[str, JSON] = {"description": e.doc, "status": e.status, "login": e.login}
+        if e.request is not None:
+            what = "query" if e.method == "GET" else "body"
+            doc = " ".join((e.request.__doc__ or "").split())
+            if e.request.__name__ == "TableSpec":
+                request = _object_schema(e.request, title="NewTable", doc="a table's settings")
+                request["properties"]["table_id"] = {"type": "string"}
+                request["properties"]["name"] = {"type": "string"}
+            else:
+                request = _object_schema(e.request, title=e.request.__name__, doc=doc)
+            if what == "query":  # a parameter is absent or a value, never null
+                for name, prop in request["properties"].items():
+                    kinds = [k for k in prop.get("anyOf", [prop]) if k != {"type": "null"}]
+                    request["properties"][name] = kinds[0] if len(kinds) == 1 else prop
+            entry[what] = request
+        if e.answer is not None:
+            doc = " ".join((e.answer.__doc__ or "").split())
+            entry["answer"] = _object_schema(e.answer, title=e.answer.__name__, doc=doc)
+        out[f"{e.method} {e.path}"] = entry
+    out["errors"] = _object_schema(Failure, title="Failure", doc="any error, with its status")
+    return out
+
+
 def json_schemas() -> dict[str, JSON]:
-    """The JSON schemas of every message (client and server) and of every event."""
+    """The JSON schemas of every message (client and server), of every event, and
+    of the REST API's bodies (``rest``: by endpoint, its ``body`` or ``query`` and
+    its ``answer``)."""
     client = {
         cls.t: _envelope_schema(
             cls.t, _object_schema(cls, title=cls.__name__, doc=cls.doc), with_v=True
@@ -551,7 +478,12 @@ def json_schemas() -> dict[str, JSON]:
         "description": EventMessage.doc,
         "oneOf": [{"$ref": f"#/events/{k}"} for k in _event_schemas()],
     }
-    return {"client": client, "server": server, "events": _event_schemas()}
+    return {
+        "client": client,
+        "server": server,
+        "events": _event_schemas(),
+        "rest": _rest_schemas(),
+    }
 
 
 DOC_BEGIN = "<!-- schemas: generated by `python -m stud8.server.protocol`; do not edit -->"
@@ -563,6 +495,7 @@ def schemas_markdown() -> str:
     schemas = json_schemas()
     parts = [DOC_BEGIN, ""]
     titles = (
+        ("rest", "REST endpoints (bodies, queries and answers)"),
         ("client", "Client messages"),
         ("server", "Server messages"),
         ("events", "Events (`d` of an `event` message)"),

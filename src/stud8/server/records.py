@@ -251,17 +251,31 @@ class HandStore:
         found = self.fetch(hand_id)
         return None if found is None else found.record
 
-    def hands_of(self, player: str, limit: int = DEFAULT_LIMIT) -> list[str]:
-        """The ids of the hands the player played, the latest first."""
+    def hands_of(
+        self, player: str, limit: int = DEFAULT_LIMIT, *, table: str | None = None
+    ) -> list[str]:
+        """The ids of the hands the player played (at ``table``, if given), the
+        latest first."""
         limit = max(0, min(limit, MAX_LIMIT))
+        query = (
+            select(StoredHand.hand_id)
+            .join(HandPlayer, HandPlayer.hand_ref == StoredHand.id)
+            .where(HandPlayer.player == player)
+        )
+        if table is not None:
+            query = query.where(StoredHand.table_id == table)
+        with self._sessions() as session:
+            return list(session.scalars(query.order_by(StoredHand.id.desc()).limit(limit)))
+
+    def latest(self, limit: int = DEFAULT_LIMIT, *, table: str | None = None) -> list[str]:
+        """The ids of the room's (or ``table``'s) latest hands, the latest first."""
+        query = select(StoredHand.hand_id)
+        if table is not None:
+            query = query.where(StoredHand.table_id == table)
         with self._sessions() as session:
             return list(
                 session.scalars(
-                    select(StoredHand.hand_id)
-                    .join(HandPlayer, HandPlayer.hand_ref == StoredHand.id)
-                    .where(HandPlayer.player == player)
-                    .order_by(StoredHand.id.desc())
-                    .limit(limit)
+                    query.order_by(StoredHand.id.desc()).limit(max(0, min(limit, MAX_LIMIT)))
                 )
             )
 
@@ -296,12 +310,19 @@ class HandStore:
 
     # ------------------------------------------------------------ PokerStars
     def pokerstars_for(
-        self, player: str, hand_ids: Sequence[str] | None = None, limit: int = DEFAULT_LIMIT
+        self,
+        player: str,
+        hand_ids: Sequence[str] | None = None,
+        limit: int = DEFAULT_LIMIT,
+        *,
+        table: str | None = None,
     ) -> str:
-        """The player's hands (``hand_ids``, or his latest ``limit``) in PokerStars
-        text, each as he saw it at the table. A hand id that is not one of his
-        raises :class:`HandNotFoundError`. Hands cancelled by a restart have no
-        history and are left out."""
+        """The player's hands (``hand_ids``, or his latest ``limit``, at ``table``
+        if given) in PokerStars text, each as he saw it at the table. A hand id
+        that is not one of his raises :class:`HandNotFoundError`. Hands cancelled
+        by a restart have no history and are left out."""
+        if hand_ids is None:
+            hand_ids = self.hands_of(player, limit, table=table)
         return HAND_SEPARATOR.join(
             to_pokerstars(record, seat=seat) for record, seat in self._his(player, hand_ids, limit)
         )
@@ -311,21 +332,15 @@ class HandStore:
         hand_ids: Sequence[str] | None = None,
         *,
         player: str | None = None,
+        table: str | None = None,
         limit: int = DEFAULT_LIMIT,
     ) -> str:
         """Hands in PokerStars text with every card: ``hand_ids``, or the latest
-        ``limit`` hands of ``player`` (or of the room)."""
+        ``limit`` hands of ``player`` (or of the room), at ``table`` if given."""
         if hand_ids is None and player is not None:
-            hand_ids = self.hands_of(player, limit)
+            hand_ids = self.hands_of(player, limit, table=table)
         elif hand_ids is None:
-            with self._sessions() as session:
-                hand_ids = list(
-                    session.scalars(
-                        select(StoredHand.hand_id)
-                        .order_by(StoredHand.id.desc())
-                        .limit(max(0, min(limit, MAX_LIMIT)))
-                    )
-                )
+            hand_ids = self.latest(limit, table=table)
         texts = []
         for hand_id in hand_ids:
             found = self.fetch(hand_id)

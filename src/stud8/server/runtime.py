@@ -9,20 +9,25 @@ URL):
    (its antes, bring-ins and bets go back: the ledger moves no chip during a
    hand, so every stack is what it was when the hand was dealt) and stored as
    cancelled;
-3. **the chips left on tables are cashed out** to their owners' banks
-   (:func:`cash_out_tables`). The tables of a previous run do not come back with
-   their seats (table ids are handed out afresh, the bots are new), so every chip
-   still at a table (a player's stack after recovery, or after a clean shutdown,
-   which does not stand the players up) goes back to his account, where he finds
-   it and buys in again. Nothing is lost and the audit balances;
+3. **the tables come back** (:mod:`stud8.server.room_tables`): every table not
+   closed by an operator is opened again when the app starts, with its id, name
+   and settings, each player in his seat with exactly the chips the ledger holds
+   for him there (he is dealt in when he connects), the bots in theirs; chips at a
+   table with no seat to come back to are cashed out to their owners' banks now.
+   The ready tables (``settings.default_tables``) are made on the first start
+   only. After a clean shutdown the same holds (a hand in play at the shutdown is
+   cancelled then);
 4. the accounts are the database's (:class:`~stud8.server.db_auth.AccountsAuth`,
    argon2id, ``settings.operators`` get the operator role), the bank is the
    ledger (:class:`RoomBank`, a :class:`~stud8.server.ledger_bank.LedgerBank` that
    can also issue the bots' chips), the record sink is the
-   :class:`~stud8.server.records.HandStore`, and every table is watched by it
-   (its hands are noted when dealt, for recovery) from the first buy-in at it,
-   before it can deal a hand;
+   :class:`~stud8.server.records.HandStore`, and every table is followed from
+   before its first event (:class:`~stud8.server.room_tables.RoomKeeper`): its
+   hands are noted when dealt (for recovery), its seats when taken;
 5. ``GET /api/v1/hands`` (:func:`hands_route`) gives the hand histories.
+
+uvicorn's logs go through :func:`stud8.server.logs.uvicorn_log_config`, which
+blanks the session tokens in the URLs it prints.
 
 :func:`memory_app` is the room with everything in memory (``stud8 serve
 --memory``): nothing survives the process.
@@ -38,7 +43,7 @@ import asyncio
 import gc
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
@@ -54,52 +59,24 @@ from stud8.server.bank import MemoryBank
 from stud8.server.db_auth import AccountsAuth
 from stud8.server.ledger import Ledger, LedgerError
 from stud8.server.ledger_bank import LedgerBank
-from stud8.server.lobby import TableEntry, TableSpec
+from stud8.server.lobby import TableSpec
+from stud8.server.logs import uvicorn_log_config
 from stud8.server.records import DEFAULT_LIMIT, MAX_LIMIT, HandStore
-from stud8.server.recovery import RecoveryReport, recover, table_stacks
+from stud8.server.recovery import RecoveryReport, recover
+from stud8.server.room_tables import RoomKeeper, TableStore, prepare_restore
 from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for, upgrade
-from stud8.server.table import Subscription, Table
 
 log = logging.getLogger("stud8.server")
 
 
 # ------------------------------------------------------------------ the bank
 class RoomBank(LedgerBank):
-    """The ledger as the tables' bank; it also funds the bots (``issue``: a grant)
-    and has the :class:`HandStore` watch each table from its first buy-in."""
-
-    def __init__(self, ledger: Ledger, hands: HandStore) -> None:
-        super().__init__(ledger, hands)
-        self.store = hands
-        self.tables: Callable[[str], Table | None] = lambda _table_id: None
-        self._watched: dict[str, tuple[Table, Subscription]] = {}
+    """The ledger as the tables' bank; it also funds the bots (``issue``: a grant)."""
 
     def issue(self, player: str, amount: int) -> None:
         """New play chips for a bot (blocking: a few milliseconds)."""
         self.ledger.grant(player, amount, memo="bot chips")
-
-    def watch(self, table_id: str) -> None:
-        table = self.tables(table_id)
-        if table is None:
-            return
-        known = self._watched.get(table_id)
-        if known is not None and known[0] is table:
-            return
-        self._watched[table_id] = (table, self.store.watch(table))
-
-    async def buy_in(self, player: str, table: str, seat: int, amount: int) -> None:
-        self.watch(table)  # before any hand: a hand needs two buy-ins
-        await super().buy_in(player, table, seat, amount)
-
-
-def cash_out_tables(ledger: Ledger) -> dict[str, dict[str, int]]:
-    """Move every chip left on a table back to its owner's bank; what moved."""
-    moved = table_stacks(ledger)
-    for table, players in moved.items():
-        for player, chips in players.items():
-            ledger.cash_out(player, table, chips, memo="returned to the bank at startup")
-    return moved
 
 
 # ------------------------------------------------------------------ histories
@@ -113,19 +90,20 @@ def _error(status: int, reason: str) -> JSONResponse:
 
 
 def hands_route(auth: Auth, store: HandStore) -> Route:
-    """``GET /api/v1/hands?limit=N[&player=NAME]`` (bearer token): the latest
-    ``limit`` hands (default 50, at most 1000) in PokerStars text, latest first.
-    A player gets his own hands as he saw them at the table (his down cards, the
-    others' only where shown; ``player=`` may only name himself); an operator
-    gets every card, of ``player``'s hands or of the whole room. Hands cancelled
-    by a restart have no history and are left out."""
+    """``GET /api/v1/hands?limit=N[&player=NAME][&table=TABLE_ID]`` (bearer token):
+    the latest ``limit`` hands (default 50, at most 1000) in PokerStars text,
+    latest first, of one table if ``table`` is given. A player gets his own hands
+    as he saw them at the table (his down cards, the others' only where shown;
+    ``player=`` may only name himself); an operator gets every card, of
+    ``player``'s hands or of the whole room. Hands cancelled by a restart have no
+    history and are left out."""
 
     async def hands(request: Request) -> Response:
         token = _bearer(request)
         account: Account | None = await auth.account_for_token(token) if token else None
         if account is None:
             return _error(401, "log in first (Authorization: Bearer <token>)")
-        extra = set(request.query_params) - {"limit", "player"}
+        extra = set(request.query_params) - {"limit", "player", "table"}
         if extra:
             return _error(400, f"unknown parameters {sorted(extra)}")
         raw = request.query_params.get("limit", str(DEFAULT_LIMIT))
@@ -136,14 +114,19 @@ def hands_route(auth: Auth, store: HandStore) -> Route:
         if not 1 <= limit <= MAX_LIMIT:
             return _error(400, f"limit is 1 to {MAX_LIMIT}, not {limit}")
         player = request.query_params.get("player")
+        table = request.query_params.get("table")
+        if table is not None and not 1 <= len(table) <= 100:
+            return _error(400, "table must be a table id")
         if account.operator:
             text = await asyncio.to_thread(
-                store.pokerstars_for_operator, player=player, limit=limit
+                store.pokerstars_for_operator, player=player, table=table, limit=limit
             )
         elif player is not None and player.casefold() != account.name.casefold():
             return _error(403, "you may read your own hands only")
         else:
-            text = await asyncio.to_thread(store.pokerstars_for, account.name, None, limit)
+            text = await asyncio.to_thread(
+                store.pokerstars_for, account.name, None, limit, table=table
+            )
         return PlainTextResponse(text)
 
     return Route("/api/v1/hands", hands, methods=["GET"])
@@ -189,7 +172,7 @@ def default_spec(settings: Settings, environ: Mapping[str, str] | None = None) -
 
 
 def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> Room:
-    """Migrate, recover, return the tables' chips, and build the app (see the module)."""
+    """Migrate, recover, plan the tables' return, and build the app (see the module)."""
     spec = default_spec(settings, environ)
     engine = create_engine_for(settings.database_url)
     try:
@@ -197,28 +180,26 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         ledger = Ledger(engine)
         store = HandStore(engine)
         report = recover(engine, ledger, store)
-        returned = cash_out_tables(ledger)
+        tables = TableStore(engine)
+        plan = prepare_restore(tables, ledger)
     except BaseException:
         engine.dispose()
         raise
     for hand in report.hands:
         log.warning("hand %s at %s was unfinished: %s", hand.hand_id, hand.table, hand.outcome)
-    for table, players in returned.items():
+    for table, players in plan.returned.items():
         log.info("chips left at %s returned to the banks: %s", table, players)
     if not report.ok:
         log.error("the books do not balance after recovery:\n%s", report)
     accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
     auth = AccountsAuth(accounts, operators=settings.operators)
     bank = RoomBank(ledger, store)
-    app = create_app(settings, auth=auth, bank=bank, record_sink=store, default_spec=spec)
-
-    def table_of(table_id: str) -> Table | None:
-        entry: TableEntry | None = app.state.lobby.get(table_id)
-        return None if entry is None else entry.table
-
-    bank.tables = table_of
+    keeper = RoomKeeper(tables, store, plan)
+    app = create_app(
+        settings, auth=auth, bank=bank, record_sink=store, default_spec=spec, keeper=keeper
+    )
     app.router.routes.insert(0, hands_route(auth, store))
-    return Room(app, engine, ledger, store, report, returned)
+    return Room(app, engine, ledger, store, report, plan.returned)
 
 
 def memory_app(settings: Settings, environ: Mapping[str, str] | None = None) -> Starlette:
@@ -239,7 +220,12 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
 
     if memory:
         log.warning("accounts and chips are kept IN MEMORY: everything is lost at exit")
-        uvicorn.run(memory_app(settings), host=settings.host, port=settings.port)
+        uvicorn.run(
+            memory_app(settings),
+            host=settings.host,
+            port=settings.port,
+            log_config=uvicorn_log_config(),
+        )
         return 0
     try:
         room = open_room(settings)
@@ -248,7 +234,9 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
         return 1
     log.info("database %s: %s", settings.database_url, room.ledger.audit())
     try:
-        uvicorn.run(room.app, host=settings.host, port=settings.port)
+        uvicorn.run(
+            room.app, host=settings.host, port=settings.port, log_config=uvicorn_log_config()
+        )
     finally:
         room.close()
     return 0

@@ -7,7 +7,10 @@ applied again: it gets the first answer again. Timers and bots post their own
 messages to the same queue, so the owner task is the only writer.
 
 Every event (see :mod:`stud8.server.table_events`) is numbered, kept in a bounded
-history and handed to each subscriber as that subscriber may see it.
+history and handed to each subscriber as that subscriber may see it (its
+:class:`~stud8.server.table_feed.Feed`). The waiting list and the seat it holds
+are :class:`~stud8.server.table_waitlist.WaitingList`'s; the seat commands are
+:class:`~stud8.server.table_seats.TableSeating`'s.
 
 Timers follow RULES.md section 6, with the times of the table's
 :class:`~stud8.core.rules.TableRules`: ``action_seconds``, then a visible
@@ -25,7 +28,6 @@ import random
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
 
@@ -35,24 +37,16 @@ from stud8.core.errors import Stud8Error
 from stud8.core.events import Event, HandCancelled
 from stud8.core.hand import Hand
 from stud8.formats.record import HandRecord
-from stud8.server.bank import BankError, ChipBank
+from stud8.server.bank import ChipBank
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table_events import (
-    AnyEvent,
-    CameBack,
-    Disconnected,
     HandFinished,
     HandStarted,
-    History,
     Numbered,
-    Reconnected,
-    SatOut,
-    SeatLeft,
-    SeatTaken,
     TimerStarted,
-    ToppedUp,
-    project,
 )
+from stud8.server.table_feed import Feed, Subscription
+from stud8.server.table_seats import TableSeating
 from stud8.server.table_state import (
     Act,
     BotTurn,
@@ -61,8 +55,11 @@ from stud8.server.table_state import (
     Command,
     Connect,
     Disconnect,
+    JoinWaitlist,
     Leave,
+    LeaveWaitlist,
     Message,
+    OfferTimeout,
     Refused,
     Reply,
     Seat,
@@ -77,22 +74,9 @@ from stud8.server.table_state import (
     TopUp,
     Turn,
 )
-from stud8.tools.bots import BOTS, Bot
+from stud8.server.table_waitlist import WaitingList
 
-
-@dataclass(slots=True)
-class Subscription:
-    table: Table
-    player: str | None  # None: an observer
-    deliver: Callable[[Numbered], None]
-    snapshot: TableSnapshot | None = None  # given instead of the missed events
-    replayed: int = 0  # how many missed events were delivered at once
-    active: bool = field(default=True)
-
-    def close(self) -> None:
-        self.active = False
-        self.table._unsubscribe(self)
-
+__all__ = ["RecordSink", "Subscription", "Table"]
 
 RecordSink = Callable[[HandRecord], None]
 
@@ -104,7 +88,7 @@ def _new_hand_id() -> str:
 # ---------------------------------------------------------------- the table
 
 
-class Table:
+class Table(TableSeating):
     """One table; :meth:`start` runs its owner task, :meth:`stop` ends it."""
 
     def __init__(
@@ -138,9 +122,14 @@ class Table:
         self._turn: Turn | None = None
         self._token = 0
         self._start_timer: TimerHandle | None = None
-        self._seq = 0
-        self._history = History(config.history_size)
-        self._subs: list[Subscription] = []
+        self._feed = Feed(config.history_size, config.first_seq)
+        self._emit = self._feed.emit
+        self.waiting = WaitingList(
+            clock=clock,
+            seconds=config.offer_seconds,
+            emit=self._emit,
+            post=lambda message: self._queue.put_nowait((message, None)),
+        )
         self._answers: OrderedDict[tuple[str, str], Reply] = OrderedDict()
         self.hands_played = 0
 
@@ -154,6 +143,7 @@ class Table:
     async def stop(self) -> None:
         """End the owner task and the timers (the hand, if any, stays as it is)."""
         self._cancel_turn()
+        self.waiting.stop()
         if self._start_timer is not None:
             self._start_timer.cancel()
             self._start_timer = None
@@ -194,48 +184,41 @@ class Table:
 
     @property
     def last_seq(self) -> int:
-        return self._seq
+        return self._feed.last_seq
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
 
     def subscribe(
         self,
         player: str | None,
         deliver: Callable[[Numbered], None],
         last_seen: int | None = None,
+        *,
+        everything: bool = False,
     ) -> Subscription:
-        """Follow the table as ``player`` (None: an observer) sees it.
+        """Follow the table as ``player`` (None: an observer) sees it; with
+        ``everything`` (an operator) every card, but in a hand he is dealt into.
 
         With ``last_seen``, the events after it are delivered at once if the history
         still has them; otherwise (or without ``last_seen``) the subscription carries
         a snapshot, and events after the snapshot's ``seq`` follow.
         """
-        sub = Subscription(self, player, deliver)
-        missed = self._history.since(last_seen) if last_seen is not None else None
-        if missed is None:
-            sub.snapshot = self.snapshot(player)
-        else:
-            for item in missed:
-                deliver(project(item, player))
-            sub.replayed = len(missed)
-        self._subs.append(sub)
-        return sub
+        return self._feed.subscribe(
+            player,
+            deliver,
+            last_seen,
+            lambda: self.snapshot(player, everything=everything),
+            everything=everything,
+        )
 
     def events_since(self, last_seen: int, player: str | None = None) -> list[Numbered] | None:
         """The events after ``last_seen`` as ``player`` may see them; None if the
         history no longer has them all (a snapshot is needed)."""
-        missed = self._history.since(last_seen)
-        return None if missed is None else [project(item, player) for item in missed]
+        return self._feed.since(last_seen, player)
 
-    def _unsubscribe(self, sub: Subscription) -> None:
-        if sub in self._subs:
-            self._subs.remove(sub)
-
-    def seat_of(self, player: str) -> int | None:
-        for number, seat in self.seats.items():
-            if seat.player == player:
-                return number
-        return None
-
-    def snapshot(self, player: str | None = None) -> TableSnapshot:
+    def snapshot(self, player: str | None = None, *, everything: bool = False) -> TableSnapshot:
         hand = self.hand
         viewer = None
         if hand is not None and player is not None:
@@ -243,9 +226,10 @@ class Table:
                 if who == player:
                     viewer = s
         turn = self._turn
+        waiting, offer = self.waiting.snapshot()
         return TableSnapshot(
             table_id=self.table_id,
-            seq=self._seq,
+            seq=self.last_seq,
             viewer_seat=viewer,
             seats=tuple(
                 SeatSnapshot(
@@ -260,7 +244,11 @@ class Table:
                 for n, s in sorted(self.seats.items())
             ),
             hand_id=hand.hand_id if hand is not None else None,
-            hand=hand.view(viewer) if hand is not None else None,
+            hand=(
+                hand.view(viewer, everything=everything and viewer is None)
+                if hand is not None
+                else None
+            ),
             turn=(
                 TimerStarted(
                     turn.seat, turn.phase, turn.deadline - self._clock.now(), turn.deadline
@@ -268,6 +256,8 @@ class Table:
                 if turn is not None
                 else None
             ),
+            waiting_list=waiting,
+            offer=offer,
         )
 
     # ------------------------------------------------------------ the owner task
@@ -297,8 +287,8 @@ class Table:
             if asyncio.iscoroutine(result):
                 await result
         except Refused as refusal:
-            return Reply(False, str(refusal), self._seq)
-        return Reply(True, "", self._seq)
+            return Reply(False, str(refusal), self.last_seq)
+        return Reply(True, "", self.last_seq)
 
     async def _command(self, cmd: Command) -> Reply:
         key = (cmd.player, cmd.command_id) if cmd.command_id is not None else None
@@ -328,13 +318,21 @@ class Table:
             self._connect(cmd)
         elif isinstance(cmd, Disconnect):
             self._disconnect(cmd)
+        elif isinstance(cmd, JoinWaitlist):
+            seated = self.seat_of(cmd.player) is not None
+            self.waiting.join(cmd.player, seated=seated, free_seats=self._free_seats())
+        elif isinstance(cmd, LeaveWaitlist):
+            self.waiting.leave(cmd.player, self._free_seats())
         else:
             raise Refused(f"unknown command {type(cmd).__name__}")
 
-    async def _internal(self, message: Tick | BotTurn | StartHand) -> None:
+    async def _internal(self, message: Tick | BotTurn | StartHand | OfferTimeout) -> None:
         if isinstance(message, StartHand):
             self._start_timer = None
             await self._start_hand()
+            return
+        if isinstance(message, OfferTimeout):
+            self.waiting.expired(message.token, self._free_seats())
             return
         turn, hand = self._turn, self.hand
         if turn is None or hand is None or message.token != turn.token:
@@ -355,18 +353,6 @@ class Table:
             await self._progress(hand.time_out())
 
     # ------------------------------------------------------------ events
-    def _emit(self, event: AnyEvent, seats: Mapping[int, str] | None = None) -> None:
-        self._seq += 1
-        item = Numbered(self._seq, event, seats)
-        self._history.append(item)
-        for sub in list(self._subs):
-            if not sub.active:
-                continue
-            try:
-                sub.deliver(project(item, sub.player))
-            except Exception:
-                sub.close()  # a broken subscriber does not stop the table
-
     def _emit_hand_events(self) -> None:
         hand = self.hand
         assert hand is not None
@@ -377,15 +363,6 @@ class Table:
         self._seen_events = len(hand.events)
 
     # ------------------------------------------------------------ commands
-    def _seat_of(self, player: str) -> tuple[int, Seat]:
-        for number, seat in self.seats.items():
-            if seat.player == player:
-                return number, seat
-        raise Refused(f"{player} is not seated at this table")
-
-    def _in_hand(self, number: int) -> bool:
-        return self.hand is not None and number in self._hand_players
-
     async def _act(self, cmd: Act) -> None:
         hand = self.hand
         number, _ = self._seat_of(cmd.player)
@@ -406,120 +383,6 @@ class Table:
             raise Refused(str(exc)) from None
         self._cancel_turn()
         await self._progress(events)
-
-    async def _sit(self, cmd: Sit | SeatBot) -> None:
-        rules, config = self.rules, self.config
-        if not 1 <= cmd.seat <= rules.max_seats:
-            raise Refused(f"seats run from 1 to {rules.max_seats}, not {cmd.seat}")
-        if cmd.seat in self.seats:
-            raise Refused(f"seat {cmd.seat} is taken")
-        if self.seat_of(cmd.player) is not None:
-            raise Refused(f"{cmd.player} is already seated at this table")
-        if not isinstance(cmd.amount, int) or not (
-            config.min_buy_in <= cmd.amount <= config.max_buy_in
-        ):
-            raise Refused(
-                f"the buy-in is {config.min_buy_in} to {config.max_buy_in} chips, not {cmd.amount}"
-            )
-        bot: Bot | None = None
-        if isinstance(cmd, SeatBot):
-            factory = BOTS.get(cmd.policy)
-            if factory is None:
-                raise Refused(f"no bot policy {cmd.policy!r} (there are {', '.join(BOTS)})")
-            seed = cmd.seed if cmd.seed is not None else self._bot_rng.getrandbits(64)
-            bot = factory(random.Random(seed))
-        try:
-            await self._bank.buy_in(cmd.player, self.table_id, cmd.seat, cmd.amount)
-        except BankError as exc:
-            raise Refused(str(exc)) from None
-        self.seats[cmd.seat] = Seat(cmd.player, cmd.amount, bot)
-        self._emit(SeatTaken(cmd.seat, cmd.player, cmd.amount, bot is not None))
-        self._schedule_start()
-
-    async def _top_up(self, cmd: TopUp) -> None:
-        number, seat = self._seat_of(cmd.player)
-        if self._in_hand(number):
-            raise Refused("you may top up between hands only")
-        amount = cmd.amount
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise Refused(f"a top-up must be a positive number of chips, got {amount!r}")
-        if seat.chips + amount > self.config.max_buy_in:
-            raise Refused(
-                f"you may have at most {self.config.max_buy_in} chips at this table; "
-                f"you have {seat.chips}"
-            )
-        try:
-            await self._bank.top_up(cmd.player, self.table_id, number, amount)
-        except BankError as exc:
-            raise Refused(str(exc)) from None
-        seat.chips += amount
-        self._emit(ToppedUp(number, amount, seat.chips))
-        self._schedule_start()
-
-    async def _leave(self, cmd: Leave) -> None:
-        number, seat = self._seat_of(cmd.player)
-        if self._in_hand(number):
-            # He plays this hand out (the timers act for him) and leaves at its end.
-            if not seat.leaving:
-                seat.leaving = True
-                self._emit(SatOut(number, "leaving"))
-            return
-        await self._remove(number)
-
-    async def _remove(self, number: int) -> None:
-        seat = self.seats.pop(number)
-        if seat.chips:
-            await self._bank.cash_out(seat.player, self.table_id, number, seat.chips)
-        self._emit(SeatLeft(number, seat.player, seat.chips))
-
-    def _sit_out(self, cmd: SitOut) -> None:
-        number, seat = self._seat_of(cmd.player)
-        if seat.sitting_out:
-            raise Refused("you are already sitting out")
-        seat.sitting_out, seat.out_reason = True, "asked"
-        self._emit(SatOut(number, "asked"))
-
-    def _come_back(self, cmd: ComeBack) -> None:
-        number, seat = self._seat_of(cmd.player)
-        if seat.leaving:
-            raise Refused("you are leaving the table")
-        if not seat.sitting_out and seat.connected:
-            raise Refused("you are not sitting out")
-        seat.connected = True
-        seat.sitting_out, seat.out_reason = False, ""
-        self._emit(CameBack(number))
-        self._schedule_start()
-
-    def _connect(self, cmd: Connect) -> None:
-        number, seat = self._seat_of(cmd.player)
-        if seat.connected:
-            return
-        seat.connected = True
-        self._emit(Reconnected(number))
-        turn = self._turn
-        if turn is not None and turn.seat == number and not turn.extended:
-            turn.extended = True
-            self._set_phase(
-                turn, turn.phase, turn.deadline + self.rules.reconnect_seconds, "reconnect"
-            )
-        if seat.sitting_out and seat.out_reason == "disconnected":
-            seat.sitting_out, seat.out_reason = False, ""
-            self._emit(CameBack(number))
-            self._schedule_start()
-
-    def _disconnect(self, cmd: Disconnect) -> None:
-        number, seat = self._seat_of(cmd.player)
-        if not seat.connected:
-            return
-        seat.connected = False
-        self._emit(Disconnected(number))
-        if not self._in_hand(number):
-            self._deal_out(number, seat, "disconnected")
-
-    def _deal_out(self, number: int, seat: Seat, reason: str) -> None:
-        if not seat.sitting_out:
-            seat.sitting_out, seat.out_reason = True, reason
-            self._emit(SatOut(number, reason))
 
     async def _cancel(self, reason: str) -> None:
         hand = self.hand

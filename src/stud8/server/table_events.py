@@ -100,6 +100,26 @@ class TimerStarted(TableEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class WaitingListChanged(TableEvent):
+    """The table's waiting list, in order, after a change."""
+
+    players: tuple[str, ...]
+    kind: ClassVar[str] = "waiting_list"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOffered(TableEvent):
+    """``seat`` is held for ``player`` (the first on the waiting list) for
+    ``seconds``; only he may sit there meanwhile. The offer ends when he is no
+    longer on the list (he sat, left the list, or his time ran out)."""
+
+    seat: int
+    player: str
+    seconds: float
+    kind: ClassVar[str] = "seat_offered"
+
+
+@dataclass(frozen=True, slots=True)
 class HandFinished(TableEvent):
     """The hand is settled (or refunded, if ``cancelled``) with the bank."""
 
@@ -139,20 +159,25 @@ def visible_to(event: AnyEvent, viewer: int | None) -> AnyEvent:
     return event  # the table's own events are public
 
 
-def project(item: Numbered, player: str | None) -> Numbered:
-    """The numbered event as ``player`` (None: an observer) may see it."""
-    shown = visible_to(item.event, item.seat_of(player))
+def project(item: Numbered, player: str | None, everything: bool = False) -> Numbered:
+    """The numbered event as ``player`` (None: an observer) may see it. With
+    ``everything`` (an operator), every card, except in a hand he is dealt into:
+    there he sees what his seat sees, like any player."""
+    seat = item.seat_of(player)
+    if everything and seat is None:
+        return item
+    shown = visible_to(item.event, seat)
     return item if shown is item.event else Numbered(item.seq, shown, item.seats)
 
 
 class History:
     """The table's recent events, for viewers who come back."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, start: int = 0) -> None:
         if size < 1:
             raise ValueError(f"history size must be at least 1, got {size}")
         self._items: deque[Numbered] = deque(maxlen=size)
-        self.last_seq = 0
+        self.last_seq = start  # the first event is numbered start + 1
 
     def append(self, item: Numbered) -> None:
         if item.seq != self.last_seq + 1:

@@ -21,14 +21,21 @@ class TableConfig:
     max_buy_in: int
     between_hands: float = 2.0  # seconds from one hand's end to the next's start
     bot_delay: float = 0.5  # seconds a bot waits before it acts
+    offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
     history_size: int = 2000  # events kept for viewers who come back
     remembered_commands: int = 4096  # command ids kept to answer repeats
+    # Events are numbered from first_seq + 1. A table that comes back after a
+    # restart starts far above its old numbers, so that a client's last_seen from
+    # before the restart is answered with a snapshot, never with new events.
+    first_seq: int = 0
 
     def __post_init__(self) -> None:
         if not 0 < self.min_buy_in <= self.max_buy_in:
             raise ValueError(
                 f"the buy-in range must be 0 < min <= max, got {self.min_buy_in}..{self.max_buy_in}"
             )
+        if not self.offer_seconds > 0:
+            raise ValueError(f"offer_seconds must be more than 0, got {self.offer_seconds}")
 
 
 # ---------------------------------------------------------------- commands
@@ -92,6 +99,16 @@ class Disconnect(Command):
     pass
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JoinWaitlist(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeaveWaitlist(Command):
+    pass
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     ok: bool
@@ -143,6 +160,15 @@ class SeatSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
+class OfferSnapshot:
+    """A seat held for the first player on the waiting list."""
+
+    seat: int
+    player: str
+    seconds_left: float
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     """The table as one viewer may see it now; events after ``seq`` follow."""
 
@@ -153,6 +179,8 @@ class TableSnapshot:
     hand_id: str | None
     hand: HandView | None
     turn: TimerStarted | None
+    waiting_list: tuple[str, ...] = ()
+    offer: OfferSnapshot | None = None
 
 
 # internal messages (from timers, bots, the table itself)
@@ -172,8 +200,13 @@ class StartHand:
 
 
 @dataclass(frozen=True, slots=True)
+class OfferTimeout:
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
 class Cancel:
     reason: str
 
 
-Message = Command | Tick | BotTurn | StartHand | Cancel
+Message = Command | Tick | BotTurn | StartHand | OfferTimeout | Cancel

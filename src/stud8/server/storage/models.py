@@ -22,6 +22,11 @@
 ``hands_in_progress``
     One row per hand dealt and not yet recorded: its table, players and starting
     stacks, so a restart can cancel it (``stud8.server.recovery``).
+``room_tables``, ``table_seats``
+    Every table the room ever opened (its id, name and settings as JSON; when it
+    was closed, if it was) and who sits in which seat of an open table (a bot or
+    not), so a restart brings the tables back with their players; the chips are
+    the ledger's. See ``stud8.server.room_tables``.
 
 Changing these tables means a new Alembic revision in ``migrations/versions``.
 """
@@ -159,3 +164,27 @@ class HandInProgress(Base):
     table_id: Mapped[str] = mapped_column(String(200))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     seats: Mapped[str] = mapped_column(Text)  # JSON: [[seat, player, stack], ...]
+
+
+class RoomTable(Base):
+    __tablename__ = "room_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(100), unique=True)
+    name: Mapped[str] = mapped_column(String(100))
+    spec: Mapped[str] = mapped_column(Text)  # JSON: the TableSpec's fields
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class TableSeat(Base):
+    __tablename__ = "table_seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(100))
+    seat: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(String(200))
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    seated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    __table_args__ = (Index("ix_table_seats_table_seat", "table_id", "seat", unique=True),)
