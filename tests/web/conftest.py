@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+from .roomkit import Stage
+
 CHROMIUM = "/usr/bin/chromium"
 NO_CHROMIUM = f"{CHROMIUM} is not installed (Debian's chromium package); the browser tests need it"
 ARGS = [
@@ -40,3 +42,13 @@ def browser() -> Iterator[Browser]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture
+def stage(browser: Browser) -> Iterator[Stage]:
+    """The test's rooms and players: every page is closed and every server stopped after."""
+    s = Stage(browser)
+    try:
+        yield s
+    finally:
+        s.close()

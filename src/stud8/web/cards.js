@@ -94,3 +94,15 @@ export function lowName(cards) {
   const five = lows.slice(0, 5).reverse();
   return five.map((v) => (v === 1 ? "A" : String(v))).join("-") + " low";
 }
+
+/** The Razz hand (ace-to-five low, pairs count against it): "9-6-4-3-A" or "A pair of twos". */
+export function razzName(cards) {
+  const low = (c) => (c[0] === "A" ? 1 : rv(c));
+  const distinct = [...new Set(cards.map(low))].sort((a, b) => a - b);
+  const face = (v) => (v === 1 ? "A" : v === 10 ? "T" : ORDER[v - 2]);
+  if (distinct.length >= 5) return distinct.slice(0, 5).reverse().map(face).join("-");
+  const counts = {};
+  for (const v of cards.map(low)) counts[v] = (counts[v] || 0) + 1;
+  const pair = Math.min(...Object.keys(counts).map(Number).filter((v) => counts[v] >= 2));
+  return `A pair of ${pair === 1 ? "aces" : plural(pair)}`;
+}

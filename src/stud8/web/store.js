@@ -1,32 +1,52 @@
 // The table as this client sees it, built from a snapshot and the events after it.
 
+import { timeoutText } from "./words.js";
+
 const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold", "timeout"]);
 
 export function emptyTable(tableId) {
   return {
     tableId,
+    rules: null, // the table's lobby entry: game, structure, stakes, buy_in, seats
     seq: null, // the last event number seen
     mySeat: null,
     player: null,
-    seats: {}, // seat -> {player, chips, bot, sitting_out, connected}
+    seats: {}, // seat -> {player, chips, bot, sitting_out, connected, leaving}
     hand: null,
     turn: null, // {v, seat, legal}
     lastActionSeq: -1,
-    timer: null, // {seat, phase, endsAt}
+    timer: null, // {seat, phase, endsAt, seconds}
+    waiting: [], // names on the waiting list, first first
+    offer: null, // {seat, player, endsAt}: a seat held for a waiting player
+    preAction: null, // {kind: "fold" | "check_fold", hand}: act when the turn comes
+    sentFor: null, // the turn my last action was sent for (its buttons stay disabled)
+    notice: null, // the last time-out, said plainly: {seat, text}
     log: [],
   };
 }
 
+export function maxSeats(state) {
+  return (state.rules && state.rules.seats) || 8;
+}
+
+function newHand(id) {
+  return {
+    id, street: 0, pot: 0, to_act: null, bring_in_seat: null, community: null, seats: {},
+    awards: [], rake: 0, showdown: [], revealed: 0, over: false, finished: false, cancelled: false,
+  };
+}
+
 function newHandSeat(stack) {
-  return { stack, bet: 0, folded: false, all_in: false, up: [], down: [], shown: null, muck: false };
+  return { stack, bet: 0, contributed: 0, folded: false, all_in: false, up: [], down: [],
+    shown: null, low: null, showIndex: -1, muck: false, timedOut: null };
 }
 
-function note(state, text) {
+export function note(state, text) {
   state.log.push(text);
-  if (state.log.length > 60) state.log.shift();
+  if (state.log.length > 80) state.log.shift();
 }
 
-function who(state, seat) {
+export function who(state, seat) {
   const s = state.seats[seat];
   return s ? s.player : `seat ${seat}`;
 }
@@ -35,32 +55,23 @@ export function applySnapshot(state, snap, v) {
   state.seq = v;
   state.mySeat = snap.viewer_seat;
   state.seats = {};
-  for (const s of snap.seats) state.seats[s.seat] = { ...s };
+  for (const s of snap.seats) state.seats[s.seat] = { ...s, leaving: false };
   state.turn = null;
   state.timer = null;
   state.hand = null;
+  state.notice = null;
+  if (Array.isArray(snap.waiting_list)) state.waiting = [...snap.waiting_list];
+  if (snap.offer !== undefined) setOffer(state, snap.offer && { ...snap.offer, seconds: snap.offer.seconds_left });
   const h = snap.hand;
   if (h) {
-    const hand = {
-      id: h.hand_id,
-      street: h.street,
-      pot: h.pot,
-      to_act: h.to_act,
-      bring_in_seat: h.bring_in_seat,
-      community: h.community_card,
-      seats: {},
-      awards: [],
-      over: h.is_over,
-      finished: false,
-    };
+    const hand = newHand(h.hand_id);
+    Object.assign(hand, { street: h.street, pot: h.pot, to_act: h.to_act, bring_in_seat: h.bring_in_seat,
+      community: h.community_card, over: h.is_over });
     for (const s of h.seats) {
       hand.seats[s.seat] = {
         ...newHandSeat(s.stack),
-        bet: s.bet,
-        folded: s.folded,
-        all_in: s.all_in,
-        up: [...s.up_cards],
-        down: [...s.down_cards],
+        bet: s.bet, contributed: s.contributed || 0, folded: s.folded, all_in: s.all_in,
+        up: [...s.up_cards], down: [...s.down_cards],
       };
     }
     state.hand = hand;
@@ -69,13 +80,17 @@ export function applySnapshot(state, snap, v) {
 }
 
 function setTimer(state, ev) {
-  state.timer = { seat: ev.seat, phase: ev.phase, endsAt: Date.now() + ev.seconds * 1000 };
+  state.timer = { seat: ev.seat, phase: ev.phase, endsAt: Date.now() + ev.seconds * 1000, seconds: ev.seconds };
   if (state.hand) state.hand.to_act = ev.seat;
 }
 
-function pay(hand, seat, amount) {
-  const s = hand.seats[seat];
-  s.stack -= amount;
+function setOffer(state, offer) {
+  state.offer = offer ? { seat: offer.seat, player: offer.player, endsAt: Date.now() + offer.seconds * 1000 } : null;
+}
+
+function pay(hs, hand, amount) {
+  hs.stack -= amount;
+  hs.contributed += amount;
   hand.pot += amount;
 }
 
@@ -90,140 +105,145 @@ export function applyEvent(state, ev, v) {
     state.timer = null;
     if (hand) hand.to_act = null;
   }
-  switch (ev.k) {
-    case "hand_start": {
-      const h = { id: ev.hand_id, street: 0, pot: 0, to_act: null, bring_in_seat: null,
-        community: null, seats: {}, awards: [], over: false, finished: false };
-      for (const [seat, chips] of ev.stacks) h.seats[seat] = newHandSeat(chips);
-      state.hand = h;
-      state.turn = null;
-      state.timer = null;
-      note(state, `Hand #${String(ev.hand_id).slice(0, 8)} starts`);
-      break;
-    }
-    case "ante":
-      if (hs) pay(hand, ev.seat, ev.amount);
-      break;
-    case "street":
-      if (hand) {
-        hand.street = ev.street;
-        for (const s of Object.values(hand.seats)) s.bet = 0;
-        hand.to_act = null;
-        state.turn = null;
-        state.timer = null;
-      }
-      break;
-    case "deal":
-      if (hs) (ev.face_up ? hs.up : hs.down).push(ev.card);
-      break;
-    case "community":
-      if (hand) hand.community = ev.card;
-      note(state, `Community card ${ev.card}`);
-      break;
-    case "first_to_act":
-      if (hand) {
-        hand.to_act = ev.seat;
-        if (ev.street === 3) hand.bring_in_seat = ev.seat;
-      }
-      break;
-    case "bring_in":
-      if (hs) { pay(hand, ev.seat, ev.amount); hs.bet += ev.amount; hs.all_in = !!ev.all_in; }
-      note(state, `${who(state, ev.seat)} brings in for ${ev.amount}`);
-      break;
-    case "complete":
-    case "bet":
-    case "raise":
-    case "call":
-      if (hs) { pay(hand, ev.seat, ev.adds); hs.bet = ev.to; hs.all_in = !!ev.all_in; }
-      note(state, `${who(state, ev.seat)} ${ev.k === "call" ? "calls" : ev.k === "bet" ? "bets" : ev.k === "raise" ? "raises to" : "completes to"} ${ev.k === "call" ? ev.adds : ev.to}`);
-      break;
-    case "check":
-      note(state, `${who(state, ev.seat)} checks`);
-      break;
-    case "fold":
-      if (hs) hs.folded = true;
-      note(state, `${who(state, ev.seat)} folds`);
-      break;
-    case "timeout":
-      if (hs && ev.outcome === "fold") hs.folded = true;
-      note(state, `${who(state, ev.seat)} ran out of time: ${ev.outcome.replaceAll("_", " ")}`);
-      break;
-    case "uncalled":
-      if (hs) { hs.stack += ev.amount; hs.bet -= ev.amount; hand.pot -= ev.amount; }
-      break;
-    case "show":
-      if (hs) {
-        const cards = ev.cards.split(" ").filter(Boolean);
-        hs.shown = cards;
-        const up = new Set(hs.up);
-        hs.down = cards.filter((c) => !up.has(c));
-      }
-      break;
-    case "muck":
-      if (hs) hs.muck = true;
-      break;
-    case "rake":
-      if (hand) hand.pot -= ev.amount;
-      break;
-    case "award":
-      if (hs) { hs.stack += ev.amount; hand.awards.push(ev); } // the pot stays shown whole
-      note(state, `${who(state, ev.seat)} wins ${ev.amount}${ev.half === "whole" ? "" : ` (${ev.half})`}${ev.pot ? ` from side pot ${ev.pot}` : ""}`);
-      break;
-    case "end":
-      if (hand) {
-        hand.over = true;
-        hand.to_act = null;
-        for (const [seat, chips] of ev.stacks) {
-          if (hand.seats[seat]) hand.seats[seat].stack = chips;
-          if (state.seats[seat]) state.seats[seat].chips = chips;
-        }
-      }
-      break;
-    case "cancel":
-      if (hand) { hand.over = true; hand.cancelled = true; hand.to_act = null; }
-      note(state, `The hand was cancelled${ev.reason ? ": " + ev.reason : ""}; every chip goes back`);
-      break;
-    case "hand_finish":
-      if (hand) hand.finished = true;
-      state.timer = null;
-      break;
-    case "timer":
-      setTimer(state, ev);
-      break;
-    case "sit":
-      state.seats[ev.seat] = { seat: ev.seat, player: ev.player, chips: ev.chips, bot: !!ev.bot,
-        sitting_out: false, connected: true, in_hand: false };
-      if (ev.player === state.player) state.mySeat = ev.seat;
-      note(state, `${ev.player} sits in seat ${ev.seat} with ${ev.chips}`);
-      break;
-    case "leave":
-      delete state.seats[ev.seat];
-      if (ev.seat === state.mySeat) state.mySeat = null;
-      note(state, `${ev.player} leaves`);
-      break;
-    case "top_up":
-      if (state.seats[ev.seat]) state.seats[ev.seat].chips = ev.chips;
-      break;
-    case "sit_out":
-      if (state.seats[ev.seat]) state.seats[ev.seat].sitting_out = true;
-      break;
-    case "come_back":
-      if (state.seats[ev.seat]) state.seats[ev.seat].sitting_out = false;
-      break;
-    case "disconnected":
-      if (state.seats[ev.seat]) state.seats[ev.seat].connected = false;
-      break;
-    case "reconnected":
-      if (state.seats[ev.seat]) state.seats[ev.seat].connected = true;
-      break;
-    default:
-      break;
-  }
+  if (hand || !HAND_ONLY.has(ev.k)) (HANDLERS[ev.k] || (() => {}))(state, ev, hand, hs);
 }
+
+const HAND_ONLY = new Set(["ante", "street", "deal", "community", "first_to_act", "bring_in", "complete", "bet",
+  "raise", "call", "check", "fold", "timeout", "uncalled", "show", "muck", "rake", "award", "end", "cancel"]);
+
+function bet(state, ev, hand, hs) {
+  if (hs) { pay(hs, hand, ev.adds); hs.bet = ev.to; hs.all_in = !!ev.all_in; }
+  const verb = { call: "calls", bet: "bets", raise: "raises to", complete: "completes to" }[ev.k];
+  note(state, `${who(state, ev.seat)} ${verb} ${ev.k === "call" ? ev.adds : ev.to}${ev.all_in ? " (all-in)" : ""}`);
+}
+
+const HANDLERS = {
+  hand_start(state, ev) {
+    const h = newHand(ev.hand_id);
+    for (const [seat, chips] of ev.stacks) h.seats[seat] = newHandSeat(chips);
+    state.hand = h;
+    state.turn = null;
+    state.timer = null;
+    state.notice = null;
+    state.preAction = null; // pre-action boxes are for one hand
+    note(state, `Hand #${String(ev.hand_id).slice(0, 8)} starts`);
+  },
+  ante(state, ev, hand, hs) { if (hs) { pay(hs, hand, ev.amount); hs.all_in = !!ev.all_in; } },
+  street(state, ev, hand) {
+    hand.street = ev.street;
+    for (const s of Object.values(hand.seats)) s.bet = 0;
+    hand.to_act = null;
+    state.turn = null;
+    state.timer = null;
+  },
+  deal(state, ev, hand, hs) { if (hs) (ev.face_up ? hs.up : hs.down).push(ev.card); },
+  community(state, ev, hand) { hand.community = ev.card; note(state, `Community card ${ev.card}`); },
+  first_to_act(state, ev, hand) {
+    hand.to_act = ev.seat;
+    if (ev.street === 3) hand.bring_in_seat = ev.seat;
+  },
+  bring_in(state, ev, hand, hs) {
+    if (hs) { pay(hs, hand, ev.amount); hs.bet += ev.amount; hs.all_in = !!ev.all_in; }
+    note(state, `${who(state, ev.seat)} brings in for ${ev.amount}`);
+  },
+  complete: bet, bet, raise: bet, call: bet,
+  check(state, ev) { note(state, `${who(state, ev.seat)} checks`); },
+  fold(state, ev, hand, hs) { if (hs) hs.folded = true; note(state, `${who(state, ev.seat)} folds`); },
+  timeout(state, ev, hand, hs) {
+    if (hs) {
+      hs.timedOut = ev.outcome;
+      if (ev.outcome === "fold") hs.folded = true;
+      if (ev.outcome === "all_in_protection") hs.all_in = true;
+    }
+    const policy = (state.rules && state.rules.timeout_policy) || undefined;
+    const text = timeoutText(who(state, ev.seat), ev.outcome, hs ? hs.contributed : 0, policy);
+    state.notice = { seat: ev.seat, text };
+    note(state, text);
+  },
+  uncalled(state, ev, hand, hs) {
+    if (hs) { hs.stack += ev.amount; hs.bet -= ev.amount; hs.contributed -= ev.amount; hand.pot -= ev.amount; }
+    note(state, `The uncalled ${ev.amount} goes back to ${who(state, ev.seat)}`);
+  },
+  // the showdown: kept in show order; the table view turns the hands over one by one
+  show(state, ev, hand, hs) {
+    if (!hs) return;
+    hs.shown = ev.cards.split(" ").filter(Boolean);
+    hs.low = ev.low;
+    hs.showIndex = hand.showdown.length;
+    hand.showdown.push({ kind: "show", seat: ev.seat });
+  },
+  muck(state, ev, hand, hs) {
+    if (!hs) return;
+    hs.muck = true;
+    hs.showIndex = hand.showdown.length;
+    hand.showdown.push({ kind: "muck", seat: ev.seat });
+  },
+  rake(state, ev, hand) { hand.rake += ev.amount; },
+  award(state, ev, hand, hs) { if (hs) hand.awards.push(ev); }, // stacks change at "end"
+  end(state, ev, hand) {
+    hand.over = true;
+    hand.to_act = null;
+    for (const [seat, chips] of ev.stacks) {
+      if (hand.seats[seat]) hand.seats[seat].stack = chips;
+      if (state.seats[seat]) state.seats[seat].chips = chips;
+    }
+  },
+  cancel(state, ev, hand) {
+    Object.assign(hand, { over: true, cancelled: true, to_act: null });
+    note(state, `The hand was cancelled${ev.reason ? ": " + ev.reason : ""}; every chip goes back`);
+  },
+  hand_finish(state) {
+    if (state.hand) state.hand.finished = true;
+    state.timer = null;
+  },
+  timer(state, ev) { setTimer(state, ev); },
+  sit(state, ev) {
+    state.seats[ev.seat] = { seat: ev.seat, player: ev.player, chips: ev.chips, bot: !!ev.bot,
+      sitting_out: false, connected: true, in_hand: false, leaving: false };
+    if (ev.player === state.player) state.mySeat = ev.seat;
+    if (state.offer && (state.offer.seat === ev.seat || state.offer.player === ev.player)) state.offer = null;
+    state.waiting = state.waiting.filter((n) => n !== ev.player);
+    note(state, `${ev.player} sits in seat ${ev.seat} with ${ev.chips}`);
+  },
+  leave(state, ev) {
+    delete state.seats[ev.seat];
+    if (ev.seat === state.mySeat) state.mySeat = null;
+    note(state, `${ev.player} leaves with ${ev.chips}`);
+  },
+  top_up(state, ev) {
+    if (state.seats[ev.seat]) state.seats[ev.seat].chips = ev.chips;
+    note(state, `${who(state, ev.seat)} tops up ${ev.amount} to ${ev.chips}`);
+  },
+  sit_out(state, ev) {
+    const s = state.seats[ev.seat];
+    if (!s) return;
+    if (ev.reason === "leaving") s.leaving = true;
+    else s.sitting_out = true;
+  },
+  come_back(state, ev) { if (state.seats[ev.seat]) state.seats[ev.seat].sitting_out = false; },
+  disconnected(state, ev) { if (state.seats[ev.seat]) state.seats[ev.seat].connected = false; },
+  reconnected(state, ev) { if (state.seats[ev.seat]) state.seats[ev.seat].connected = true; },
+  waiting_list(state, ev) {
+    state.waiting = [...(ev.players || [])];
+    // an offered player stays listed until he sits: off the list, his offer is over
+    if (state.offer && !state.waiting.includes(state.offer.player)) state.offer = null;
+  },
+  seat_offered(state, ev) {
+    setOffer(state, ev);
+    note(state, `Seat ${ev.seat} is held for ${ev.player} (${ev.seconds} s)`);
+  },
+};
 
 /** A turn message: kept unless an action came after it (a stale turn). */
 export function applyTurn(state, d, v) {
-  if (v !== null && v !== undefined && v < state.lastActionSeq) return;
+  if (v !== null && v !== undefined && v < state.lastActionSeq) return false;
   state.turn = { v, seat: d.seat, legal: d.legal };
   if (state.hand) state.hand.to_act = d.seat;
+  return true;
+}
+
+/** Whether I am seated and dealt into the hand that is being played (no top-up now). */
+export function inPlayingHand(state) {
+  const h = state.hand;
+  return state.mySeat !== null && !!h && !h.finished && !!h.seats[state.mySeat];
 }

@@ -1,0 +1,108 @@
+// The operators' form that opens a table (POST /api/v1/tables; the fields of the
+// server's TableSpec).
+
+import { $, esc, session, api, toast } from "./util.js";
+
+// [field, label, kind, default, extra attributes]; kinds: int, num, text, select
+const FIELDS = [
+  ["table_id", "Table id (optional)", "text", "", 'pattern="[A-Za-z_][A-Za-z0-9_]{0,31}" placeholder="e.g. pl1"'],
+  ["name", "Name (optional)", "text", "", 'maxlength="40" placeholder="e.g. Low stakes PL"'],
+  ["structure", "Structure", "select", "fixed_limit", ""],
+  ["ante", "Ante", "int", 1, 'min="0"'],
+  ["bring_in", "Bring-in", "int", 2, 'min="1"'],
+  ["small_bet", "Small bet", "int", 4, 'min="1"'],
+  ["big_bet", "Big bet", "int", 8, 'min="1"'],
+  ["seats", "Seats", "int", 8, 'min="2" max="8"'],
+  ["min_buy_in", "Min buy-in", "int", 40, 'min="1"'],
+  ["max_buy_in", "Max buy-in", "int", 400, 'min="1"'],
+  ["action_seconds", "Action seconds", "int", 10, 'min="0"'],
+  ["time_bank_seconds", "Time bank seconds", "int", 20, 'min="0"'],
+  ["reconnect_seconds", "Reconnect seconds", "int", 20, 'min="0"'],
+  ["rake_percent", "Rake %", "text", "0", 'placeholder="5 or 5/2"'],
+  ["rake_cap", "Rake cap", "int", "", 'min="0" placeholder="none"'],
+  ["bots", "Bots", "int", 0, 'min="0" max="8"'],
+  ["bot_policy", "Bot policy", "select", "rules", ""],
+  ["between_hands", "Seconds between hands", "num", 2, 'min="0" step="0.1"'],
+  ["bot_delay", "Bot delay (s)", "num", 0.5, 'min="0" step="0.1"'],
+  ["offer_seconds", "Seat offer (s)", "num", 30, 'min="1" step="1" title="how long a freed seat is held for the first on the waiting list"'],
+];
+const OPTIONS = {
+  structure: [["fixed_limit", "Fixed limit"], ["pot_limit", "Pot limit"], ["no_limit", "No limit"]],
+  bot_policy: [["rules", "rules"], ["calling-station", "calling station"], ["random", "random"], ["equity", "equity"]],
+};
+
+/** Whether to offer the form: to operators, and to anyone whose role is not known (a
+ * log-in does not say; a registration does). A refusal (403) hides it for good. */
+export function mayOpenTables() {
+  return session.operator !== false;
+}
+
+function fieldHTML([name, label, kind, value, extra]) {
+  const id = `ct-${name}`;
+  if (kind === "select") {
+    const opts = OPTIONS[name]
+      .map(([v, text]) => `<option value="${v}"${v === value ? " selected" : ""}>${esc(text)}</option>`)
+      .join("");
+    return `<label for="${id}">${esc(label)}<select id="${id}" name="${name}">${opts}</select></label>`;
+  }
+  const type = kind === "text" ? "text" : "number";
+  return `<label for="${id}">${esc(label)}<input id="${id}" name="${name}" type="${type}" value="${esc(value)}" ${extra}></label>`;
+}
+
+export function createTableHTML() {
+  const who = session.operator ? "" : " <small>(operators only)</small>";
+  return `<details class="create-table"><summary>Create a table${who}</summary>
+  <form id="create-table" aria-label="create a table">
+    <div class="fields">${FIELDS.map(fieldHTML).join("")}</div>
+    <div class="row"><button type="submit" id="create-submit">Open the table</button>
+    <p class="error" id="create-error" role="alert"></p></div>
+  </form></details>`;
+}
+
+/** The body to POST: every field filled in, with its type (blank ones are left out). */
+export function tableBody(form) {
+  const body = {};
+  for (const [name, , kind] of FIELDS) {
+    const raw = form.elements[name].value.trim();
+    if (raw === "") continue;
+    if (kind === "int") {
+      const n = Number(raw);
+      if (!Number.isInteger(n)) throw new Error(`${name.replaceAll("_", " ")} must be a whole number`);
+      body[name] = n;
+    } else if (kind === "num") {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) throw new Error(`${name.replaceAll("_", " ")} must be a number`);
+      body[name] = n;
+    } else {
+      body[name] = raw;
+    }
+  }
+  return body;
+}
+
+export function bindCreateTable(root, onCreated) {
+  const form = $("#create-table", root);
+  const error = $("#create-error", root);
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    let body;
+    try { body = tableBody(form); } catch (exc) { error.textContent = exc.message; return; }
+    const r = await api("POST", "/api/v1/tables", body);
+    if (r.status === 403) {
+      session.operator = false;
+      toast("Only operators can open tables");
+      root.innerHTML = "";
+      return;
+    }
+    if (r.status !== 201) {
+      error.textContent = r.data.error || `the table could not be opened (${r.status})`;
+      return;
+    }
+    if (session.operator === null) session.operator = true;
+    toast(`Table ${r.data.table.name || r.data.table.table_id} is open`);
+    form.elements.table_id.value = "";
+    form.elements.name.value = "";
+    onCreated(r.data.table);
+  };
+}

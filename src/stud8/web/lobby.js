@@ -1,0 +1,88 @@
+// The lobby: the open tables (watch, sit, or wait for a seat) and, for operators,
+// the form that opens a new table.
+
+import { $, $$, esc, api } from "./util.js";
+import { go, header, bindLogout } from "./nav.js";
+import { createTableHTML, bindCreateTable, mayOpenTables } from "./create_table.js";
+import { downloadHands } from "./history.js";
+
+export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "Stud", razz: "Razz" };
+export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
+
+export function gameName(t) {
+  return `${GAMES[t.game] || t.game} ${STRUCTURES[t.structure] || t.structure}`;
+}
+
+/** How many are waiting for a seat (the lobby gives a count or the names). */
+export function waitingCount(t) {
+  const w = t.waiting;
+  return Array.isArray(w) ? w.length : Number(w) || 0;
+}
+
+function rowHTML(t, typed) {
+  const s = t.stakes;
+  const id = esc(t.table_id);
+  const full = t.seats_taken >= t.seats;
+  const waiting = waitingCount(t);
+  const value = typed[t.table_id] || t.buy_in.min;
+  const seatCell = `${t.seats_taken}/${t.seats}${waiting ? ` <small class="waiting-count">${waiting} waiting</small>` : ""}`;
+  const join = full
+    ? `<button class="wait" data-table="${id}">Join waiting list</button>`
+    : `<input class="buyin" data-table="${id}" type="number" min="${t.buy_in.min}" max="${t.buy_in.max}" value="${esc(value)}" aria-label="buy-in for table ${id} (${t.buy_in.min} to ${t.buy_in.max})">
+       <button class="sit" data-table="${id}">Sit</button>`;
+  const name = t.name && t.name !== t.table_id ? `${esc(t.name)} <small>${id}</small>` : id;
+  return `<tr data-table="${id}"><td class="tid">${name}</td><td>${esc(gameName(t))}</td>
+    <td>${s.small_bet}/${s.big_bet} <small>ante ${s.ante}, bring-in ${s.bring_in}</small></td>
+    <td>${seatCell}</td><td class="players">${t.players.map(esc).join(", ") || "—"}</td>
+    <td>${Math.round(t.average_pot)}</td>
+    <td class="go"><button class="observe" data-table="${id}">Observe</button>${join}</td></tr>`;
+}
+
+export function lobbyView(app) {
+  app.innerHTML = `${header()}<main class="lobby">
+  <div class="lobby-head"><h2>Tables</h2>
+    <a href="#" id="download-hands" class="download">Download my hand histories</a></div>
+  <table class="tables" aria-label="tables"><thead><tr><th>Table</th><th>Game</th><th>Stakes</th><th>Seats</th><th>Players</th><th>Avg pot</th><th></th></tr></thead>
+  <tbody id="tables"><tr><td colspan="7">Loading…</td></tr></tbody></table>
+  <div id="create-slot"></div></main>`;
+  bindLogout();
+  $("#download-hands").onclick = (e) => { e.preventDefault(); downloadHands(); };
+  let stopped = false;
+
+  async function load() {
+    const r = await api("GET", "/api/v1/tables");
+    if (stopped) return;
+    const body = $("#tables");
+    if (r.status !== 200) { body.innerHTML = `<tr><td colspan="7">Could not load the tables</td></tr>`; return; }
+    const typed = {}; // keep what the player is typing in a buy-in box
+    for (const input of $$("input.buyin", body)) typed[input.dataset.table] = input.value;
+    const focused = document.activeElement && document.activeElement.matches("input.buyin")
+      ? document.activeElement.dataset.table : null;
+    body.innerHTML = r.data.tables.map((t) => rowHTML(t, typed)).join("")
+      || `<tr><td colspan="7">No tables open</td></tr>`;
+    if (focused) { const el = $(`input.buyin[data-table="${focused}"]`, body); if (el) el.focus(); }
+  }
+
+  // one delegated handler: the rows are redrawn every few seconds
+  $("#tables").onclick = (e) => {
+    const b = e.target.closest("button");
+    if (!b) return;
+    const id = encodeURIComponent(b.dataset.table);
+    if (b.classList.contains("observe")) go(`#/table/${id}`);
+    else if (b.classList.contains("wait")) go(`#/table/${id}?wait=1`);
+    else if (b.classList.contains("sit")) {
+      const amount = Number($(`input.buyin[data-table="${b.dataset.table}"]`).value);
+      go(`#/table/${id}?buyin=${amount}`);
+    }
+  };
+
+  if (mayOpenTables()) {
+    $("#create-slot").innerHTML = createTableHTML();
+    bindCreateTable($("#create-slot"), load);
+  }
+
+  load();
+  const timer = setInterval(load, 5000);
+  return { stop() { stopped = true; clearInterval(timer); } };
+}
+

@@ -1,0 +1,21 @@
+// Moving between views, and the page header they share.
+
+import { $, esc, session, api } from "./util.js";
+
+/** Show the view at `hash` (again, if it is showing). */
+export function go(hash) {
+  if (location.hash === hash) window.dispatchEvent(new HashChangeEvent("hashchange"));
+  else location.hash = hash;
+}
+
+export function header() {
+  const me = session.name
+    ? `<span class="who">${esc(session.name)}</span> <button id="logout">Log out</button>`
+    : "";
+  return `<header class="top"><h1>stud8 <small>Seven Card Stud Hi/Lo</small></h1><div class="me">${me}</div></header>`;
+}
+
+export function bindLogout() {
+  const b = $("#logout");
+  if (b) b.onclick = async () => { await api("POST", "/api/v1/logout"); session.clear(); go("#/"); };
+}

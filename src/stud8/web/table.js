@@ -1,0 +1,249 @@
+// The table view: one websocket, the state it builds, and the screen drawn from it.
+
+import { $, esc, session, prefs, api, showBanner, toast, announce } from "./util.js";
+import { go } from "./nav.js";
+import { TableSocket } from "./socket.js";
+import { emptyTable, applySnapshot, applyEvent, applyTurn, maxSeats, note } from "./store.js";
+import { tableHTML } from "./render.js";
+import { actionBarHTML, barKey, barMode, bindActionBar, preActionChoice } from "./actions.js";
+import { controlsHTML, offerHTML, bindControls, DIALOG_HTML, secondsLeft } from "./controls.js";
+import { HistoryPanel, PANEL_HTML } from "./history.js";
+import { Reveal, stepText, showdownDone, resultsText } from "./showdown.js";
+import { gameName } from "./lobby.js";
+
+const PHASES = { action: "", time_bank: " (time bank)", reconnect: " (extra time)" };
+
+export function tableView(app, tableId, query) {
+  const state = emptyTable(tableId);
+  state.player = session.name;
+  let pendingSit = query.buyin ? Number(query.buyin) : null;
+  let pendingWait = query.wait === "1";
+  let snapshotSeen = false;
+  let rulesLoaded = false;
+  let stopped = false;
+  let frame = 0;
+  const drawn = { bar: null, tools: null, offer: null, log: null, notice: null };
+
+  app.innerHTML = `<header class="top table-top"><button id="to-lobby" aria-label="back to the lobby">← Lobby</button>
+  <h1><span id="table-name">Table ${esc(tableId)}</span> <small id="table-info"></small></h1>
+  <div class="tools">
+    <label class="four"><input type="checkbox" id="four-colour" ${prefs.fourColor ? "checked" : ""}> 4-colour</label>
+    <span id="seat-controls" class="seat-controls"></span>
+  </div></header>
+  <div id="offer"></div>
+  <main class="room"><div id="table" class="table-area"></div>
+  <div class="under"><div id="notice" class="notice" role="status"></div><div id="actions" class="action-bar"></div></div>
+  <aside class="side"><section class="log" aria-label="hand log"><ol id="log"></ol></section>${PANEL_HTML}</aside></main>
+  ${DIALOG_HTML}`;
+  const actionsRoot = $("#actions");
+
+  const socket = new TableSocket({
+    tableId,
+    token: session.token,
+    lastSeen: () => state.seq,
+    onMessage,
+    onStatus(status, delay) {
+      if (status === "lost") showBanner(`Connection lost — reconnecting in ${Math.ceil(delay / 1000)}s…`);
+      else if (status === "reconnecting") showBanner("Reconnecting…");
+      else if (status === "not-sent") toast("Not connected: try again in a moment");
+      else if (status === "open") showBanner(null);
+    },
+    onFatal(code, reason) {
+      if (code === 4401) { session.clear(); go("#/"); return; }
+      showBanner(`This table is not available: ${reason || code}`, "error");
+    },
+  });
+  const send = (type, data) => socket.send(type, data);
+
+  const history = new HistoryPanel(app, tableId);
+  const reveal = new Reveal((step) => {
+    const text = stepText(state, step);
+    note(state, text);
+    announce(text);
+    schedule();
+  });
+  const bar = bindActionBar(actionsRoot, state, {
+    onAct(kind, amount) {
+      state.sentFor = state.turn;
+      send("act", amount === undefined ? { kind } : { kind, amount });
+    },
+    onPre() { drawn.bar = null; schedule(); },
+  });
+  bindControls({ state, send, toolsRoot: $("#seat-controls"), tableRoot: $("#table"), offerRoot: $("#offer") });
+
+  async function loadRules() {
+    const r = await api("GET", "/api/v1/tables");
+    if (stopped) return;
+    const t = r.status === 200 ? r.data.tables.find((x) => x.table_id === tableId) : null;
+    if (t) {
+      state.rules = t;
+      const s = t.stakes;
+      $("#table-info").textContent = `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
+      if (t.name && t.name !== tableId) $("#table-name").textContent = t.name;
+    }
+    rulesLoaded = true;
+    join();
+    schedule();
+  }
+
+  const dropQuery = () => window.history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
+
+  /** What the lobby asked for (sit with a buy-in, or wait for a seat), once we know the table. */
+  function join() {
+    if (!snapshotSeen || !rulesLoaded) return;
+    if (pendingSit !== null && state.mySeat === null && state.player) {
+      const seats = Array.from({ length: maxSeats(state) }, (_, i) => i + 1);
+      const free = seats.find((s) => !state.seats[s] && !(state.offer && state.offer.seat === s));
+      if (free) send("sit", { seat: free, amount: pendingSit });
+      else { toast("The table is full: join the waiting list for a seat"); pendingWait = true; }
+    }
+    if (pendingWait && state.mySeat === null && !state.waiting.includes(state.player)) send("join_waitlist", {});
+    if (pendingSit !== null || pendingWait) dropQuery();
+    pendingSit = null;
+    pendingWait = false;
+  }
+
+  function onMessage(msg) {
+    const { t, v, d } = msg;
+    if (t === "welcome") {
+      state.player = d.player;
+      state.mySeat = d.seat;
+    } else if (t === "snapshot") {
+      applySnapshot(state, d, v);
+      snapshotSeen = true;
+      join();
+    } else if (t === "event") {
+      if (state.seq !== null && v <= state.seq) return; // seen already
+      const mine = state.mySeat;
+      applyEvent(state, d, v);
+      onEvent(d, mine);
+    } else if (t === "turn") {
+      if (applyTurn(state, d, v)) onTurn();
+    } else if (t === "reject") {
+      toast(d.reason);
+      state.sentFor = null; // the buttons come back
+    }
+    schedule();
+  }
+
+  function onEvent(ev, mine) {
+    if (ev.k === "hand_finish") history.handFinished();
+    else if (ev.k === "leave" && ev.seat === mine) toast(`You left the table: ${ev.chips} chips went back to your account`);
+    else if (ev.k === "seat_offered" && ev.player === state.player) announce(`Seat ${ev.seat} is yours for ${ev.seconds} seconds`);
+  }
+
+  function onTurn() {
+    if (state.turn.seat !== state.mySeat) return;
+    if (state.preAction) {
+      const choice = preActionChoice(state);
+      const box = state.preAction.kind === "fold" ? "Fold" : "Check/Fold";
+      state.preAction = null;
+      if (choice) {
+        note(state, `Your ${box} box: ${choice === "check" ? "checked" : "folded"}`);
+        state.sentFor = state.turn;
+        send("act", { kind: choice });
+        return;
+      }
+      toast(`Your ${box} box does not apply here: choose an action`);
+    }
+    const kinds = state.turn.legal.map((a) => a.kind.replace("_", " ")).join(", ");
+    announce(`Your turn: ${kinds}`);
+  }
+
+  function schedule() {
+    if (frame || stopped) return;
+    frame = requestAnimationFrame(() => { frame = 0; draw(); });
+  }
+
+  function draw() {
+    reveal.update(state.hand);
+    $("#table").innerHTML = tableHTML(state, { fourColor: prefs.fourColor });
+    const sent = state.turn && state.sentFor === state.turn;
+    const key = barKey(state) + (sent ? ":sent" : "");
+    if (key !== drawn.bar) {
+      drawn.bar = key;
+      actionsRoot.innerHTML = actionBarHTML(state);
+      if (sent) for (const b of actionsRoot.querySelectorAll("button.act")) b.disabled = true;
+    }
+    const notice = state.notice ? state.notice.text : "";
+    if (notice !== drawn.notice) { drawn.notice = notice; $("#notice").textContent = notice; }
+    const tools = controlsHTML(state);
+    if (tools !== drawn.tools) { drawn.tools = tools; $("#seat-controls").innerHTML = tools; }
+    const o = state.offer;
+    const offerKey = offerHTML(state) ? `${o.seat}:${o.player}` : "";
+    if (offerKey !== drawn.offer) { drawn.offer = offerKey; $("#offer").innerHTML = offerHTML(state); }
+    drawLog();
+    const myTurn = barMode(state) === "turn";
+    document.body.classList.toggle("my-turn", myTurn);
+    document.title = `${myTurn ? "● Your turn · " : ""}Table ${tableId} · stud8`;
+    const hand = state.hand;
+    if (hand && showdownDone(hand) && hand.awards.length && !hand.announced) {
+      hand.announced = true; // said once, and kept in the log after the next hand starts
+      const text = resultsText(state);
+      for (const line of text.split("; ")) note(state, line);
+      announce(text);
+      drawLog();
+    }
+    tick();
+  }
+
+  function drawLog() {
+    const log = state.log.slice(-14);
+    const key = `${state.log.length}:${log[log.length - 1] || ""}`;
+    if (key === drawn.log) return;
+    drawn.log = key;
+    $("#log").innerHTML = log.map((l) => `<li>${esc(l)}</li>`).join("");
+  }
+
+  function tick() {
+    const timer = state.timer;
+    const clock = document.querySelector(".seat.to-act .clock");
+    if (clock && timer) {
+      const left = Math.max(0, (timer.endsAt - Date.now()) / 1000);
+      const secs = `${Math.ceil(left)}s`;
+      clock.querySelector(".secs").textContent = secs;
+      clock.querySelector(".bar i").style.width = `${Math.min(100, (100 * left) / Math.max(0.001, timer.seconds))}%`;
+      clock.classList.toggle("bank", timer.phase !== "action");
+      clock.title = `${Math.ceil(left)} seconds to act${PHASES[timer.phase] || ""}`;
+      clock.setAttribute("aria-label", clock.title);
+      const mine = actionsRoot.querySelector(".my-clock");
+      if (mine) mine.textContent = `${secs}${PHASES[timer.phase] || ""}`;
+    }
+    const offer = state.offer;
+    if (offer) {
+      const left = secondsLeft(offer);
+      const el = document.querySelector(".offer-secs");
+      if (el) el.textContent = String(left);
+      if (left <= 0) { state.offer = null; schedule(); }
+    }
+  }
+  const ticker = setInterval(tick, 250);
+
+  function onKey(e) {
+    if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (document.querySelector("dialog[open]")) return;
+    const b = actionsRoot.querySelector(`button.act[data-key="${e.key.toLowerCase()}"]`);
+    if (b && !b.disabled) { e.preventDefault(); bar.act(b.dataset.kind); }
+  }
+  document.addEventListener("keydown", onKey);
+
+  $("#to-lobby").onclick = () => go("#/");
+  $("#four-colour").onchange = (e) => { prefs.fourColor = e.target.checked; schedule(); };
+  loadRules();
+
+  window.stud8 = { state, socket };
+  return {
+    stop() {
+      stopped = true;
+      socket.close();
+      reveal.stop();
+      history.stop();
+      clearInterval(ticker);
+      document.removeEventListener("keydown", onKey);
+      if (frame) cancelAnimationFrame(frame);
+      document.body.classList.remove("my-turn");
+      window.stud8 = null;
+    },
+  };
+}
+

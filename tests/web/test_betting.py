@@ -1,0 +1,204 @@
+"""Betting in the browser: an operator opens a pot-limit table from the lobby's form,
+and a hand is played with the slider, the amount box and the pot buttons; the
+pre-action boxes act when the turn comes (Check/Fold checks a free check and folds to
+a bet); the clock runs out on a player who does not act and the time-out rule is
+shown. Against a real room on 127.0.0.1, in Debian's Chromium, with no console
+errors."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from stud8.server.lobby import TableSpec
+
+from .roomkit import (
+    HAND_OVER,
+    SHOWDOWN_SHOWN,
+    Stage,
+    play,
+    screenshot,
+    sit,
+    start_room,
+    state,
+    wait_state,
+    wait_turn,
+)
+
+# ann (seat 1): As Ks / Qs / Js 9d 9c / Kc: two pair. bob (seat 2): Qh Jh / Th / 9h Kd
+# Qc / Jd: a straight, king high. Nobody has a low. bob's ten brings in.
+NO_LOW_DECK = "As Qh Ks Jh Qs Th Js 9h 9d Kd 9c Qc Kc Jd"
+
+
+def labels(page: Page) -> list[str]:
+    return page.locator("button.act .label").all_inner_texts()
+
+
+def presets(page: Page) -> dict[str, int]:
+    return {
+        (b.get_attribute("data-name") or ""): int(b.get_attribute("data-to") or -1)
+        for b in page.locator(".sizer .preset").all()
+    }
+
+
+def open_table_from_the_form(op: Page) -> None:
+    op.fill("#ct-table_id", "pl")
+    op.select_option("#ct-structure", "pot_limit")
+    op.fill("#ct-between_hands", "1.5")
+    op.click("#create-submit")
+    op.wait_for_selector('tr[data-table="pl"]')
+
+
+def test_a_pot_limit_hand_with_the_slider_the_box_and_the_pot_button(stage: Stage) -> None:
+    players = stage.start(start_room(TableSpec(bots=0), decks=[NO_LOW_DECK], operators=["op"]))
+    op = players.new("op")
+    # a bad value is refused by the server, and said
+    players.console.expect_refusal("POST", "/api/v1/tables")
+    op.click("details.create-table summary")
+    op.fill("#ct-big_bet", "2")
+    op.click("#create-submit")
+    op.wait_for_selector("#create-error:has-text('big_bet')")
+    op.fill("#ct-big_bet", "8")
+    open_table_from_the_form(op)
+    assert "Pot Limit" in op.locator('tr[data-table="pl"]').inner_text()
+    screenshot(op, "lobby-create-table")
+    # after a plain log-in the client asks the server whether he is an operator
+    op.click("#logout")
+    op.fill("#name", "op")
+    op.fill("#password", "secret-op")
+    op.click("#login")
+    op.wait_for_selector("details.create-table")  # a log-in does not say: offered
+
+    ann = players.new("ann", table="pl")
+    assert ann.locator("details.create-table").count() == 0  # players do not see the form
+    assert sit(ann, table="pl") == 1
+    bob = players.new("bob", table="pl")
+    assert sit(bob, table="pl") == 2
+
+    # 3rd street: bob brings in; ann completes for the pot (the most pot limit allows)
+    assert wait_turn([ann, bob]) is bob
+    assert labels(bob) == ["Bring in 2", "Complete to 4"]  # no choice of amount: no slider
+    assert bob.locator(".sizer").count() == 0
+    bob.click("button.act-bring_in")
+    assert wait_turn([ann, bob]) is ann
+    assert labels(ann) == ["Fold", "Call 2", "Complete to 4"]
+    # pot 4, 2 to call: the pot after the call is 6, so the pot is 2 + 6 = 8, half 2 + 3
+    assert presets(ann) == {"half": 5, "pot": 8}
+    slider = ann.locator(".sizer .slider")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("4", "8")
+    ann.click(".sizer .preset[data-name='half']")
+    assert ann.input_value(".sizer .amount") == "5" and labels(ann)[2] == "Complete to 5"
+    ann.click(".sizer .preset[data-name='pot']")
+    assert ann.input_value(".sizer .amount") == "8" and slider.input_value() == "8"
+    assert labels(ann)[2] == "Complete to 8"
+    screenshot(ann, "pot-limit-sizer")
+    ann.click("button.act-complete")
+
+    # bob raises with the slider: 16 to 26 (the pot after his call is 18)
+    assert wait_turn([ann, bob]) is bob
+    assert presets(bob) == {"half": 17, "pot": 26}
+    bob.focus(".sizer .slider")
+    bob.keyboard.press("ArrowRight")
+    bob.keyboard.press("ArrowRight")
+    assert bob.input_value(".sizer .amount") == "18" and labels(bob)[2] == "Raise to 18"
+    bob.click("button.act-raise")
+
+    # ann types an amount the table does not allow: told, and nothing is sent
+    assert wait_turn([ann, bob]) is ann
+    assert presets(ann) == {"half": 37, "pot": 56}
+    ann.fill(".sizer .amount", "999")
+    ann.click("button.act-raise")
+    assert ann.locator(".sizer .err").inner_text() == "The amount is 28 to 56"
+    ann.fill(".sizer .amount", "30")
+    assert labels(ann)[2] == "Raise to 30" and ann.locator(".sizer .slider").input_value() == "30"
+    ann.click("button.act-call")
+    wait_state(ann, "s.hand.street === 4 && s.hand.pot === 38")
+
+    # 4th street: ann acts first; bob ticks Check/Fold, and it checks for him
+    assert wait_turn([ann, bob]) is ann
+    bob.check("input.pre-box[data-pre='check_fold']")
+    assert bob.locator("input.pre-box[data-pre='fold']").is_checked() is False
+    screenshot(bob, "pre-action-box")
+    ann.click("button.act-check")
+    wait_state(bob, "s.log.includes('Your Check/Fold box: checked')")
+    wait_state(bob, "s.log.includes('bob checks')")
+    expect(bob.locator("input.pre-box:checked")).to_have_count(0)  # used, so cleared
+    play([ann, bob], SHOWDOWN_SHOWN)
+    for page in (ann, bob):
+        wait_state(page, SHOWDOWN_SHOWN)
+        result = page.locator(".results").inner_text()
+        assert "Main pot 38" in result and "bob, Straight, king high: 38" in result, result
+        assert page.locator(".no-low").count() == 1
+
+    # the next hand (the same deck): ann ticks Check/Fold while bob brings in: it folds
+    first = state(ann, "s.hand.id")
+    wait_state(ann, f"s.hand && s.hand.id !== '{first}' && s.hand.to_act === 2")
+    ann.check("input.pre-box[data-pre='check_fold']")
+    assert wait_turn([bob]) is bob
+    bob.click("button.act-bring_in")
+    wait_state(ann, "s.log.includes('Your Check/Fold box: folded') && " + HAND_OVER)
+    assert state(ann, "s.hand.seats[1].folded") is True
+
+    # the plain Fold box folds even when a check is free (a real room's rule)
+    choice = ann.evaluate(
+        """async () => {
+          const { preActionChoice } = await import('/actions.js');
+          const at = (kind, legal) => preActionChoice({
+            preAction: { kind, hand: 'h' }, hand: { id: 'h' }, mySeat: 1,
+            turn: { seat: 1, legal: legal.map((k) => ({ kind: k })) } });
+          return [at('fold', ['fold', 'check', 'bet']),
+                  at('check_fold', ['fold', 'check', 'bet']),
+                  at('check_fold', ['fold', 'call', 'raise']),
+                  at('fold', ['bring_in', 'complete'])];
+        }"""
+    )
+    assert choice == ["fold", "check", "fold", None]
+    # the presets in no limit and pot limit: pot 20, 10 to call, so the pot after the
+    # call is 30: half the pot is 10 + 15, the pot 10 + 30; all-in only when it is the most
+    sizes = ann.evaluate(
+        """async () => {
+          const { presets } = await import('/sizing.js');
+          const at = (stack, max, structure) => presets(
+            { mySeat: 1, hand: { pot: 20, seats: { 1: { bet: 0, stack }, 2: { bet: 10 } } } },
+            { kind: 'raise', min_to: 20, max_to: max }, structure).map((p) => p.name + ' ' + p.to);
+          return [at(50, 50, 'no_limit'), at(50, 40, 'pot_limit'), at(30, 30, 'pot_limit')];
+        }"""
+    )
+    assert sizes == [
+        ["half 25", "pot 40", "all-in 50"],
+        ["half 25", "pot 40"],
+        ["half 25", "pot 30", "all-in 30"],
+    ]
+    assert players.room.audit()
+    assert players.console.errors == []
+
+
+def test_the_clock_runs_out_and_the_time_out_rule_is_shown(stage: Stage) -> None:
+    """1 second to act and a 1-second time bank: nobody acts but to call the bring-in."""
+    spec = TableSpec(bots=0, action_seconds=1, time_bank_seconds=1, between_hands=1)
+    players = stage.start(start_room(spec))
+    ann, bob = players.new("ann"), players.new("bob")
+    sit(ann), sit(bob)
+    wait_state(ann, "s.hand && s.hand.bring_in_seat !== null")
+    low = state(ann, "s.hand.bring_in_seat")
+    low_name = "ann" if low == state(ann, "s.mySeat") else "bob"
+    other = bob if low_name == "ann" else ann
+    # the time bank shows (its clock turns red), then time runs out: the bring-in is posted
+    ann.wait_for_selector(".seat.to-act .clock.bank")
+    notice = ann.locator("#notice")
+    notice.wait_for(state="visible")
+    assert notice.inner_text() == f"Time ran out for {low_name}: the bring-in is posted for him"
+    assert ann.locator(f'.seat[data-seat="{low}"] .badge.timed-out').count() == 1
+    assert wait_turn([ann, bob], timeout=5) is other
+    other.click("button.act-call")
+    # 4th street: whoever acts first has put in more than his ante: all-in protection
+    expect(notice).to_contain_text("all-in protection", timeout=8_000)
+    text = notice.inner_text()
+    assert text.startswith("Time ran out for ") and text.endswith(
+        "all-in protection, he stays in for the 3 chips he has put in and takes no further action"
+    ), text
+    assert "timed out" in ann.locator(".seat .badge.timed-out").first.inner_text()
+    screenshot(ann, "time-out")
+    wait_state(ann, HAND_OVER, timeout=10_000)  # no more betting: the cards are dealt out
+    assert any("all-in protection" in line for line in state(bob, "s.log"))
+    assert players.room.audit()
+    assert players.console.errors == []
