@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from operator import itemgetter
 from typing import TypeVar
 
 from stud8.core.actions import (
@@ -44,6 +45,7 @@ from stud8.core.events import (
 from stud8.core.plan import RANK_PRIMES, plan_for
 from stud8.core.record import fast_init
 from stud8.core.rules import (
+    MAX_SEATS,
     AllInLowCard,
     TableRules,
     TimeoutPolicy,
@@ -56,6 +58,14 @@ from stud8.core.views import HandView, view_of
 _R = TypeVar("_R")
 
 _new = tuple.__new__  # events are records (tuples): built directly on the hot paths
+
+
+# For n players: for each index, an itemgetter giving the others clockwise from
+# his left, then him (Hand._after, built for every hand).
+_CLOCKWISE = {
+    n: [itemgetter(*[(i + k) % n for k in range(1, n + 1)]) for i in range(n)]
+    for n in range(2, MAX_SEATS + 1)
+}
 
 
 def _records(cls: type[_R], *columns: Iterable[object]) -> Iterator[_R]:
@@ -117,7 +127,7 @@ class Hand(Betting, Settlement):
         self.hand_id = setup.hand_id
         self._seats: tuple[int, ...] = tuple([p.seat for p in ring])
         self._ring = ring
-        self._after = [tuple(ring[i + 1 :] + ring[: i + 1]) for i in range(len(ring))]
+        self._after = [clockwise(ring) for clockwise in _CLOCKWISE[len(ring)]]
         self._players: dict[int, SeatState] = {p.seat: p for p in ring}
         self._live_n = len(ring)  # players not folded
         self._active_n = len(ring)  # players who can still act (not all-in)
