@@ -87,6 +87,51 @@ class HandSetup:
 class Hand(Betting, Settlement):
     """The state of one hand. Start one with :meth:`Hand.start`."""
 
+    # Slots: a hand has some forty attributes, more than an instance dictionary shares
+    # keys for, and the engine reads them on every action. (The mixins have none, so a
+    # hand also has a __dict__, left empty.)
+    __slots__ = (
+        "_active_n",
+        "_after",
+        "_aggressor",
+        "_bets",
+        "_big_bet_made",
+        "_bring_in_optional",
+        "_bring_in_pending",
+        "_cap_lifted",
+        "_current_bet",
+        "_deck",
+        "_first_on",
+        "_fixed_limit",
+        "_full_level",
+        "_largest_raise",
+        "_legal",
+        "_limit_inline",
+        "_live_n",
+        "_mark",
+        "_max_bets",
+        "_next_card",
+        "_open_pair",
+        "_open_pair_rule",
+        "_plan",
+        "_players",
+        "_razz",
+        "_ring",
+        "_seats",
+        "_starting",
+        "bring_in_seat",
+        "cancelled",
+        "community_card",
+        "decisions",
+        "events",
+        "hand_id",
+        "result",
+        "rules",
+        "setup",
+        "street",
+        "to_act",
+    )
+
     def __init__(self, setup: HandSetup) -> None:
         rules = setup.rules
         plan = plan_for(rules)
