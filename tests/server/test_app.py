@@ -5,16 +5,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from fractions import Fraction
 
 import httpx
 import uvicorn
 from test_protocol import SCHEMAS, conforms
 
 from stud8.cli import build_parser
+from stud8.core.rules import TimeoutPolicy
 from stud8.server.app import create_app
 from stud8.server.auth import MemoryAuth
 from stud8.server.bank import MemoryBank
-from stud8.server.lobby import TableSpec
+from stud8.server.lobby import Lobby, TableSpec
 from stud8.server.settings import Settings
 
 REST = SCHEMAS["rest"]
@@ -30,7 +32,9 @@ def answers(endpoint: str, response: httpx.Response) -> bool:
 
 
 @asynccontextmanager
-async def serve(settings: Settings) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryBank]]:
+async def serve(
+    settings: Settings,
+) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryBank, Lobby]]:
     bank = MemoryBank()
     auth = MemoryAuth(operators={"op"}, on_register=lambda name: bank.issue(name, 1000))
     app = create_app(
@@ -49,7 +53,7 @@ async def serve(settings: Settings) -> AsyncIterator[tuple[httpx.AsyncClient, Me
             await asyncio.sleep(0.01)
         port = server.servers[0].sockets[0].getsockname()[1]
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-            yield http, bank
+            yield http, bank, app.state.lobby
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, 10)
@@ -75,7 +79,7 @@ def bearer(token: str) -> dict[str, str]:
 
 def test_register_login_logout() -> None:
     async def body() -> None:
-        async with serve(Settings(default_tables=0)) as (http, bank):
+        async with serve(Settings(default_tables=0)) as (http, bank, _):
             r = await http.post("/api/v1/register", json={"name": "ann", "password": "secret-1"})
             assert r.status_code == 201 and r.json() == {"name": "ann", "operator": False}
             assert answers("POST /api/v1/register", r)
@@ -95,9 +99,14 @@ def test_register_login_logout() -> None:
             assert r.status_code == 400 and "malformed JSON" in r.json()["error"]
             r = await http.post("/api/v1/login", json={"name": "ann", "password": "wrong-pw"})
             assert r.status_code == 401
+            # the token, the name and the role (the client shows operators their form)
             r = await http.post("/api/v1/login", json={"name": "ann", "password": "secret-1"})
             token = r.json()["token"]
+            assert r.json() == {"token": token, "name": "ann", "operator": False}
             assert answers("POST /api/v1/login", r)
+            await http.post("/api/v1/register", json={"name": "op", "password": "secret-1"})
+            r = await http.post("/api/v1/login", json={"name": "op", "password": "secret-1"})
+            assert r.json()["operator"] is True and r.json()["name"] == "op"
             # the token is a session: it logs out once
             r = await http.post("/api/v1/logout", headers=bearer(token))
             assert r.status_code == 200 and answers("POST /api/v1/logout", r)
@@ -111,7 +120,7 @@ def test_register_login_logout() -> None:
 
 def test_the_lobby_lists_the_ready_tables_with_bots() -> None:
     async def body() -> None:
-        async with serve(Settings(default_tables=2)) as (http, bank):
+        async with serve(Settings(default_tables=2)) as (http, bank, _):
             tables = (await http.get("/api/v1/tables")).json()["tables"]
             assert [t["table_id"] for t in tables] == ["t1", "t2"]
             for t in tables:
@@ -119,6 +128,14 @@ def test_the_lobby_lists_the_ready_tables_with_bots() -> None:
                 assert t["stakes"] == {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
                 assert t["seats"] == 8 and t["seats_taken"] == 2 and len(t["players"]) == 2
                 assert {"average_pot", "hands_per_hour", "buy_in"} <= set(t)
+                # the clock and the rules, as the client words them
+                assert (t["timeout_policy"], t["action_seconds"], t["time_bank_seconds"]) == (
+                    "all_in_protection",
+                    10,
+                    20,
+                )
+                assert (t["offer_seconds"], t["sit_out_seconds"]) == (30, 600)
+                assert (t["rake_percent"], t["rake_cap"]) == ("0", None)
             # the bots play: hands are counted, with their pots
             for _ in range(500):
                 tables = (await http.get("/api/v1/tables")).json()["tables"]
@@ -137,7 +154,7 @@ def test_the_lobby_lists_the_ready_tables_with_bots() -> None:
 
 def test_create_and_close_a_table_operators_only() -> None:
     async def body() -> None:
-        async with serve(Settings(default_tables=0)) as (http, bank):
+        async with serve(Settings(default_tables=0)) as (http, bank, lobby):
             op, ann = await login(http, "op"), await login(http, "ann")
             spec = {
                 "ante": 2,
@@ -150,9 +167,11 @@ def test_create_and_close_a_table_operators_only() -> None:
                 "action_seconds": 5,
                 "time_bank_seconds": 10,
                 "reconnect_seconds": 10,
-                "rake_percent": "5",
+                "rake_percent": "5/2",
                 "rake_cap": 3,
                 "bots": 2,
+                "timeout_policy": "check_or_fold",
+                "sit_out_seconds": 300,
             }
             r = await http.post("/api/v1/tables", json=spec)
             assert r.status_code == 401
@@ -172,6 +191,16 @@ def test_create_and_close_a_table_operators_only() -> None:
             assert table["name"] == "High stakes" and table["waiting"] == 0
             assert table["stakes"] == {"ante": 2, "bring_in": 5, "small_bet": 10, "big_bet": 20}
             assert table["buy_in"] == {"min": 100, "max": 1000} and table["seats_taken"] == 2
+            assert (table["timeout_policy"], table["sit_out_seconds"]) == ("check_or_fold", 300)
+            assert (table["action_seconds"], table["time_bank_seconds"]) == (5, 10)
+            assert (table["rake_percent"], table["rake_cap"], table["offer_seconds"]) == (
+                "5/2",
+                3,
+                30,
+            )
+            rules = lobby.tables["high"].table.rules
+            assert rules.timeout_policy is TimeoutPolicy.CHECK_OR_FOLD
+            assert rules.rake_percent == Fraction(5, 2)
             for bad, why in (
                 ({**spec, "big_bet": 5}, "big_bet"),
                 ({**spec, "min_buy_in": 0}, "buy-in"),
@@ -180,6 +209,11 @@ def test_create_and_close_a_table_operators_only() -> None:
                 ({**spec, "bots": 9}, "bots"),
                 ({**spec, "structure": "no-limit-ish"}, "no-limit-ish"),
                 ({**spec, "offer_seconds": 0}, "offer_seconds"),
+                ({**spec, "timeout_policy": "fold_always"}, "fold_always"),
+                ({**spec, "timeout_policy": None}, "timeout_policy"),
+                ({**spec, "sit_out_seconds": 0}, "sit_out_seconds"),
+                ({**spec, "sit_out_seconds": "600"}, "sit_out_seconds"),
+                ({**spec, "game": "razz"}, "unknown"),  # Stud Hi/Lo only, for now
                 ({**spec, "bot_policy": "genius"}, "genius"),
                 ({**spec, "name": ""}, "name"),
                 ({**spec, "table_id": "high"}, "already a table"),

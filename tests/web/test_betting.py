@@ -1,9 +1,10 @@
-"""Betting in the browser: an operator opens a pot-limit table from the lobby's form,
-and a hand is played with the slider, the amount box and the pot buttons; the
-pre-action boxes act when the turn comes (Check/Fold checks a free check and folds to
-a bet); the clock runs out on a player who does not act and the time-out rule is
-shown. Against a real room on 127.0.0.1, in Debian's Chromium, with no console
-errors."""
+"""Betting in the browser: an operator opens a pot-limit table from the lobby's form
+(only operators see it: the log-in says who is one), with the check-or-fold time-out
+rule, which the lobby and the table's rules panel word; a hand is played with the
+slider, the amount box and the pot buttons; the pre-action boxes act when the turn
+comes (Check/Fold checks a free check and folds to a bet); the clock runs out on a
+player who does not act and the time-out rule is shown. Against a real room on
+127.0.0.1, in Debian's Chromium, with no console errors."""
 
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ def presets(page: Page) -> dict[str, int]:
 def open_table_from_the_form(op: Page) -> None:
     op.fill("#ct-table_id", "pl")
     op.select_option("#ct-structure", "pot_limit")
+    op.select_option("#ct-timeout_policy", "check_or_fold")
+    op.fill("#ct-rake_percent", "5/2")
+    op.fill("#ct-rake_cap", "3")
     op.fill("#ct-between_hands", "1.5")
     op.click("#create-submit")
     op.wait_for_selector('tr[data-table="pl"]')
@@ -59,18 +63,45 @@ def test_a_pot_limit_hand_with_the_slider_the_box_and_the_pot_button(stage: Stag
     op.wait_for_selector("#create-error:has-text('big_bet')")
     op.fill("#ct-big_bet", "8")
     open_table_from_the_form(op)
-    assert "Pot Limit" in op.locator('tr[data-table="pl"]').inner_text()
+    row = op.locator('tr[data-table="pl"]')
+    assert "Pot Limit" in row.inner_text()
+    # the clock, the time-out rule and the rake, as the lobby lists them
+    brief = row.locator(".rules-brief").inner_text()
+    assert brief == "10+20 s · check or fold · rake 2.5%", brief
     screenshot(op, "lobby-create-table")
-    # after a plain log-in the client asks the server whether he is an operator
+    # a plain log-in says he is an operator: the form is there
     op.click("#logout")
     op.fill("#name", "op")
     op.fill("#password", "secret-op")
     op.click("#login")
-    op.wait_for_selector("details.create-table")  # a log-in does not say: offered
+    assert op.locator("details.create-table summary").inner_text() == "Create a table"
 
     ann = players.new("ann", table="pl")
     assert ann.locator("details.create-table").count() == 0  # players do not see the form
     assert sit(ann, table="pl") == 1
+    # the table's rules, worded from its lobby entry
+    ann.click("#rules-panel summary")
+    assert "check or fold" in ann.locator("#rules-brief").inner_text()
+    rules = ann.locator("#rules-list li").all_inner_texts()
+    assert rules[:2] == [
+        "You have 10 seconds to act, then a 20-second time bank.",
+        "If your time runs out, you check if you can, else you fold.",
+    ], rules
+    assert "Rake: 2.5% of each pot, at most 3." in rules
+    assert rules[-1].startswith("Sit out (or stay away) for 10 minutes and you are stood up")
+    # a time-out at this table is said by its rule
+    said = ann.evaluate(
+        """async () => {
+          const { applyEvent, emptyTable } = await import('/store.js');
+          const s = emptyTable('pl');
+          s.rules = window.stud8.state.rules;  // this table's lobby entry
+          s.seats = { 2: { player: 'bob' } };
+          applyEvent(s, { k: 'hand_start', hand_id: 'h', stacks: [[1, 100], [2, 100]] }, 1);
+          applyEvent(s, { k: 'timeout', seat: 2, outcome: 'fold' }, 2);
+          return s.notice && s.notice.text;
+        }"""
+    )
+    assert said == "Time ran out for bob: folded (he could not check)", said
     bob = players.new("bob", table="pl")
     assert sit(bob, table="pl") == 2
 
@@ -177,8 +208,13 @@ def test_the_clock_runs_out_and_the_time_out_rule_is_shown(stage: Stage) -> None
     spec = TableSpec(bots=0, action_seconds=1, time_bank_seconds=1, between_hands=1)
     players = stage.start(start_room(spec))
     ann, bob = players.new("ann"), players.new("bob")
+    brief = bob.locator('tr[data-table="t1"] .rules-brief').inner_text()
+    assert brief == "1+1 s · all-in protection · no rake", brief
     sit(ann), sit(bob)
     wait_state(ann, "s.hand && s.hand.bring_in_seat !== null")
+    rules = ann.locator("#rules-list li").all_text_contents()  # the panel is closed
+    assert rules[1].startswith("If your time runs out, you fold if you have put nothing in")
+    assert "all-in for what you have put in (all-in protection)" in rules[1], rules
     low = state(ann, "s.hand.bring_in_seat")
     low_name = "ann" if low == state(ann, "s.mySeat") else "bob"
     other = bob if low_name == "ann" else ann

@@ -1,7 +1,8 @@
 """A seat and what is around it, in the browser: watching a table without sitting,
 sitting out and coming back, topping up between hands only, leaving; the hand
 history panel and the download of one's hands (the room on a database, as ``stud8
-serve`` runs it); the waiting list of a full table, and the seat it offers."""
+serve`` runs it); the waiting list of a full table, and the seat it offers when a
+player who sat out too long is stood up."""
 
 from __future__ import annotations
 
@@ -104,8 +105,9 @@ def test_watch_sit_out_top_up_leave_and_the_hand_histories(stage: Stage, tmp_pat
 
 
 def test_the_waiting_list_of_a_full_table(stage: Stage) -> None:
-    """Two seats, no hand dealt during the test (a long pause between hands)."""
-    spec = TableSpec(bots=0, seats=2, between_hands=60, offer_seconds=20)
+    """Two seats, no hand dealt during the test (a long pause between hands); a player
+    sat out for a second is stood up."""
+    spec = TableSpec(bots=0, seats=2, between_hands=60, offer_seconds=20, sit_out_seconds=1)
     players = stage.start(start_room(spec))
     ann, bob = players.new("ann"), players.new("bob")
     sit(ann), sit(bob)
@@ -121,8 +123,15 @@ def test_the_waiting_list_of_a_full_table(stage: Stage) -> None:
     dave.wait_for_selector("#seat-controls .wait-place:has-text('2nd')")
     wait_state(carol, "s.waiting.join() === 'carol,dave'")
 
-    # bob leaves: his seat is held for carol, who is asked; dave sees it held
-    bob.click("#seat-controls button[data-cmd='leave']")
+    # bob sits out, and after a second he is stood up: his chips go home, and his seat
+    # is held for carol, who is asked; dave sees it held
+    bob.click("#seat-controls button[data-cmd='sit_out']")
+    bob.wait_for_selector("#toast:has-text('You sat out too long and were stood up')")
+    assert "200 chips went back to your account" in bob.locator("#toast").inner_text()
+    wait_state(
+        ann,
+        "s.log.includes('bob sat out too long and is stood up (200 chips back to the account)')",
+    )
     carol.wait_for_selector("#offer .offer")
     prompt = carol.locator("#offer .offer-text").inner_text()
     assert prompt.startswith("Seat 2 is yours for ") and prompt.endswith(" s:"), prompt

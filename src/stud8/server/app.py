@@ -6,7 +6,8 @@
 
 ==========================================  ========================================
 ``POST /api/v1/register``                   ``{"name", "password"}`` -> 201 the account
-``POST /api/v1/login``                      ``{"name", "password"}`` -> ``{"token"}``
+``POST /api/v1/login``                      ``{"name", "password"}`` -> ``{"token", "name",
+                                            "operator"}``
 ``POST /api/v1/logout``                     ends the session of the bearer token
 ``GET /api/v1/tables``                      the lobby: ``{"tables": [...]}``
 ``POST /api/v1/tables``                     create a table (operators only)
@@ -161,7 +162,11 @@ def create_app(
             token = await auth.login(name, password)
         except AuthError as exc:
             raise HTTPError(401, str(exc)) from None
-        return JSONResponse({"token": token})
+        account = await auth.account_for_token(token)
+        if account is None:  # the session ended at once (a logout in between)
+            raise HTTPError(401, "the session ended; log in again")
+        # the name as registered (a log-in's name may differ in case), and the role
+        return JSONResponse({"token": token, "name": account.name, "operator": account.operator})
 
     @handled
     async def logout(request: Request) -> Response:

@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from stud8.core.cards import Deck
 from stud8.core.events import PotAwarded, RakeTaken
-from stud8.core.rules import BettingStructure, TableRules
+from stud8.core.rules import BettingStructure, TableRules, TimeoutPolicy
 from stud8.server.bank import ChipBank
 from stud8.server.clock import Clock
 from stud8.server.table import RecordSink, Subscription, Table
@@ -63,8 +63,17 @@ class TableSpec:
     between_hands: float = 2.0
     bot_delay: float = 0.5
     offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
+    timeout_policy: str = "all_in_protection"  # or "check_or_fold" (RULES.md section 6)
+    sit_out_seconds: float = 600.0  # a player dealt out this long is stood up
 
     def rules(self) -> TableRules:
+        try:
+            policy = TimeoutPolicy(self.timeout_policy)
+        except ValueError:
+            choices = ", ".join(p.value for p in TimeoutPolicy)
+            raise ValueError(
+                f"timeout_policy must be one of {choices}, not {self.timeout_policy!r}"
+            ) from None
         return TableRules(
             ante=self.ante,
             bring_in=self.bring_in,
@@ -77,6 +86,7 @@ class TableSpec:
             time_bank_seconds=self.time_bank_seconds,
             reconnect_seconds=self.reconnect_seconds,
             max_seats=self.seats,
+            timeout_policy=policy,
         )
 
 
@@ -206,6 +216,7 @@ class Lobby:
                 between_hands=spec.between_hands,
                 bot_delay=spec.bot_delay,
                 offer_seconds=spec.offer_seconds,
+                sit_out_seconds=spec.sit_out_seconds,
                 # a table back after a restart numbers its events from the wall
                 # clock in microseconds: above any number it gave before
                 first_seq=0 if new else int(self._clock.wall().timestamp() * 1_000_000),
@@ -280,7 +291,7 @@ class Lobby:
         if table.hand is not None:
             await table.cancel_hand("the table is closing")
         for seat in list(table.seats.values()):
-            await table.submit(Leave(player=seat.player))
+            await table.submit(Leave(player=seat.player, reason="table_closed"))
         await self._stop(entry)
         del self.tables[table_id]
 
@@ -310,6 +321,7 @@ class Lobby:
         out = []
         for table_id, entry in self.tables.items():
             table, spec = entry.table, entry.spec
+            rules = table.rules
             recent = [pot for when, pot in entry.pots if now - when <= 3600]
             elapsed = max(1.0, min(3600.0, now - entry.created))
             out.append(
@@ -325,6 +337,13 @@ class Lobby:
                         "big_bet": spec.big_bet,
                     },
                     "buy_in": {"min": spec.min_buy_in, "max": spec.max_buy_in},
+                    "timeout_policy": rules.timeout_policy.value,
+                    "action_seconds": rules.action_seconds,
+                    "time_bank_seconds": rules.time_bank_seconds,
+                    "offer_seconds": spec.offer_seconds,
+                    "sit_out_seconds": spec.sit_out_seconds,
+                    "rake_percent": str(rules.rake_percent),
+                    "rake_cap": rules.rake_cap,
                     "seats": table.rules.max_seats,
                     "seats_taken": len(table.seats),
                     "players": [s.player for _, s in sorted(table.seats.items())],

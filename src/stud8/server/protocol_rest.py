@@ -36,10 +36,13 @@ class Registered:
 
 @dataclass(frozen=True, slots=True)
 class LoggedIn:
-    """A session token: send it as ``Authorization: Bearer <token>``, or as
-    ``?token=`` on a table websocket."""
+    """A session token (send it as ``Authorization: Bearer <token>``, or as
+    ``?token=`` on a table websocket), the account's name as registered, and
+    whether it is an operator's (who may open and close tables)."""
 
     token: str
+    name: str
+    operator: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,12 @@ class BuyIn:
 class LobbyTable:
     """A table as the lobby shows it: ``players`` in seat order, ``waiting`` how
     many are on its waiting list; ``average_pot`` and ``hands_per_hour`` over the
-    last hour."""
+    last hour. Its clock and rules: ``timeout_policy`` (``all_in_protection`` or
+    ``check_or_fold``, RULES.md section 6), ``action_seconds`` then
+    ``time_bank_seconds`` to act, ``offer_seconds`` (a freed seat held for the
+    waiting list), ``sit_out_seconds`` (a player dealt out this long is stood up),
+    the rake: ``rake_percent`` (a string: ``"5"``, ``"5/2"``) of each pot, at most
+    ``rake_cap`` (null: no cap)."""
 
     table_id: str
     name: str
@@ -78,6 +86,13 @@ class LobbyTable:
     structure: str
     stakes: Stakes
     buy_in: BuyIn
+    timeout_policy: str
+    action_seconds: int
+    time_bank_seconds: int
+    offer_seconds: float
+    sit_out_seconds: float
+    rake_percent: str
+    rake_cap: int | None
     seats: int
     seats_taken: int
     players: list[str]
@@ -129,7 +144,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         201,
     ),
     Endpoint(
-        "POST", "/api/v1/login", "Log in: a new session token. 401 if wrong.", Credentials, LoggedIn
+        "POST",
+        "/api/v1/login",
+        "Log in: a new session token, the account's name and role. 401 if wrong.",
+        Credentials,
+        LoggedIn,
     ),
     Endpoint(
         "POST", "/api/v1/logout", "End the session of the bearer token.", None, Done, login=True

@@ -32,9 +32,10 @@ blanks the session tokens in the URLs it prints.
 :func:`memory_app` is the room with everything in memory (``stud8 serve
 --memory``): nothing survives the process.
 
-Two environment variables set the ready tables' pace (tests run them fast):
-``STUD8_BETWEEN_HANDS`` (seconds between hands, default 2) and
-``STUD8_BOT_DELAY`` (seconds a bot waits before acting, default 0.5).
+Environment variables set the ready tables' pace (tests run them fast):
+``STUD8_BETWEEN_HANDS`` (seconds between hands, default 2),
+``STUD8_BOT_DELAY`` (seconds a bot waits before acting, default 0.5) and
+``STUD8_SIT_OUT_SECONDS`` (a player dealt out this long is stood up, default 600).
 """
 
 from __future__ import annotations
@@ -164,10 +165,14 @@ def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:
 def default_spec(settings: Settings, environ: Mapping[str, str] | None = None) -> TableSpec:
     """The ready tables: ``settings.bots_per_table`` bots, the pace from the environment."""
     env = os.environ if environ is None else environ
+    sit_out = _seconds(env, "STUD8_SIT_OUT_SECONDS", 600.0)
+    if sit_out == 0:
+        raise ValueError("STUD8_SIT_OUT_SECONDS must be more than 0")
     return TableSpec(
         bots=settings.bots_per_table,
         between_hands=_seconds(env, "STUD8_BETWEEN_HANDS", 2.0),
         bot_delay=_seconds(env, "STUD8_BOT_DELAY", 0.5),
+        sit_out_seconds=sit_out,
     )
 
 

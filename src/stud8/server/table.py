@@ -17,7 +17,8 @@ Timers follow RULES.md section 6, with the times of the table's
 ``time_bank_seconds`` countdown, then the engine's timeout rule
 (:meth:`Hand.time_out`); a player who reconnects during his turn gets
 ``reconnect_seconds`` more, once a turn; a player disconnected or leaving is
-dealt out of the next hands, his chips his own.
+dealt out of the next hands, his chips his own; one dealt out for the table's
+``sit_out_seconds`` is stood up (:mod:`stud8.server.table_seats`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from stud8.server.table_feed import Feed, Subscription
 from stud8.server.table_seats import TableSeating
 from stud8.server.table_state import (
     Act,
+    AwayCheck,
     BotTurn,
     Cancel,
     ComeBack,
@@ -122,6 +124,9 @@ class Table(TableSeating):
         self._turn: Turn | None = None
         self._token = 0
         self._start_timer: TimerHandle | None = None
+        self._away_timer: TimerHandle | None = None
+        self._away_due: float | None = None
+        self._away_token = 0
         self._feed = Feed(config.history_size, config.first_seq)
         self._emit = self._feed.emit
         self.waiting = WaitingList(
@@ -139,11 +144,14 @@ class Table(TableSeating):
             self._task = asyncio.get_running_loop().create_task(
                 self._run(), name=f"table {self.table_id}"
             )
+            # seats restored before the start are counted away from now
+            self._queue.put_nowait((AwayCheck(), None))
 
     async def stop(self) -> None:
         """End the owner task and the timers (the hand, if any, stays as it is)."""
         self._cancel_turn()
         self.waiting.stop()
+        self._stop_away_timer()
         if self._start_timer is not None:
             self._start_timer.cancel()
             self._start_timer = None
@@ -265,14 +273,15 @@ class Table(TableSeating):
         while True:
             message, fut = await self._queue.get()
             try:
+                reply: Reply | None = None
                 if isinstance(message, Command):
                     reply = await self._command(message)
                 elif isinstance(message, Cancel):
                     reply = await self._refusing(self._cancel, message.reason)
                 else:
                     await self._internal(message)
-                    continue
-                if fut is not None and not fut.done():
+                await self._check_away()  # any message may change who is away
+                if reply is not None and fut is not None and not fut.done():
                     fut.set_result(reply)
             except BaseException as exc:
                 if fut is not None and not fut.done():
@@ -326,7 +335,12 @@ class Table(TableSeating):
         else:
             raise Refused(f"unknown command {type(cmd).__name__}")
 
-    async def _internal(self, message: Tick | BotTurn | StartHand | OfferTimeout) -> None:
+    async def _internal(
+        self, message: Tick | BotTurn | StartHand | OfferTimeout | AwayCheck
+    ) -> None:
+        if isinstance(message, AwayCheck):
+            self._away_timer_fired(message)  # _run checks after every message
+            return
         if isinstance(message, StartHand):
             self._start_timer = None
             await self._start_hand()
@@ -501,8 +515,10 @@ class Table(TableSeating):
         # between hands: the leaving leave, the disconnected and the broke are dealt out
         for number in list(players):
             seat = self.seats[number]
-            if seat.leaving or (seat.bot is not None and seat.chips == 0):
-                await self._remove(number)
+            if seat.leaving:
+                await self._remove(number, "left")
+            elif seat.bot is not None and seat.chips == 0:
+                await self._remove(number, "no_chips")
             elif not seat.connected:
                 self._deal_out(number, seat, "disconnected")
         self._schedule_start()

@@ -35,11 +35,15 @@ class SeatTaken(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class SeatLeft(TableEvent):
-    """The player left; ``chips`` went back to his account."""
+    """The player left; ``chips`` went back to his account. ``reason``: ``left``
+    (he asked), ``sat_out`` (stood up: dealt out for the table's
+    ``sit_out_seconds``), ``no_chips`` (a bot that lost its chips) or
+    ``table_closed``."""
 
     seat: int
     player: str
     chips: int
+    reason: str = "left"
     kind: ClassVar[str] = "leave"
 
 

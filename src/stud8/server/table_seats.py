@@ -8,6 +8,13 @@ back). :meth:`TableSeating.restore_seat` puts back, before the table starts, a
 player seated when the server stopped, with the chips the ledger still holds for
 him at the table (no buy-in: the chips never left the table).
 
+A player kept out of the hands (sat out, disconnected, reseated after a restart
+and not back yet, or without chips) for the table's ``sit_out_seconds`` is stood
+up, as real rooms do: once he is in no hand, he leaves the table (a ``leave``
+event, reason ``sat_out``), his chips back to his account, and the seat goes to
+the waiting list. :meth:`TableSeating._check_away` keeps that count; the table
+runs it after every message it handles, and a timer wakes it when a count is due.
+
 These methods run in the table's owner task only, like the rest of it.
 """
 
@@ -16,10 +23,12 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
 from stud8.server.bank import BankError, ChipBank
+from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table_events import (
     CameBack,
     Disconnected,
@@ -30,6 +39,7 @@ from stud8.server.table_events import (
     ToppedUp,
 )
 from stud8.server.table_state import (
+    AwayCheck,
     ComeBack,
     Connect,
     Disconnect,
@@ -58,6 +68,11 @@ class TableSeating:
     waiting: WaitingList
     _hand_players: Mapping[int, str]
     _bank: ChipBank
+    _clock: Clock
+    _queue: asyncio.Queue[tuple[Any, Any]]
+    _away_timer: TimerHandle | None
+    _away_due: float | None
+    _away_token: int
     _bot_rng: random.Random
     _turn: Turn | None
     _task: asyncio.Task[None] | None
@@ -175,13 +190,13 @@ class TableSeating:
                 seat.leaving = True
                 self._emit(SatOut(number, "leaving"))
             return
-        await self._remove(number)
+        await self._remove(number, cmd.reason)
 
-    async def _remove(self, number: int) -> None:
+    async def _remove(self, number: int, reason: str) -> None:
         seat = self.seats.pop(number)
         if seat.chips:
             await self._bank.cash_out(seat.player, self.table_id, number, seat.chips)
-        self._emit(SeatLeft(number, seat.player, seat.chips))
+        self._emit(SeatLeft(number, seat.player, seat.chips, reason))
         self.waiting.offer_next(self._free_seats())
 
     def _free_seats(self) -> list[int]:
@@ -235,3 +250,47 @@ class TableSeating:
         if not seat.sitting_out:
             seat.sitting_out, seat.out_reason = True, reason
             self._emit(SatOut(number, reason))
+
+    # ------------------------------------------------------------ away too long
+    async def _check_away(self) -> None:
+        """Note when each player's seat stopped being dealt in; stand up those
+        away ``sit_out_seconds`` or more who are in no hand; set the timer for the
+        next one due (one still in the hand goes when the hand ends: the table
+        checks again after it)."""
+        now, limit = self._clock.now(), self.config.sit_out_seconds
+        for seat in self.seats.values():
+            if not seat.away:
+                seat.away_since = None
+            elif seat.away_since is None:
+                seat.away_since = now
+        for number, seat in list(self.seats.items()):
+            since = seat.away_since
+            if since is not None and now - since >= limit and not self._in_hand(number):
+                await self._remove(number, "sat_out")
+        due = min(
+            (
+                s.away_since + limit
+                for s in self.seats.values()
+                if s.away_since is not None and s.away_since + limit > now
+            ),
+            default=None,
+        )
+        if due == self._away_due:
+            return
+        self._stop_away_timer()
+        if due is not None:
+            self._away_token += 1
+            message = AwayCheck(self._away_token)
+            self._away_due = due
+            self._away_timer = self._clock.call_at(
+                due, lambda: self._queue.put_nowait((message, None))
+            )
+
+    def _away_timer_fired(self, message: AwayCheck) -> None:
+        if message.token == self._away_token:
+            self._away_timer = self._away_due = None
+
+    def _stop_away_timer(self) -> None:
+        timer, self._away_timer, self._away_due = self._away_timer, None, None
+        if timer is not None:
+            timer.cancel()

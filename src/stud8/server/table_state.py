@@ -22,6 +22,8 @@ class TableConfig:
     between_hands: float = 2.0  # seconds from one hand's end to the next's start
     bot_delay: float = 0.5  # seconds a bot waits before it acts
     offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
+    # a player dealt out (sat out, disconnected, no chips) this long is stood up
+    sit_out_seconds: float = 600.0
     history_size: int = 2000  # events kept for viewers who come back
     remembered_commands: int = 4096  # command ids kept to answer repeats
     # Events are numbered from first_seq + 1. A table that comes back after a
@@ -36,6 +38,8 @@ class TableConfig:
             )
         if not self.offer_seconds > 0:
             raise ValueError(f"offer_seconds must be more than 0, got {self.offer_seconds}")
+        if not self.sit_out_seconds > 0:
+            raise ValueError(f"sit_out_seconds must be more than 0, got {self.sit_out_seconds}")
 
 
 # ---------------------------------------------------------------- commands
@@ -80,7 +84,10 @@ class ComeBack(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Leave(Command):
-    pass
+    """Stand up (at the end of the hand, if he is in one). ``reason`` is the
+    ``leave`` event's: the room sets it (a table closing); a player's is ``left``."""
+
+    reason: str = "left"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,10 +139,17 @@ class Seat:
     out_reason: str = ""
     connected: bool = True
     leaving: bool = False
+    away_since: float | None = None  # when a player's seat stopped being dealt in
 
     @property
     def ready(self) -> bool:
         return self.chips > 0 and not self.sitting_out and self.connected and not self.leaving
+
+    @property
+    def away(self) -> bool:
+        """A player (not a bot) kept out of the hands: sat out, disconnected or
+        without chips. One who is leaving is not: he goes at the hand's end."""
+        return self.bot is None and not self.leaving and not self.ready
 
 
 @dataclass(slots=True)
@@ -205,8 +219,16 @@ class OfferTimeout:
 
 
 @dataclass(frozen=True, slots=True)
+class AwayCheck:
+    """Time to stand up the players away too long (``sit_out_seconds``); ``token``
+    names the timer that posted it (0: none)."""
+
+    token: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Cancel:
     reason: str
 
 
-Message = Command | Tick | BotTurn | StartHand | OfferTimeout | Cancel
+Message = Command | Tick | BotTurn | StartHand | OfferTimeout | AwayCheck | Cancel

@@ -35,19 +35,19 @@ function loginView() {
   </form></main>`;
   const error = $("#login-error");
   const creds = () => ({ name: $("#name").value.trim(), password: $("#password").value });
-  async function login(operator) {
+  async function login() {
     const r = await api("POST", "/api/v1/login", creds());
     if (r.status !== 200) { error.textContent = r.data.error || "could not log in"; return; }
-    session.set(creds().name, r.data.token);
-    // the login answer may not say (only a registration does): then the lobby asks
-    session.operator = typeof r.data.operator === "boolean" ? r.data.operator : operator;
+    // the log-in answers the name as registered and the role: operators get the create-table form
+    session.set(r.data.name || creds().name, r.data.token);
+    session.operator = r.data.operator === true;
     go("#/");
   }
-  $("#login-form").onsubmit = (e) => { e.preventDefault(); login(null); };
+  $("#login-form").onsubmit = (e) => { e.preventDefault(); login(); };
   $("#register").onclick = async () => {
     const r = await api("POST", "/api/v1/register", creds());
     if (r.status !== 201) { error.textContent = r.data.error || "could not register"; return; }
-    await login(!!r.data.operator);
+    await login();
   };
   return { stop() {} };
 }

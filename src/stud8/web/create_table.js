@@ -25,16 +25,18 @@ const FIELDS = [
   ["between_hands", "Seconds between hands", "num", 2, 'min="0" step="0.1"'],
   ["bot_delay", "Bot delay (s)", "num", 0.5, 'min="0" step="0.1"'],
   ["offer_seconds", "Seat offer (s)", "num", 30, 'min="1" step="1" title="how long a freed seat is held for the first on the waiting list"'],
+  ["timeout_policy", "When time runs out", "select", "all_in_protection", ""],
+  ["sit_out_seconds", "Stand up after sitting out (s)", "num", 600, 'min="1" step="1" title="a player dealt out this long leaves the table, his chips back to his account"'],
 ];
 const OPTIONS = {
   structure: [["fixed_limit", "Fixed limit"], ["pot_limit", "Pot limit"], ["no_limit", "No limit"]],
   bot_policy: [["rules", "rules"], ["calling-station", "calling station"], ["random", "random"], ["equity", "equity"]],
+  timeout_policy: [["all_in_protection", "All-in protection"], ["check_or_fold", "Check, else fold"]],
 };
 
-/** Whether to offer the form: to operators, and to anyone whose role is not known (a
- * log-in does not say; a registration does). A refusal (403) hides it for good. */
+/** Whether to offer the form: to operators only (the log-in says who is one). */
 export function mayOpenTables() {
-  return session.operator !== false;
+  return session.operator;
 }
 
 function fieldHTML([name, label, kind, value, extra]) {
@@ -50,8 +52,7 @@ function fieldHTML([name, label, kind, value, extra]) {
 }
 
 export function createTableHTML() {
-  const who = session.operator ? "" : " <small>(operators only)</small>";
-  return `<details class="create-table"><summary>Create a table${who}</summary>
+  return `<details class="create-table"><summary>Create a table</summary>
   <form id="create-table" aria-label="create a table">
     <div class="fields">${FIELDS.map(fieldHTML).join("")}</div>
     <div class="row"><button type="submit" id="create-submit">Open the table</button>
@@ -89,17 +90,10 @@ export function bindCreateTable(root, onCreated) {
     let body;
     try { body = tableBody(form); } catch (exc) { error.textContent = exc.message; return; }
     const r = await api("POST", "/api/v1/tables", body);
-    if (r.status === 403) {
-      session.operator = false;
-      toast("Only operators can open tables");
-      root.innerHTML = "";
-      return;
-    }
     if (r.status !== 201) {
       error.textContent = r.data.error || `the table could not be opened (${r.status})`;
       return;
     }
-    if (session.operator === null) session.operator = true;
     toast(`Table ${r.data.table.name || r.data.table.table_id} is open`);
     form.elements.table_id.value = "";
     form.elements.name.value = "";

@@ -5,6 +5,7 @@ import { $, $$, esc, api } from "./util.js";
 import { go, header, bindLogout } from "./nav.js";
 import { createTableHTML, bindCreateTable, mayOpenTables } from "./create_table.js";
 import { downloadHands } from "./history.js";
+import { rulesBrief } from "./words.js";
 
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
@@ -31,7 +32,8 @@ function rowHTML(t, typed) {
     : `<input class="buyin" data-table="${id}" type="number" min="${t.buy_in.min}" max="${t.buy_in.max}" value="${esc(value)}" aria-label="buy-in for table ${id} (${t.buy_in.min} to ${t.buy_in.max})">
        <button class="sit" data-table="${id}">Sit</button>`;
   const name = t.name && t.name !== t.table_id ? `${esc(t.name)} <small>${id}</small>` : id;
-  return `<tr data-table="${id}"><td class="tid">${name}</td><td>${esc(gameName(t))}</td>
+  const brief = t.action_seconds === undefined ? "" : ` <small class="rules-brief">${esc(rulesBrief(t))}</small>`;
+  return `<tr data-table="${id}"><td class="tid">${name}</td><td>${esc(gameName(t))}${brief}</td>
     <td>${s.small_bet}/${s.big_bet} <small>ante ${s.ante}, bring-in ${s.bring_in}</small></td>
     <td>${seatCell}</td><td class="players">${t.players.map(esc).join(", ") || "—"}</td>
     <td>${Math.round(t.average_pot)}</td>

@@ -1,13 +1,13 @@
 // The table as this client sees it, built from a snapshot and the events after it.
 
-import { timeoutText } from "./words.js";
+import { timeoutText, leaveText } from "./words.js";
 
 const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold", "timeout"]);
 
 export function emptyTable(tableId) {
   return {
     tableId,
-    rules: null, // the table's lobby entry: game, structure, stakes, buy_in, seats
+    rules: null, // the table's lobby entry: game, structure, stakes, buy_in, seats, clock, rake
     seq: null, // the last event number seen
     mySeat: null,
     player: null,
@@ -208,7 +208,7 @@ const HANDLERS = {
   leave(state, ev) {
     delete state.seats[ev.seat];
     if (ev.seat === state.mySeat) state.mySeat = null;
-    note(state, `${ev.player} leaves with ${ev.chips}`);
+    note(state, leaveText(ev));
   },
   top_up(state, ev) {
     if (state.seats[ev.seat]) state.seats[ev.seat].chips = ev.chips;

@@ -10,6 +10,7 @@ import { controlsHTML, offerHTML, bindControls, DIALOG_HTML, secondsLeft } from 
 import { HistoryPanel, PANEL_HTML } from "./history.js";
 import { Reveal, stepText, showdownDone, resultsText } from "./showdown.js";
 import { gameName } from "./lobby.js";
+import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
 
 const PHASES = { action: "", time_bank: " (time bank)", reconnect: " (extra time)" };
 
@@ -33,7 +34,8 @@ export function tableView(app, tableId, query) {
   <div id="offer"></div>
   <main class="room"><div id="table" class="table-area"></div>
   <div class="under"><div id="notice" class="notice" role="status"></div><div id="actions" class="action-bar"></div></div>
-  <aside class="side"><section class="log" aria-label="hand log"><ol id="log"></ol></section>${PANEL_HTML}</aside></main>
+  <aside class="side"><details class="rules-panel" id="rules-panel" hidden><summary>Rules <small id="rules-brief"></small></summary><ul id="rules-list"></ul></details>
+  <section class="log" aria-label="hand log"><ol id="log"></ol></section>${PANEL_HTML}</aside></main>
   ${DIALOG_HTML}`;
   const actionsRoot = $("#actions");
 
@@ -80,10 +82,19 @@ export function tableView(app, tableId, query) {
       const s = t.stakes;
       $("#table-info").textContent = `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
       if (t.name && t.name !== tableId) $("#table-name").textContent = t.name;
+      showRules(t);
     }
     rulesLoaded = true;
     join();
     schedule();
+  }
+
+  /** The table's clock, time-out rule, buy-in, rake and sit-out limit, from its lobby entry. */
+  function showRules(t) {
+    if (t.action_seconds === undefined) return; // an older server: the rules are not listed
+    $("#rules-brief").textContent = rulesBrief(t);
+    $("#rules-list").innerHTML = rulesLines(t).map((line) => `<li>${esc(line)}</li>`).join("");
+    $("#rules-panel").hidden = false;
   }
 
   const dropQuery = () => window.history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
@@ -128,7 +139,7 @@ export function tableView(app, tableId, query) {
 
   function onEvent(ev, mine) {
     if (ev.k === "hand_finish") history.handFinished();
-    else if (ev.k === "leave" && ev.seat === mine) toast(`You left the table: ${ev.chips} chips went back to your account`);
+    else if (ev.k === "leave" && ev.seat === mine) toast(myLeaveText(ev));
     else if (ev.k === "seat_offered" && ev.player === state.player) announce(`Seat ${ev.seat} is yours for ${ev.seconds} seconds`);
   }
 

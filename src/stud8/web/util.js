@@ -9,15 +9,9 @@ export const esc = (s) =>
 export const session = {
   get token() { return localStorage.getItem("stud8.token"); },
   get name() { return localStorage.getItem("stud8.name"); },
-  /** true / false when known, null when not (a login does not say). */
-  get operator() {
-    const v = localStorage.getItem("stud8.operator");
-    return v === null ? null : v === "1";
-  },
-  set operator(v) {
-    if (v === null) localStorage.removeItem("stud8.operator");
-    else localStorage.setItem("stud8.operator", v ? "1" : "0");
-  },
+  /** Whether the account is an operator's (the log-in says). */
+  get operator() { return localStorage.getItem("stud8.operator") === "1"; },
+  set operator(v) { localStorage.setItem("stud8.operator", v ? "1" : "0"); },
   set(name, token) {
     localStorage.setItem("stud8.name", name);
     localStorage.setItem("stud8.token", token);

@@ -40,3 +40,80 @@ export function timeoutText(name, outcome, contributed, policy = "all_in_protect
       return `${head}: ${String(outcome).replaceAll("_", " ")}`;
   }
 }
+
+// ------------------------------------------------------------ the table's rules
+// (from its lobby entry: GET /api/v1/tables)
+
+export const POLICIES = { all_in_protection: "all-in protection", check_or_fold: "check or fold" };
+
+/** What a time-out does at this table, said plainly (RULES.md section 6). */
+export function timeoutRuleText(policy = "all_in_protection") {
+  return policy === "check_or_fold"
+    ? "If your time runs out, you check if you can, else you fold."
+    : "If your time runs out, you fold if you have put nothing in beyond your ante; " +
+      "otherwise you stay in for the pot as it stands, all-in for what you have put in " +
+      "(all-in protection), and take no further action.";
+}
+
+/** "10 minutes", "90 seconds", "1 minute". */
+export function duration(seconds) {
+  const s = Number(seconds);
+  if (s >= 60 && s % 60 === 0) return s === 60 ? "1 minute" : `${s / 60} minutes`;
+  return s === 1 ? "1 second" : `${s} seconds`;
+}
+
+/** A rake percentage as the lobby gives it ("5", "5/2") as a number (2.5). */
+export function ratePercent(text) {
+  const [top, bottom = "1"] = String(text ?? "0").split("/");
+  const n = Number(top) / Number(bottom);
+  return Number.isFinite(n) ? Math.round(n * 1000) / 1000 : 0;
+}
+
+export function rakeText(t) {
+  const rate = ratePercent(t.rake_percent);
+  if (!rate || t.rake_cap === 0) return "No rake";
+  const cap = t.rake_cap === null || t.rake_cap === undefined ? "" : `, at most ${t.rake_cap}`;
+  return `Rake: ${rate}% of each pot${cap}`;
+}
+
+/** One line for the lobby and the rules panel's title: "10+20 s · all-in protection · no rake". */
+export function rulesBrief(t) {
+  const rate = ratePercent(t.rake_percent);
+  const rake = rate && t.rake_cap !== 0 ? `rake ${rate}%` : "no rake";
+  const policy = POLICIES[t.timeout_policy] || POLICIES.all_in_protection;
+  return `${t.action_seconds}+${t.time_bank_seconds} s · ${policy} · ${rake}`;
+}
+
+/** The table's rules, each said in a sentence (the table view's rules panel). */
+export function rulesLines(t) {
+  const lines = [
+    t.time_bank_seconds
+      ? `You have ${duration(t.action_seconds)} to act, then a ${t.time_bank_seconds}-second time bank.`
+      : `You have ${duration(t.action_seconds)} to act.`,
+    timeoutRuleText(t.timeout_policy),
+    `Buy-in ${t.buy_in.min} to ${t.buy_in.max} chips.`,
+    `${rakeText(t)}.`,
+  ];
+  if (t.sit_out_seconds) {
+    lines.push(`Sit out (or stay away) for ${duration(t.sit_out_seconds)} and you are stood up: your chips go back to your account.`);
+  }
+  return lines;
+}
+
+/** A `leave` event for the log: why the player left. */
+export function leaveText(ev) {
+  switch (ev.reason) {
+    case "sat_out": return `${ev.player} sat out too long and is stood up (${ev.chips} chips back to the account)`;
+    case "no_chips": return `${ev.player} has no chips left and leaves`;
+    case "table_closed": return `${ev.player} leaves with ${ev.chips}: the table is closing`;
+    default: return `${ev.player} leaves with ${ev.chips}`;
+  }
+}
+
+/** The toast when I leave the table. */
+export function myLeaveText(ev) {
+  const back = `${ev.chips} chips went back to your account`;
+  if (ev.reason === "sat_out") return `You sat out too long and were stood up: ${back}`;
+  if (ev.reason === "table_closed") return `The table closed: ${back}`;
+  return `You left the table: ${back}`;
+}
