@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import uvicorn
 import websockets
+from test_protocol import SCHEMAS, conforms
 from websockets.asyncio.client import ClientConnection
 
 from stud8.core.cards import Deck
@@ -276,6 +277,33 @@ def test_two_players_play_complete_hands_to_showdown_over_websockets() -> None:
             assert total + room.bank.rake == 400
             listing = (await room.http.get("/api/v1/tables")).json()["tables"]
             assert listing[0]["hands_played"] >= 3 and listing[0]["average_pot"] > 0
+            # the welcome gives the table's rules, as the lobby lists them
+            for client in (watcher, ann):
+                welcome = client.messages[0]
+                assert welcome["t"] == "welcome" and conforms(welcome, SCHEMAS["server"]["welcome"])
+                rules = welcome["d"]["table"]
+                assert rules == {k: listing[0][k] for k in rules}
+            assert set(listing[0]) - set(rules) == {
+                "seats_taken",
+                "players",
+                "waiting",
+                "average_pot",
+                "hands_per_hour",
+                "hands_played",
+            }
+            assert (rules["table_id"], rules["name"], rules["structure"]) == (
+                "t1",
+                "t1",
+                "fixed_limit",
+            )
+            assert rules["stakes"] == {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
+            assert rules["buy_in"] == {"min": 40, "max": 400} and rules["seats"] == 8
+            clock = (
+                rules["action_seconds"],
+                rules["time_bank_seconds"],
+                rules["reconnect_seconds"],
+            )
+            assert clock == (30, 30, 20) and rules["timeout_policy"] == "all_in_protection"
 
     run(body)
 

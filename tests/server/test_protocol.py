@@ -205,8 +205,25 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
     # a hidden card is null, and still conforms
     hidden = {"k": "deal", "seat": 2, "card": None, "face_up": False, "street": 3}
     assert conforms(hidden, SCHEMAS["events"]["deal"])
+    info = {
+        "table_id": "t1",
+        "name": "Low stakes",
+        "game": "stud_hi_lo",
+        "structure": "no_limit",
+        "stakes": {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8},
+        "buy_in": {"min": 40, "max": 400},
+        "seats": 8,
+        "action_seconds": 10,
+        "time_bank_seconds": 20,
+        "reconnect_seconds": 20,
+        "timeout_policy": "all_in_protection",
+        "offer_seconds": 30.0,
+        "sit_out_seconds": 600.0,
+        "rake_percent": "5/2",
+        "rake_cap": None,
+    }
     others = [
-        envelope("welcome", None, {"table_id": "t1", "player": None, "seat": None}),
+        envelope("welcome", None, {"table_id": "t1", "player": None, "seat": None, "table": info}),
         envelope("ack", 3, {"id": "a"}),
         envelope("reject", None, {"id": None, "reason": "malformed JSON"}),
         envelope("pong", 3, {"id": "p"}),

@@ -18,11 +18,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from starlette.applications import Starlette
 
 from stud8.core.cards import Deck
-from stud8.server.app import create_app
-from stud8.server.auth import MemoryAuth
 from stud8.server.bank import MemoryBank
 from stud8.server.lobby import TableSpec
-from stud8.server.runtime import open_room
+from stud8.server.runtime import memory_app, open_room
 from stud8.server.settings import Settings
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -67,19 +65,18 @@ def serve(
 def start_room(
     spec: TableSpec, *, decks: Sequence[str] = (), operators: Sequence[str] = ()
 ) -> Room:
-    """Table t1 of `spec` in a room in memory. `decks` (card strings, dealing order)
-    are dealt in turn, over and over; without them, seeded decks."""
-    bank = MemoryBank()
-    auth = MemoryAuth(operators=operators, on_register=lambda name: bank.issue(name, 1000))
+    """Table t1 of `spec` in a room in memory, as ``stud8 serve --memory`` builds it
+    (with its hand histories). `decks` (card strings, dealing order) are dealt in
+    turn, over and over; without them, seeded decks."""
     seeds = itertools.count(1)
     cycle = itertools.cycle(decks)
 
     def deck() -> Deck:
         return Deck.from_cards(next(cycle)) if decks else Deck.seeded(next(seeds))
 
-    app = create_app(
-        Settings(default_tables=1), auth=auth, bank=bank, deck_source=deck, default_spec=spec
-    )
+    settings = Settings(default_tables=1, operators=tuple(operators), starting_chips=1000)
+    app = memory_app(settings, spec=spec, deck_source=deck)
+    bank: MemoryBank = app.state.bank
     return serve(app, bank.audit)
 
 
@@ -274,7 +271,8 @@ def overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 # its own clock and bet) may touch each other.
 LAYOUT_PARTS = (
     "header button, header input, header .status, button.act, .sizer .preset, .sizer .slider,"
-    " .sizer .amount, label.pre, .seat, .seat .clock, .seat .bet, .pot, .results, .notice"
+    " .sizer .amount, label.pre, .seat, .seat .clock, .seat .bet, .pot, .side-pot, .results,"
+    " .notice"
 )
 
 _BOXES_JS = """(sel) => [...document.querySelectorAll(sel)]

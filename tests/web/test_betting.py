@@ -3,8 +3,10 @@
 rule, which the lobby and the table's rules panel word; a hand is played with the
 slider, the amount box and the pot buttons; the pre-action boxes act when the turn
 comes (Check/Fold checks a free check and folds to a bet); the clock runs out on a
-player who does not act and the time-out rule is shown. Against a real room on
-127.0.0.1, in Debian's Chromium, with no console errors."""
+player who does not act and the time-out rule is shown; at a no-limit table a short
+stack goes all-in and the side pot shows as the others bet on (the client's pots are
+the engine's, over many random hands). Against a real room on 127.0.0.1, in Debian's
+Chromium, with no console errors."""
 
 from __future__ import annotations
 
@@ -12,10 +14,14 @@ from playwright.sync_api import Page, expect
 
 from stud8.server.lobby import TableSpec
 
+from .pot_cases import check_client_pots
 from .roomkit import (
     HAND_OVER,
+    PHONE,
     SHOWDOWN_SHOWN,
     Stage,
+    assert_apart,
+    layout_boxes,
     play,
     screenshot,
     sit,
@@ -236,5 +242,107 @@ def test_the_clock_runs_out_and_the_time_out_rule_is_shown(stage: Stage) -> None
     screenshot(ann, "time-out")
     wait_state(ann, HAND_OVER, timeout=10_000)  # no more betting: the cards are dealt out
     assert any("all-in protection" in line for line in state(bob, "s.log"))
+    assert players.room.audit()
+    assert players.console.errors == []
+
+
+# ann (seat 1): As Js / 2c / Ah 7c Jd / 3h: aces and jacks, no low. bob (seat 2, the
+# short stack): Ks Ts / Kd / 3s 8d 6s / 2d. carol (seat 3): Qs 9s / Qh / 4d 5h Th / 9c.
+# ann's deuce brings in; on 4th street her ace shows highest: she acts first.
+SIDE_POT_DECK = "As Ks Qs Js Ts 9s 2c Kd Qh Ah 3s 4d 7c 8d 5h Jd 6s Th 3h 2d 9c"
+
+
+def pots_shown(page: Page) -> list[tuple[str, str]]:
+    """The pots in the middle of the table: (what shows, who is in it on hover)."""
+    return [
+        (item.inner_text().split("\n")[0], item.get_attribute("title") or "")
+        for item in page.locator(".centre .pots .side-pot").all()
+    ]
+
+
+def test_a_short_stack_all_in_and_the_side_pot_at_a_no_limit_table(stage: Stage) -> None:
+    """(Two seconds before a hand: carol sits right after bob.)"""
+    spec = TableSpec(bots=0, structure="no_limit", min_buy_in=20, between_hands=2)
+    players = stage.start(start_room(spec, decks=[SIDE_POT_DECK]))
+    ann, bob = players.new("ann"), players.new("bob")
+    carol = players.new("carol", viewport=PHONE)
+    asked: list[str] = []
+    ann.on("request", lambda r: asked.append(r.url))
+    assert sit(ann) == 1
+    lobby_calls = sum("/api/v1/tables" in url for url in asked)
+    # the table's rules come with the welcome: the header and the rules panel
+    assert ann.locator("#table-info").inner_text() == "Stud Hi/Lo No Limit 4/8, ante 1"
+    assert state(ann, "s.rules.buy_in.min") == 20 and state(ann, "s.rules.seats") == 8
+    rules = ann.locator("#rules-list li").all_text_contents()
+    assert "Buy-in 20 to 400 chips." in rules, rules
+    assert (
+        "If you lose your connection during your turn, you get 20 seconds more when you "
+        "come back, once a turn." in rules
+    ), rules
+    # bob and carol sit from the table, each in his seat, the buy-in range the rules'
+    for page, seat, chips in ((bob, 2, "20"), (carol, 3, "200")):
+        page.click('button.observe[data-table="t1"]')
+        page.click(f'.seat[data-seat="{seat}"] button.sit-here')
+        assert page.locator("#md-range").inner_text() == "20 to 400 chips"
+        page.fill("#md-amount", chips)
+    bob.click("#md-ok")
+    carol.click("#md-ok")
+    wait_state(carol, "s.mySeat === 3 && s.seats[2] && s.seats[2].chips === 20")
+    everyone = [ann, bob, carol]
+
+    # 3rd street: ann brings in, bob completes all-in for his 19, carol and ann call
+    assert wait_turn(everyone) is ann
+    ann.click("button.act-bring_in")
+    assert wait_turn(everyone) is bob
+    assert presets(bob)["all-in"] == 19
+    bob.click(".sizer .preset[data-name='all-in']")
+    assert labels(bob)[2] == "Complete to 19 all-in"
+    bob.click("button.act-complete")
+    assert wait_turn(everyone) is carol
+    carol.click("button.act-call")
+    assert wait_turn(everyone) is ann
+    ann.click("button.act-call")
+    # one pot so far: everyone has put in 20
+    wait_state(carol, "s.hand.street === 4 && s.hand.pot === 60")
+    assert carol.locator(".centre .pot").inner_text() == "Pot 60"
+    assert pots_shown(carol) == []
+
+    # 4th street: ann bets 40; the side pot is hers and carol's, and grows as carol calls
+    assert wait_turn(everyone) is ann
+    ann.fill(".sizer .amount", "40")
+    ann.click("button.act-bet")
+    main = ("Main pot 60", "ann, bob and carol")
+    for page in everyone:
+        expect(page.locator(".centre .pot")).to_have_text("Total 100")
+        assert pots_shown(page) == [main, ("Side pot 1 40", "ann and carol")]
+    said = carol.locator(".side-pot .sr-only").all_text_contents()
+    assert said == [", for ann, bob and carol", ", for ann and carol"], said
+    screenshot(carol, "phone-side-pot")
+    assert_apart(layout_boxes(carol), PHONE)  # the pots fit between the seats on a phone
+    assert wait_turn(everyone) is carol
+    carol.click("button.act-call")
+    for page in everyone:
+        expect(page.locator(".centre .pot")).to_have_text("Total 140")
+        assert pots_shown(page) == [main, ("Side pot 1 80", "ann and carol")]
+    screenshot(ann, "side-pot")
+    # the same pots after a reload (from the snapshot)
+    bob.reload()
+    wait_state(bob, "s.hand && s.hand.pot === 140")
+    assert pots_shown(bob) == [main, ("Side pot 1 80", "ann and carol")]
+
+    # checked down to the showdown: each pot paid on its own
+    play(everyone, SHOWDOWN_SHOWN)
+    wait_state(bob, SHOWDOWN_SHOWN)
+    heads = bob.locator(".results .pot-head").all_inner_texts()
+    assert heads == ["Main pot 60", "Side pot 1 80"], heads
+    # the hand history, from the room in memory
+    ann.click("#history-panel summary")
+    ann.wait_for_selector("#hist-list .hh")
+    history = ann.locator("#hist-list .hh pre").first.text_content() or ""
+    assert "Total pot 140 Main pot 60. Side pot 80." in history, history
+    assert sum("/api/v1/tables" in url for url in asked) == lobby_calls  # the table view asks not
+
+    # the client's pots are the engine's, hand after hand (random short stacks)
+    assert check_client_pots(ann) > 20
     assert players.room.audit()
     assert players.console.errors == []

@@ -115,9 +115,31 @@ def test_two_players_play_a_hand_to_showdown_through_the_buttons(stage: Stage) -
         stacks = [int(t) for t in page.locator(".plate .stack").all_inner_texts()]
         assert sum(stacks) == 2 * BUY_IN
         assert page.locator(".seat.winner").count() == 2
-    assert ann.locator("#log").inner_text().index("bob shows") < ann.locator(
-        "#log"
-    ).inner_text().index("ann shows")
+    # the log says it in sentences: the hands' names read mid-sentence (the seats'
+    # labels above keep their capitals)
+    log = ann.locator("#log").inner_text()
+    assert log.index("bob shows") < log.index("ann shows")
+    assert "bob shows a pair of kings; 7-5-4-3-2 low" in log, log
+    assert "ann shows a flush, ace high; no low" in log, log
+    said = ann.evaluate(
+        """async () => {
+          const { handInSentence } = await import('/words.js');
+          return ['Royal flush', 'Straight flush, nine high', 'Four of a kind, kings',
+            'Full house, kings full of twos', 'Straight, six high', 'Three of a kind, jacks',
+            'Two pair, aces and jacks', 'High card, ace', '9-6-4-3-A'].map(handInSentence);
+        }"""
+    )
+    assert said == [
+        "a royal flush",
+        "a straight flush, nine high",
+        "four of a kind, kings",
+        "a full house, kings full of twos",
+        "a straight, six high",
+        "three of a kind, jacks",
+        "two pair, aces and jacks",
+        "ace high",
+        "9-6-4-3-A",
+    ]
     screenshot(ann, "showdown")
     # the four-colour deck: diamonds turn blue, clubs green
     ann.check("#four-colour")

@@ -17,8 +17,9 @@
                                             ``&last_seen=N`` after a reconnection
 ==========================================  ========================================
 
-A room on a database adds ``GET /api/v1/hands`` (``stud8.server.runtime``). An
-operator's table websocket shows every card (see ``stud8.server.edge``).
+The rooms ``stud8 serve`` runs (``stud8.server.runtime``: on a database, or in
+memory) add ``GET /api/v1/hands``. A table websocket's ``welcome`` carries the
+table's rules; an operator's shows every card (see ``stud8.server.edge``).
 
 With a :class:`~stud8.server.lobby.TableKeeper` the tables of the last run come
 back at startup, and the ``settings.default_tables`` ready tables are made on the

@@ -198,7 +198,12 @@ class Connection:
             envelope(
                 "welcome",
                 None,
-                {"table_id": table.table_id, "player": player, "seat": self._my_seat()},
+                {
+                    "table_id": table.table_id,
+                    "player": player,
+                    "seat": self._my_seat(),
+                    "table": self.entry.info(),
+                },
             )
         )
         self._replaying = True

@@ -135,6 +135,34 @@ class TableEntry:
     closed: bool = False
     _pot: int = 0
 
+    def info(self) -> dict[str, Any]:
+        """The table's rules, as the lobby lists them and a websocket's ``welcome``
+        gives them (``TableInfo`` in :mod:`stud8.server.protocol_rest`)."""
+        table, spec = self.table, self.spec
+        rules = table.rules
+        return {
+            "table_id": table.table_id,
+            "name": self.name or table.table_id,
+            "game": rules.game.value,
+            "structure": rules.structure.value,
+            "stakes": {
+                "ante": rules.ante,
+                "bring_in": rules.bring_in,
+                "small_bet": rules.small_bet,
+                "big_bet": rules.big_bet,
+            },
+            "buy_in": {"min": spec.min_buy_in, "max": spec.max_buy_in},
+            "seats": rules.max_seats,
+            "action_seconds": rules.action_seconds,
+            "time_bank_seconds": rules.time_bank_seconds,
+            "reconnect_seconds": rules.reconnect_seconds,
+            "timeout_policy": rules.timeout_policy.value,
+            "offer_seconds": spec.offer_seconds,
+            "sit_out_seconds": spec.sit_out_seconds,
+            "rake_percent": str(rules.rake_percent),
+            "rake_cap": rules.rake_cap,
+        }
+
     def follow(self, item: Numbered, now: float) -> None:
         event = item.event
         if isinstance(event, HandStarted):
@@ -319,32 +347,13 @@ class Lobby:
         """What the lobby shows of each table."""
         now = self._clock.now()
         out = []
-        for table_id, entry in self.tables.items():
-            table, spec = entry.table, entry.spec
-            rules = table.rules
+        for entry in self.tables.values():
+            table = entry.table
             recent = [pot for when, pot in entry.pots if now - when <= 3600]
             elapsed = max(1.0, min(3600.0, now - entry.created))
             out.append(
                 {
-                    "table_id": table_id,
-                    "name": entry.name or table_id,
-                    "game": table.rules.game.value,
-                    "structure": table.rules.structure.value,
-                    "stakes": {
-                        "ante": spec.ante,
-                        "bring_in": spec.bring_in,
-                        "small_bet": spec.small_bet,
-                        "big_bet": spec.big_bet,
-                    },
-                    "buy_in": {"min": spec.min_buy_in, "max": spec.max_buy_in},
-                    "timeout_policy": rules.timeout_policy.value,
-                    "action_seconds": rules.action_seconds,
-                    "time_bank_seconds": rules.time_bank_seconds,
-                    "offer_seconds": spec.offer_seconds,
-                    "sit_out_seconds": spec.sit_out_seconds,
-                    "rake_percent": str(rules.rake_percent),
-                    "rake_cap": rules.rake_cap,
-                    "seats": table.rules.max_seats,
+                    **entry.info(),
                     "seats_taken": len(table.seats),
                     "players": [s.player for _, s in sorted(table.seats.items())],
                     "waiting": len(table.waiting.players),

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from stud8.server.protocol_rest import TableInfo
+
 JSON = Any
 
 # ------------------------------------------------------------------ client messages
@@ -129,9 +131,12 @@ class WelcomeMessage(ServerMessage):
     table_id: str
     player: str | None
     seat: int | None
+    table: TableInfo
     t: ClassVar[str] = "welcome"
     doc: ClassVar[str] = (
-        "First message on a connection: who you are here (player null: an observer)."
+        "First message on a connection: who you are here (player null: an observer), "
+        "and the table's rules (table: its game, structure, stakes, buy-in range, "
+        "seats, clock, timeout policy and rake, as the lobby lists them)."
     )
 
 

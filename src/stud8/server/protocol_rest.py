@@ -70,15 +70,16 @@ class BuyIn:
 
 
 @dataclass(frozen=True, slots=True)
-class LobbyTable:
-    """A table as the lobby shows it: ``players`` in seat order, ``waiting`` how
-    many are on its waiting list; ``average_pot`` and ``hands_per_hour`` over the
-    last hour. Its clock and rules: ``timeout_policy`` (``all_in_protection`` or
-    ``check_or_fold``, RULES.md section 6), ``action_seconds`` then
-    ``time_bank_seconds`` to act, ``offer_seconds`` (a freed seat held for the
-    waiting list), ``sit_out_seconds`` (a player dealt out this long is stood up),
-    the rake: ``rake_percent`` (a string: ``"5"``, ``"5/2"``) of each pot, at most
-    ``rake_cap`` (null: no cap)."""
+class TableInfo:
+    """A table's rules (also the ``table`` of a websocket's ``welcome``): its
+    ``game`` and betting ``structure``, ``stakes``, ``buy_in`` range and ``seats``;
+    its clock: ``action_seconds`` then ``time_bank_seconds`` to act, and
+    ``reconnect_seconds`` more, once a turn, for a player who reconnects during it;
+    ``timeout_policy`` (what a time-out does, RULES.md section 6:
+    ``all_in_protection`` or ``check_or_fold``); ``offer_seconds`` (a freed seat
+    held for the waiting list), ``sit_out_seconds`` (a player dealt out this long
+    is stood up); the rake: ``rake_percent`` (a string: ``"5"``, ``"5/2"``) of
+    each pot, at most ``rake_cap`` (null: no cap)."""
 
     table_id: str
     name: str
@@ -86,14 +87,23 @@ class LobbyTable:
     structure: str
     stakes: Stakes
     buy_in: BuyIn
-    timeout_policy: str
+    seats: int
     action_seconds: int
     time_bank_seconds: int
+    reconnect_seconds: int
+    timeout_policy: str
     offer_seconds: float
     sit_out_seconds: float
     rake_percent: str
     rake_cap: int | None
-    seats: int
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyTable(TableInfo):
+    """A table as the lobby shows it: its rules (see TableInfo), then
+    ``seats_taken``, ``players`` in seat order, ``waiting`` how many are on its
+    waiting list; ``average_pot`` and ``hands_per_hour`` over the last hour."""
+
     seats_taken: int
     players: list[str]
     waiting: int

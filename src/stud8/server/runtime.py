@@ -30,7 +30,9 @@ uvicorn's logs go through :func:`stud8.server.logs.uvicorn_log_config`, which
 blanks the session tokens in the URLs it prints.
 
 :func:`memory_app` is the room with everything in memory (``stud8 serve
---memory``): nothing survives the process.
+--memory``): nothing survives the process. Its hand histories are kept in memory
+too (:class:`~stud8.server.hand_memory.MemoryHandStore`), so ``GET /api/v1/hands``
+answers there as on a database.
 
 Environment variables set the ready tables' pace (tests run them fast):
 ``STUD8_BETWEEN_HANDS`` (seconds between hands, default 2),
@@ -44,8 +46,9 @@ import asyncio
 import gc
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from sqlalchemy import Engine
 from starlette.applications import Starlette
@@ -53,11 +56,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from stud8.core.cards import Deck
 from stud8.server.accounts import Accounts
 from stud8.server.app import create_app
 from stud8.server.auth import Account, Auth, MemoryAuth
 from stud8.server.bank import MemoryBank
 from stud8.server.db_auth import AccountsAuth
+from stud8.server.hand_memory import MemoryHandStore
 from stud8.server.ledger import Ledger, LedgerError
 from stud8.server.ledger_bank import LedgerBank
 from stud8.server.lobby import TableSpec
@@ -90,7 +95,30 @@ def _error(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
 
-def hands_route(auth: Auth, store: HandStore) -> Route:
+class HandTexts(Protocol):
+    """Where ``GET /api/v1/hands`` reads: :class:`HandStore` (a database) or
+    :class:`MemoryHandStore`."""
+
+    def pokerstars_for(
+        self,
+        player: str,
+        hand_ids: Sequence[str] | None = None,
+        limit: int = DEFAULT_LIMIT,
+        *,
+        table: str | None = None,
+    ) -> str: ...
+
+    def pokerstars_for_operator(
+        self,
+        hand_ids: Sequence[str] | None = None,
+        *,
+        player: str | None = None,
+        table: str | None = None,
+        limit: int = DEFAULT_LIMIT,
+    ) -> str: ...
+
+
+def hands_route(auth: Auth, store: HandTexts) -> Route:
     """``GET /api/v1/hands?limit=N[&player=NAME][&table=TABLE_ID]`` (bearer token):
     the latest ``limit`` hands (default 50, at most 1000) in PokerStars text,
     latest first, of one table if ``table`` is given. A player gets his own hands
@@ -207,14 +235,35 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
     return Room(app, engine, ledger, store, report, plan.returned)
 
 
-def memory_app(settings: Settings, environ: Mapping[str, str] | None = None) -> Starlette:
-    """The room with its accounts and chips in memory (lost when it stops)."""
+def memory_app(
+    settings: Settings,
+    environ: Mapping[str, str] | None = None,
+    *,
+    spec: TableSpec | None = None,
+    deck_source: Callable[[], Deck] = Deck.shuffled,
+) -> Starlette:
+    """The room with its accounts, chips and hand histories in memory (lost when it
+    stops). ``spec`` (the ready tables; default: :func:`default_spec`) and
+    ``deck_source`` are for tests and demonstrations. ``app.state.bank`` is the
+    bank (its ``audit``), ``app.state.hands`` the hand store."""
     bank = MemoryBank()
     auth = MemoryAuth(
         operators=settings.operators,
         on_register=lambda name: bank.issue(name, settings.starting_chips),
     )
-    return create_app(settings, auth=auth, bank=bank, default_spec=default_spec(settings, environ))
+    hands = MemoryHandStore()
+    app = create_app(
+        settings,
+        auth=auth,
+        bank=bank,
+        deck_source=deck_source,
+        record_sink=hands,
+        default_spec=spec or default_spec(settings, environ),
+    )
+    app.router.routes.insert(0, hands_route(auth, hands))
+    app.state.bank = bank
+    app.state.hands = hands
+    return app
 
 
 def serve(settings: Settings, *, memory: bool = False) -> int:

@@ -2,8 +2,9 @@
 
 import { esc } from "./util.js";
 import { cardSVG } from "./cards.js";
-import { maxSeats } from "./store.js";
-import { STREETS } from "./words.js";
+import { maxSeats, who } from "./store.js";
+import { STREETS, potName, namesList } from "./words.js";
+import { handPots } from "./pots.js";
 import { revealed, showdownDone, handNames, winsOf } from "./showdown.js";
 
 /** Where seat number `seat` sits (cos, sin around the oval), the viewer's seat at the bottom. */
@@ -88,6 +89,19 @@ function seatHTML(state, seat, opts) {
 </div>`;
 }
 
+/** The pot; with side pots, each pot with its amount and who may win it, and the total. */
+function potsHTML(state) {
+  const hand = state.hand;
+  const pots = handPots(hand);
+  if (pots.length < 2) return `<div class="pot" aria-live="polite">Pot <strong>${hand.pot}</strong></div>`;
+  const items = pots.map((p) => {
+    const names = namesList(p.eligible.map((seat) => who(state, seat)));
+    return `<li class="side-pot" data-pot="${p.index}" title="${esc(names)}">${potName(p.index)} <strong>${p.amount}</strong><span class="sr-only">, for ${esc(names)}</span></li>`;
+  });
+  return `<div class="pot" aria-live="polite">Total <strong>${hand.pot}</strong></div>
+  <ol class="pots" aria-label="pots">${items.join("")}</ol>`;
+}
+
 function centreHTML(state, opts) {
   const hand = state.hand;
   if (!hand) {
@@ -98,7 +112,7 @@ function centreHTML(state, opts) {
     ? `<div class="community" aria-label="community card">${cardSVG(hand.community, { fourColor: opts.fourColor })}<span>community</span></div>`
     : "";
   return `<div class="centre">
-  <div class="pot" aria-live="polite">Pot <strong>${hand.pot}</strong></div>
+  ${potsHTML(state)}
   <div class="street">${STREETS[hand.street] || ""}</div>
   ${community}
 </div>`;

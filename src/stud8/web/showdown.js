@@ -3,7 +3,7 @@
 
 import { esc } from "./util.js";
 import { highName, lowName, razzName } from "./cards.js";
-import { potName } from "./words.js";
+import { potName, handInSentence } from "./words.js";
 import { who } from "./store.js";
 
 export const REVEAL_MS = 650; // between two hands turned over
@@ -94,12 +94,14 @@ export function resultsText(state) {
     .join("; ");
 }
 
-/** What a turned-over hand says, for the log and screen readers. */
+/** What a turned-over hand says, for the log and screen readers: "bob shows a pair
+ * of kings; 7-5-4-3-2 low". */
 export function stepText(state, step) {
   const hs = state.hand.seats[step.seat];
   if (step.kind === "muck") return `${who(state, step.seat)} mucks`;
   const names = handNames(state, hs);
-  return `${who(state, step.seat)} shows ${[names.high, names.low].filter(Boolean).join("; ")}`;
+  const said = [handInSentence(names.high), names.low].filter(Boolean);
+  return `${who(state, step.seat)} shows ${said.join("; ")}`;
 }
 
 /** Turns the shown hands over one at a time, in the order the events came. */

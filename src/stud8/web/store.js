@@ -7,7 +7,7 @@ const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check"
 export function emptyTable(tableId) {
   return {
     tableId,
-    rules: null, // the table's lobby entry: game, structure, stakes, buy_in, seats, clock, rake
+    rules: null, // the table's rules (the welcome's table): game, structure, stakes, buy_in, seats, clock, rake
     seq: null, // the last event number seen
     mySeat: null,
     player: null,
@@ -161,7 +161,10 @@ const HANDLERS = {
     note(state, text);
   },
   uncalled(state, ev, hand, hs) {
-    if (hs) { hs.stack += ev.amount; hs.bet -= ev.amount; hs.contributed -= ev.amount; hand.pot -= ev.amount; }
+    if (hs) {
+      hs.stack += ev.amount; hs.bet -= ev.amount; hs.contributed -= ev.amount; hand.pot -= ev.amount;
+      if (hs.timedOut !== "all_in_protection") hs.all_in = false; // he has chips again
+    }
     note(state, `The uncalled ${ev.amount} goes back to ${who(state, ev.seat)}`);
   },
   // the showdown: kept in show order; the table view turns the hands over one by one

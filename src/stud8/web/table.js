@@ -1,6 +1,6 @@
 // The table view: one websocket, the state it builds, and the screen drawn from it.
 
-import { $, esc, session, prefs, api, showBanner, toast, announce } from "./util.js";
+import { $, esc, session, prefs, showBanner, toast, announce } from "./util.js";
 import { go } from "./nav.js";
 import { TableSocket } from "./socket.js";
 import { emptyTable, applySnapshot, applyEvent, applyTurn, maxSeats, note } from "./store.js";
@@ -20,7 +20,6 @@ export function tableView(app, tableId, query) {
   let pendingSit = query.buyin ? Number(query.buyin) : null;
   let pendingWait = query.wait === "1";
   let snapshotSeen = false;
-  let rulesLoaded = false;
   let stopped = false;
   let frame = 0;
   const drawn = { bar: null, tools: null, offer: null, log: null, notice: null };
@@ -73,25 +72,13 @@ export function tableView(app, tableId, query) {
   });
   bindControls({ state, send, toolsRoot: $("#seat-controls"), tableRoot: $("#table"), offerRoot: $("#offer") });
 
-  async function loadRules() {
-    const r = await api("GET", "/api/v1/tables");
-    if (stopped) return;
-    const t = r.status === 200 ? r.data.tables.find((x) => x.table_id === tableId) : null;
-    if (t) {
-      state.rules = t;
-      const s = t.stakes;
-      $("#table-info").textContent = `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
-      if (t.name && t.name !== tableId) $("#table-name").textContent = t.name;
-      showRules(t);
-    }
-    rulesLoaded = true;
-    join();
-    schedule();
-  }
-
-  /** The table's clock, time-out rule, buy-in, rake and sit-out limit, from its lobby entry. */
-  function showRules(t) {
-    if (t.action_seconds === undefined) return; // an older server: the rules are not listed
+  /** The table's name, game, stakes and rules (the welcome's table): the header, the
+   * rules panel (its clock, time-out rule, buy-in, rake and sit-out limit). */
+  function setRules(t) {
+    state.rules = t;
+    const s = t.stakes;
+    $("#table-info").textContent = `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
+    if (t.name && t.name !== tableId) $("#table-name").textContent = t.name;
     $("#rules-brief").textContent = rulesBrief(t);
     $("#rules-list").innerHTML = rulesLines(t).map((line) => `<li>${esc(line)}</li>`).join("");
     $("#rules-panel").hidden = false;
@@ -101,7 +88,7 @@ export function tableView(app, tableId, query) {
 
   /** What the lobby asked for (sit with a buy-in, or wait for a seat), once we know the table. */
   function join() {
-    if (!snapshotSeen || !rulesLoaded) return;
+    if (!snapshotSeen || !state.rules) return;
     if (pendingSit !== null && state.mySeat === null && state.player) {
       const seats = Array.from({ length: maxSeats(state) }, (_, i) => i + 1);
       const free = seats.find((s) => !state.seats[s] && !(state.offer && state.offer.seat === s));
@@ -119,6 +106,7 @@ export function tableView(app, tableId, query) {
     if (t === "welcome") {
       state.player = d.player;
       state.mySeat = d.seat;
+      if (d.table) setRules(d.table);
     } else if (t === "snapshot") {
       applySnapshot(state, d, v);
       snapshotSeen = true;
@@ -240,7 +228,6 @@ export function tableView(app, tableId, query) {
 
   $("#to-lobby").onclick = () => go("#/");
   $("#four-colour").onchange = (e) => { prefs.fourColor = e.target.checked; schedule(); };
-  loadRules();
 
   window.stud8 = { state, socket };
   return {

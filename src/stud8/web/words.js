@@ -6,6 +6,21 @@ export function potName(index) {
   return index ? `Side pot ${index}` : "Main pot";
 }
 
+/** Names in a sentence: "ann", "ann and bob", "ann, bob and carol". */
+export function namesList(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** A hand's name in the middle of a sentence: "bob shows a pair of kings", "a flush,
+ * ace high", "ace high" (the seat's label keeps "A pair of kings", "Flush, ace high"). */
+export function handInSentence(name) {
+  if (!name) return name;
+  const high = name.match(/^High card, (\w+)$/);
+  if (high) return `${high[1]} high`;
+  const lower = name[0].toLowerCase() + name.slice(1);
+  return /^(flush|straight|full house|royal flush)/.test(lower) ? `a ${lower}` : lower;
+}
+
 /** The label of an action button (fixed amounts, or the sized amount `to`). */
 export function actionLabel(a, to = a.min_to, allIn = a.all_in) {
   const tail = allIn ? " all-in" : "";
@@ -22,7 +37,7 @@ export function actionLabel(a, to = a.min_to, allIn = a.all_in) {
 }
 
 /** A time-out said plainly, with the rule that decided it (RULES.md section 6). The
- * table's timeout policy is all-in protection unless the lobby entry says otherwise. */
+ * table's timeout policy is all-in protection unless its rules say otherwise. */
 export function timeoutText(name, outcome, contributed, policy = "all_in_protection") {
   const head = `Time ran out for ${name}`;
   switch (outcome) {
@@ -42,7 +57,7 @@ export function timeoutText(name, outcome, contributed, policy = "all_in_protect
 }
 
 // ------------------------------------------------------------ the table's rules
-// (from its lobby entry: GET /api/v1/tables)
+// (the `table` of the websocket's welcome; the lobby lists the same for each table)
 
 export const POLICIES = { all_in_protection: "all-in protection", check_or_fold: "check or fold" };
 
@@ -91,9 +106,14 @@ export function rulesLines(t) {
       ? `You have ${duration(t.action_seconds)} to act, then a ${t.time_bank_seconds}-second time bank.`
       : `You have ${duration(t.action_seconds)} to act.`,
     timeoutRuleText(t.timeout_policy),
+  ];
+  if (t.reconnect_seconds) {
+    lines.push(`If you lose your connection during your turn, you get ${duration(t.reconnect_seconds)} more when you come back, once a turn.`);
+  }
+  lines.push(
     `Buy-in ${t.buy_in.min} to ${t.buy_in.max} chips.`,
     `${rakeText(t)}.`,
-  ];
+  );
   if (t.sit_out_seconds) {
     lines.push(`Sit out (or stay away) for ${duration(t.sit_out_seconds)} and you are stood up: your chips go back to your account.`);
   }
