@@ -20,7 +20,9 @@ from stud8.core.actions import (
     LegalAction,
     Raise,
 )
-from stud8.core.cards import parse_cards
+from stud8.core.cards import Card, parse_cards
+from stud8.core.evaluate import HighCategory, evaluate_hi_lo
+from stud8.core.events import BetMade, Completed, Raised, StreetStarted
 from stud8.core.views import HandView, SeatView
 from stud8.tools.bots import (
     BOTS,
@@ -30,6 +32,7 @@ from stud8.tools.bots import (
     RuleBasedBot,
     play_hand,
 )
+from stud8.tools.bots.rules_based import MAX_BETS
 
 RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
 
@@ -388,3 +391,69 @@ def test_a_rule_based_decision_is_fast() -> None:
         best = min(best, (time.perf_counter() - start) / len(views))
     # Aim: under 50 microseconds; the bound leaves room for a busy machine.
     assert best < 200e-6, f"{best * 1e6:.0f} µs per decision"
+
+
+# ------------------------------------------------------- heads-up raising wars
+def holds_a_lock(cards: Sequence[Card]) -> bool:
+    """The nuts (or near) for one half, with every card known: the best low there is,
+    5-4-3-2-A, or four of a kind or better."""
+    if len(cards) < 5:
+        return len(cards) == 4 and len({c.rank for c in cards}) == 1
+    high, low = evaluate_hi_lo(cards)
+    wheel = low is not None and low.ranks[0] == 5
+    return wheel or high.category >= HighCategory.FOUR_OF_A_KIND
+
+
+def bets_by_street(hand: Hand) -> dict[int, list[int]]:
+    """The seats that made each full bet (completion, bet or raise), street by street."""
+    out: dict[int, list[int]] = {}
+    street = 3
+    for event in hand.events:
+        if isinstance(event, StreetStarted):
+            street = event.street
+        elif isinstance(event, (Completed, BetMade, Raised)):
+            out.setdefault(street, []).append(event.seat)
+    return out
+
+
+def test_a_heads_up_raising_war_ends() -> None:
+    """Heads-up the raise cap is lifted (RULES.md 3); two rule-based bots with deep
+    stacks used to re-raise each other until one was all-in (about one hand in twenty
+    six-handed). Now each stops at the usual cap, a bet and three raises, unless it
+    holds a lock or near-lock for its half: no street goes past four bets otherwise."""
+    rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+    rng = random.Random("wars")
+    at_the_cap = past_the_cap = 0
+    for _ in range(3000):
+        bots: dict[int, Bot] = {s: RuleBasedBot(random.Random(rng.random())) for s in (1, 2)}
+        hand = Hand.start(rules=rules, stacks={1: 800, 2: 800}, deck=Deck.shuffled(rng))
+        play_hand(hand, bots)
+        for street, seats in bets_by_street(hand).items():
+            at_the_cap += len(seats) == MAX_BETS
+            for seat in seats[MAX_BETS:]:  # a bet past the usual cap: with a lock only
+                past_the_cap += 1
+                assert holds_a_lock(hand.cards(seat)[:street]), (street, seat, hand.events)
+    assert MAX_BETS == 4
+    # Strong hands met and raised each other to the cap, and stopped there.
+    assert at_the_cap >= 5, at_the_cap
+    assert past_the_cap == 0
+
+
+@pytest.mark.parametrize(
+    ("down", "up", "raises"),
+    [
+        ("As 2d", "3c 4h 5s Kd", True),  # a made wheel: the nut low
+        ("Kc Kd", "Kh Ks 3c 9d", True),  # four kings
+        ("7c 7d", "7s Ah 2c Kd", False),  # trips: strong, not a lock
+        ("Qc Jc", "Tc 9c 8d 2s", False),  # a straight: strong, not a lock
+    ],
+)
+def test_past_the_cap_only_a_lock_raises(down: str, up: str, raises: bool) -> None:
+    """Heads-up, facing the fourth bet on 6th street (the cap lifted), a lock re-raises;
+    any other strong hand only calls."""
+    legal = facing_bet(32, 40)
+    view = make_view(down, up, legal, street=6, opponents=("Th 8c 5s 6h",), pot=120)
+    assert act(view) == (Raise(40) if raises else Call())
+    # Below the cap, the same strong hands raise.
+    below = make_view(down, up, facing_bet(16, 24), street=6, opponents=("Th 8c 5s 6h",))
+    assert act(below) == Raise(24)

@@ -330,6 +330,8 @@ def test_a_window_shows_what_the_view_shows_and_no_more() -> None:
                 assert w.legal_actions == view.legal_actions
                 assert w.live_seats() == tuple(s.seat for s in view.seats if not s.folded)
                 assert w.down_cards == view.seat(seat).down_cards
+                assert w.own_cards() == hand.cards(seat)  # its own, as dealt
+                assert dict(w.shown()) == {s.seat: s.up_cards for s in view.seats}
                 counts = [0] * 15
                 for s, up in zip(view.seats, w.all_up_cards(), strict=True):
                     assert up == s.up_cards == w.up_cards(s.seat)
@@ -356,7 +358,7 @@ def test_a_window_shows_what_the_view_shows_and_no_more() -> None:
 def test_the_rule_based_bot_decides_the_same_from_a_window() -> None:
     rng = random.Random("rules-window")
     decisions = 0
-    for _ in range(250):
+    for _ in range(300):
         rules, stacks = random_table(rng)
         hand = Hand.start(rules=rules, stacks=stacks, deck=Deck.shuffled(rng))
         windows = HandWindows(hand)

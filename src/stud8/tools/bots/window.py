@@ -6,9 +6,11 @@ afford that. A :class:`SeatWindow` answers the same questions on demand, one at 
 and only those its seat may ask: its own down cards, every up card, the community card,
 who has folded, every bet, stack and the pot, and its legal actions when it is to act.
 Another seat's down cards are never given: asked for them, it answers ``None`` for each
-(the showdown is not a time to decide). It keeps no copy of anything, so a bot that
-wants to save work caches what it computed (a window lives for one hand: its identity
-is a good cache key).
+(the showdown is not a time to decide). The windows of a hand share what every seat
+sees alike (who is still in, every up card and their ranks), brought up to date with
+only what is new since last asked, never rebuilt; the rest they read from the hand
+when asked. A bot that wants to save more work caches what it computed (a window lives
+for one hand: its identity is a good cache key).
 
 Unlike a HandView, which is a copy that holds nothing hidden, a window reads the live
 hand, which it keeps in a private attribute: what it guarantees is its interface (every
@@ -37,64 +39,103 @@ same action. :func:`play_fast` uses ``decide`` where a bot has it and a full
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from itertools import compress, repeat
+from operator import is_
+from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from stud8.core import Hand, HandResult
-from stud8.core.actions import Action, ActionKind, LegalAction
+from stud8.core.actions import Action, Fold, LegalAction
 from stud8.core.cards import Card
+from stud8.core.events import CardDealt
 from stud8.core.rules import TableRules
 from stud8.core.views import HandView
 from stud8.tools.bots.base import Bot
 
 __all__ = ["FastBot", "HandWindows", "SeatWindow", "deciders", "play_fast"]
 
-_FOLD = ActionKind.FOLD
 _NONE: tuple[LegalAction, ...] = ()
+# The engine's events are tuples underneath: a CardDealt unpacks as (seat, card, face_up,
+# street), in C, much faster than reading its fields by name.
+_DEALT_AS_TUPLES = issubclass(CardDealt, tuple) and [
+    f.name for f in dataclasses.fields(CardDealt)
+] == ["seat", "card", "face_up", "street"]
 
 
 class _Public:
-    """What a hand's windows share: public facts worked out once (who folded; each
-    street's up cards). It holds no window, so a hand is freed as soon as it is done."""
+    """What a hand's windows share, brought up to date when asked and only with what is
+    new: who is still in (from the decisions made since last asked), every seat's up
+    cards and their ranks (from the cards dealt since last asked, read again only when
+    a street has been dealt). It holds no window, so a hand is freed as soon as it is
+    done."""
 
-    __slots__ = ("counts", "hand", "live", "seen", "street", "ups")
+    __slots__ = (
+        "_counts",
+        "_decisions",
+        "_events",
+        "_hand",
+        "_read",
+        "_seen",
+        "_street",
+        "cards",
+        "counts",
+        "live",
+        "shown",
+        "up",
+        "ups",
+    )
 
     def __init__(self, hand: Hand) -> None:
-        self.hand = hand
-        self.live: tuple[int, ...] = hand.live_seats()
-        self.seen = len(hand.decisions)
-        self.street = 0  # the street ups and counts are for
-        self.ups: tuple[tuple[Card, ...], ...] = ()
-        self.counts: tuple[int, ...] = ()
+        seats = hand.seats
+        self._hand = hand
+        self._decisions = hand.decisions  # the hand's own lists, which grow
+        self._events = hand.events
+        self._seen = 0  # decisions read
+        self._read = 0  # events read
+        self.live = seats
+        self._street = 0  # the street the up cards were read on
+        self.up: dict[int, tuple[Card, ...]] = dict.fromkeys(seats, ())  # in seat order
+        self.shown = MappingProxyType(self.up)
+        # every seat's cards as dealt, down and up: a window gives out its own seat's only
+        self.cards: dict[int, tuple[Card, ...]] = dict.fromkeys(seats, ())
+        self._counts = [0] * 15
+        self.ups: tuple[tuple[Card, ...], ...] | None = None  # made when asked
+        self.counts: tuple[int, ...] | None = None
 
-    def live_seats(self) -> tuple[int, ...]:
-        """Seats not folded, brought up to date from the decisions made since last asked."""
-        decisions = self.hand.decisions
-        n = len(decisions)
-        if n != self.seen:
-            hand = self.hand
-            live = self.live
-            for i in range(self.seen, n):
-                seat, action = decisions[i]
-                # a fold, or a timeout (which may fold)
-                if (action is None or action.kind is _FOLD) and hand.is_folded(seat):
-                    live = tuple(s for s in live if s != seat)
-            self.live = live
-            self.seen = n
-        return self.live
+    def read_folds(self) -> None:
+        """Read the decisions made since last read for folds (a timeout may fold too)."""
+        decisions = self._decisions
+        live = self.live
+        hand = self._hand
+        for i in range(self._seen, len(decisions)):
+            seat, action = decisions[i]
+            if (action is None or type(action) is Fold) and hand.is_folded(seat):
+                live = tuple(filter(seat.__ne__, live))
+        self.live = live
+        self._seen = len(decisions)
 
-    def refresh(self) -> None:
-        """Read the up cards again if a street has been dealt since."""
-        hand = self.hand
-        if hand.street != self.street:
-            self.street = hand.street
-            up_cards = hand.up_cards
-            self.ups = ups = tuple(up_cards(s) for s in hand.seats)
-            counts = [0] * 15
-            for up in ups:
-                for c in up:
-                    counts[c.rank] += 1
-            self.counts = tuple(counts)
+    def read_up_cards(self) -> None:
+        """Read the cards dealt since last read (a street or more ago: cards are dealt
+        as a street starts), the other events passed over in C."""
+        self._street = self._hand.street
+        events = self._events
+        new = events[self._read :]
+        self._read = len(events)
+        up = self.up
+        cards = self.cards
+        counts = self._counts
+        dealt: Iterable[tuple[int, Card, bool, int]]
+        dealt = compress(new, map(is_, map(type, new), repeat(CardDealt)))
+        if not _DEALT_AS_TUPLES:  # pragma: no cover - records laid out otherwise
+            dealt = [(e.seat, e.card, e.face_up, e.street) for e in dealt]  # type: ignore[attr-defined]
+        for seat, card, face_up, _ in dealt:
+            cards[seat] += (card,)
+            if face_up:
+                up[seat] += (card,)
+                counts[card.rank] += 1
+        self.ups = self.counts = None
 
 
 class HandWindows:
@@ -105,7 +146,7 @@ class HandWindows:
     def __init__(self, hand: Hand) -> None:
         public = _Public(hand)
         self._public = public
-        self._windows = {s: SeatWindow(public, s) for s in hand.seats}
+        self._windows = {s: SeatWindow(hand, public, s) for s in hand.seats}
 
     def seat(self, seat: int) -> SeatWindow:
         """The window of ``seat``."""
@@ -120,9 +161,9 @@ class SeatWindow:
 
     __slots__ = ("_hand", "_public", "seat")
 
-    def __init__(self, public: _Public, seat: int) -> None:
+    def __init__(self, hand: Hand, public: _Public, seat: int) -> None:
+        self._hand = hand
         self._public = public
-        self._hand = public.hand
         self.seat = seat
 
     # --------------------------------------------------------------- the table
@@ -168,29 +209,57 @@ class SeatWindow:
         return hand.legal_actions() if hand.to_act == self.seat else _NONE
 
     def live_seats(self) -> tuple[int, ...]:
-        """Seats still in the hand (not folded), in seat order."""
-        return self._public.live_seats()
+        """Seats still in the hand (not folded), in seat order (the same tuple until
+        somebody folds)."""
+        public = self._public
+        if public._seen != len(public._decisions):
+            public.read_folds()
+        return public.live
 
     def all_up_cards(self) -> tuple[tuple[Card, ...], ...]:
-        """Every seat's up cards, in the order of :attr:`seats` (folded seats' too)."""
+        """Every seat's up cards, in the order of :attr:`seats` (folded seats' too); the
+        same tuple until a card is dealt face up, and each seat's the same tuple until
+        it is dealt one."""
         public = self._public
-        if public.street != self._hand.street:
-            public.refresh()
-        return public.ups
+        if public._street != self._hand.street:
+            public.read_up_cards()
+        ups = public.ups
+        if ups is None:
+            ups = public.ups = tuple(public.up.values())
+        return ups
+
+    def shown(self) -> Mapping[int, tuple[Card, ...]]:
+        """Every seat's up cards by seat (folded seats' too), read-only and kept up to
+        date; a seat's the same tuple until it is dealt another up card."""
+        public = self._public
+        if public._street != self._hand.street:
+            public.read_up_cards()
+        return public.shown
 
     def up_rank_counts(self) -> tuple[int, ...]:
         """How many up cards of each rank every seat shows together (folded seats too),
         indexed by rank (2 to 14, the ace 14)."""
         public = self._public
-        if public.street != self._hand.street:
-            public.refresh()
-        return public.counts
+        if public._street != self._hand.street:
+            public.read_up_cards()
+        counts = public.counts
+        if counts is None:
+            counts = public.counts = tuple(public._counts)
+        return counts
 
     # ------------------------------------------------------------------- seats
     @property
     def down_cards(self) -> tuple[Card, ...]:
         """This seat's own down cards."""
         return self._hand.down_cards(self.seat)
+
+    def own_cards(self) -> tuple[Card, ...]:
+        """This seat's own cards in the order dealt: down, down, up..., and the 7th
+        street's down card (not the community card)."""
+        public = self._public
+        if public._street != self._hand.street:
+            public.read_up_cards()
+        return public.cards[self.seat]
 
     def others_down(self, seat: int) -> tuple[Card | None, ...]:
         """A seat's down cards as this seat sees them: its own, else ``None`` for each."""
@@ -227,23 +296,15 @@ class FastBot(Bot, Protocol):
     def decide(self, window: SeatWindow) -> Action: ...
 
 
-Decider = Callable[[Hand, HandWindows, int], Action]
-
-
-def _by_window(bot: FastBot) -> Decider:
-    decide = bot.decide
-
-    def run(hand: Hand, windows: HandWindows, seat: int) -> Action:
-        return decide(windows.seat(seat))
-
-    return run
+Decider = Callable[[SeatWindow], Action]
+"""How :func:`play_fast` asks a seat's bot: given the seat's window, the action."""
 
 
 def _by_view(bot: Bot) -> Decider:
     act = bot.act
 
-    def run(hand: Hand, windows: HandWindows, seat: int) -> Action:
-        return act(hand.view(seat))
+    def run(window: SeatWindow) -> Action:
+        return act(window.view())
 
     return run
 
@@ -251,7 +312,7 @@ def _by_view(bot: Bot) -> Decider:
 def deciders(bots: Mapping[int, Bot]) -> dict[int, Decider]:
     """How each seat's bot is asked: by window if it can, else by a full view."""
     return {
-        seat: _by_window(bot) if isinstance(bot, FastBot) else _by_view(bot)
+        seat: bot.decide if isinstance(bot, FastBot) else _by_view(bot)
         for seat, bot in bots.items()
     }
 
@@ -264,12 +325,9 @@ def play_fast(
     the work on every hand)."""
     if ask is None:
         ask = deciders(bots)
-    windows = HandWindows(hand)
+    windows = HandWindows(hand)._windows
     apply = hand.apply
-    while True:
-        seat = hand.to_act
-        if seat is None:
-            break
-        apply(ask[seat](hand, windows, seat))
+    while (seat := hand.to_act) is not None:
+        apply(ask[seat](windows[seat]))
     assert hand.result is not None, "a hand with nobody to act is over"
     return hand.result
