@@ -7,8 +7,9 @@ hands are alike in length. Prints hands per second for each and the ratio.
 
     python benchmarks/bench_hands.py [--seconds 5]
 
-Also prints how long ``import stud8`` and ``import stud8.core`` take, in a fresh
-interpreter.
+Says which build of the engine ran: pure Python, or compiled with mypyc
+(``STUD8_COMPILE=1 pip install .``, see setup.py). Also prints how long
+``import stud8`` and ``import stud8.core`` take, in a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import stud8.core.hand
 from stud8.core import ActionKind, Deck, Hand, TableRules
 
 CHECK = ActionKind.CHECK
@@ -116,6 +118,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    compiled = not str(stud8.core.hand.__file__).endswith(".py")
+    print(f"engine    {'compiled (mypyc)' if compiled else 'pure Python'}")
     stud8_hands(0.5, args.seed)  # warm up: tables, caches
     n, t, a = stud8_hands(args.seconds, args.seed)
     ours = n / t

@@ -7,6 +7,8 @@ no asyncio, no global random) and nothing from the rest of stud8.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -95,6 +97,20 @@ def test_core_imports_only_the_standard_library(path: Path) -> None:
             assert name.startswith("stud8.core"), f"{path.name}:{line} imports {name}"
         else:
             assert top in CORE_STDLIB, f"{path.name}:{line}: the core may not import {name}"
+
+
+def test_the_engine_loads_only_the_standard_library() -> None:
+    """At run time, in the pure and in the compiled build (mypyc, setup.py) alike."""
+    code = (
+        "import sys; before = set(sys.modules); import stud8.core; "
+        "print(' '.join(sorted({m.split('.')[0] for m in set(sys.modules) - before})))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    # stud8_core__mypyc: the compiled build's shared library
+    outside = (
+        set(run.stdout.split()) - set(sys.stdlib_module_names) - {"stud8", "stud8_core__mypyc"}
+    )
+    assert not outside, f"importing stud8.core loads {sorted(outside)}"
 
 
 def test_core_uses_no_global_random() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from stud8.core.actions import ActionKind, LegalAction
 from stud8.core.cards import Card
 from stud8.core.errors import IllegalActionError
@@ -20,25 +22,25 @@ from stud8.core.rules import BettingStructure, TableRules
 
 # Enum members cost an attribute lookup through a descriptor each time (~0.1 us):
 # the hot paths use these names instead.
-FOLD = ActionKind.FOLD
-CHECK = ActionKind.CHECK
-CALL = ActionKind.CALL
-BRING_IN = ActionKind.BRING_IN
-COMPLETE = ActionKind.COMPLETE
-BET = ActionKind.BET
-RAISE = ActionKind.RAISE
-_SIZED_EVENTS: dict[ActionKind, type[Completed | BetMade | Raised]] = {
+FOLD: Final = ActionKind.FOLD
+CHECK: Final = ActionKind.CHECK
+CALL: Final = ActionKind.CALL
+BRING_IN: Final = ActionKind.BRING_IN
+COMPLETE: Final = ActionKind.COMPLETE
+BET: Final = ActionKind.BET
+RAISE: Final = ActionKind.RAISE
+_SIZED_EVENTS: Final[dict[ActionKind, type[Completed | BetMade | Raised]]] = {
     COMPLETE: Completed,
     BET: BetMade,
     RAISE: Raised,
 }
-_FOLD = LegalAction(FOLD)
-_CHECK = LegalAction(CHECK)
-_new = tuple.__new__  # events are records (tuples): built directly on the hot paths
+_FOLD: Final = LegalAction(FOLD)
+_CHECK: Final = LegalAction(CHECK)
+_new: Final = tuple.__new__  # events are records (tuples): built directly on the hot paths
 # The fixed-limit choices, made once for each (street bet, call to, call all-in,
 # raise kind, raise to, raise all-in): the same few come up hand after hand.
-_LIMIT_CHOICES: dict[
-    tuple[int, int, bool, ActionKind | None, int, bool], tuple[LegalAction, ...]
+_LIMIT_CHOICES: Final[
+    dict[tuple[int, int, bool, ActionKind | None, int, bool], tuple[LegalAction, ...]]
 ] = {}
 
 
@@ -61,7 +63,9 @@ class SeatState:
         "up_product",
     )
 
-    def __init__(self, seat: int, stack: int, index: int) -> None:
+    # (Defaults only so that a compiled build (mypyc) can copy and pickle it: a native
+    # class is remade by calling __init__ with no arguments, then its state is set.)
+    def __init__(self, seat: int = 0, stack: int = 0, index: int = 0) -> None:
         self.seat = seat
         self.index = index  # position in seat order
         self.stack = stack  # chips behind, not yet in the pot

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from stud8.core._shuffle import fisher_yates as _fisher_yates
 from stud8.core.errors import CardError
 
 RANK_CHARS = "23456789TJQKA"
@@ -132,34 +133,6 @@ class Card:
 CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in SUIT_CHARS)
 _ALL_CARDS = frozenset(CARDS)
 _ORDERS = math.factorial(52)  # the number of orders of a deck, just under 2**226
-
-
-def _unrolled_fisher_yates() -> Callable[[int, list[Card]], None]:
-    """``fisher_yates(x, order)``: for i from 51 down to 1, swap ``order[i]`` with
-    ``order[j]``, j the next digit of ``x`` in radix i + 1 (``x, j = divmod(x, i + 1)``).
-
-    Written out in full (no loop), with the digits taken from chunks of ``x`` that
-    fit a machine word (a few big-number divisions instead of 51): the same digits,
-    three times faster.
-    """
-    lines = ["def fisher_yates(x, o):"]
-    i = 51
-    while i > 0:
-        radices: list[int] = []
-        product = 1
-        while i - len(radices) > 0 and product * (i - len(radices) + 1) < 2**30:
-            product *= i - len(radices) + 1
-            radices.append(i - len(radices))
-        lines.append(f"    x, r = divmod(x, {product})")
-        for k in radices:
-            lines.append(f"    j = r % {k + 1}; r //= {k + 1}; o[{k}], o[j] = o[j], o[{k}]")
-        i -= len(radices)
-    scope: dict[str, Callable[[int, list[Card]], None]] = {}
-    exec("\n".join(lines), scope)
-    return scope["fisher_yates"]
-
-
-_fisher_yates = _unrolled_fisher_yates()
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:

@@ -20,14 +20,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from stud8.core.actions import (
     Action,
     ActionKind,
     LegalAction,
 )
-from stud8.core.betting import CALL, Betting, SeatState
+from stud8.core.betting import CALL, SeatState
 from stud8.core.cards import Card, Deck
 from stud8.core.errors import HandSetupError, IllegalActionError
 from stud8.core.events import (
@@ -57,12 +57,12 @@ from stud8.core.views import HandView, view_of
 
 _R = TypeVar("_R")
 
-_new = tuple.__new__  # events are records (tuples): built directly on the hot paths
+_new: Final = tuple.__new__  # events are records (tuples): built directly on the hot paths
 
 
 # For n players: for each index, an itemgetter giving the others clockwise from
 # his left, then him (Hand._after, built for every hand).
-_CLOCKWISE = {
+_CLOCKWISE: Final = {
     n: [itemgetter(*[(i + k) % n for k in range(1, n + 1)]) for i in range(n)]
     for n in range(2, MAX_SEATS + 1)
 }
@@ -84,7 +84,7 @@ class HandSetup:
     hand_id: str = ""
 
 
-class Hand(Betting, Settlement):
+class Hand(Settlement):
     """The state of one hand. Start one with :meth:`Hand.start`."""
 
     # Slots: a hand has some forty attributes, more than an instance dictionary shares
@@ -131,6 +131,13 @@ class Hand(Betting, Settlement):
         "street",
         "to_act",
     )
+
+    # Compiled (mypyc), a native class's __new__ calls __init__, which copy.deepcopy
+    # and pickle cannot; with its own __new__ it does not. (Make hands through ``cls``,
+    # as start and replay do: a direct compiled call ``Hand(setup)`` of such a class
+    # loses an error its __init__ raises, in mypyc 2.4.)
+    def __new__(cls, *args: object, **kwargs: object) -> Hand:
+        return super().__new__(cls)
 
     def __init__(self, setup: HandSetup) -> None:
         rules = setup.rules

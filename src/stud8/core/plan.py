@@ -9,6 +9,7 @@ street, so it is done once per :class:`~stud8.core.rules.TableRules`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from stud8.core.cards import Card
 from stud8.core.evaluate import HighValue, LowValue, evaluate_hi_lo
@@ -38,12 +39,14 @@ class TablePlan:
         "position_tie",
         "raked",
         "razz",
+        "rules",
         "small_bet",
         "up_key",
         "up_keys",
     )
 
     def __init__(self, rules: TableRules) -> None:
+        self.rules = rules
         game = rules.game
         self.max_seats = rules.max_seats
         self.ante = rules.ante
@@ -70,8 +73,14 @@ class TablePlan:
         self.cap_lifts_heads_up = rules.heads_up_cap is HeadsUpCap.LIFTED_WHEN_HEADS_UP
         self.raked = rules.rake_percent != 0
 
+    def __reduce__(self) -> tuple[object, tuple[TableRules]]:
+        # A copy (or an unpickled hand) gets the plan of its rules: what a plan holds
+        # follows from them. (Compiled, mypyc, copy and pickle could not make a native
+        # object without calling __init__.)
+        return plan_for, (self.rules,)
 
-_PLANS: dict[int, tuple[TableRules, TablePlan]] = {}
+
+_PLANS: Final[dict[int, tuple[TableRules, TablePlan]]] = {}
 
 
 def plan_for(rules: TableRules) -> TablePlan:
@@ -89,4 +98,4 @@ def plan_for(rules: TableRules) -> TablePlan:
 
 # A prime for each rank: the product over a player's up cards names their ranks as
 # a multiset, a cheap key for the up-card ranking that decides who acts first.
-RANK_PRIMES = (0, 0, 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+RANK_PRIMES: Final = (0, 0, 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)

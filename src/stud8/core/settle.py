@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
-from stud8.core.betting import SeatState
+from stud8.core.betting import Betting, SeatState
 from stud8.core.cards import Card
 from stud8.core.evaluate import HighValue, LowValue, RazzValue, best_razz_low
 from stud8.core.events import (
-    Event,
     HandEnded,
     HandMucked,
     HandShown,
@@ -17,30 +17,23 @@ from stud8.core.events import (
     RakeTaken,
     UncalledBetReturned,
 )
-from stud8.core.plan import TablePlan
 from stud8.core.pots import PotResult, build_pots, settle_pot, settle_razz_pot, take_rake
-from stud8.core.rules import ShowOrderNoBet, TableRules
+from stud8.core.rules import ShowOrderNoBet
 from stud8.core.showdown import HandResult, may_win, may_win_razz, odd_chip_keys
 from stud8.core.streets import show_order
 
+_new: Final = tuple.__new__  # events are records (tuples): built directly, as in hand.py
 
-class Settlement:
-    """The showdown and settlement part of a :class:`~stud8.core.hand.Hand` (a mixin:
-    the hand owns the state)."""
 
-    rules: TableRules
+class Settlement(Betting):
+    """The showdown and settlement part of a :class:`~stud8.core.hand.Hand` (the hand
+    owns the state). One chain of bases, not mixins: a compiled build (mypyc) makes
+    native classes only with single inheritance."""
+
     _starting: tuple[tuple[int, int], ...]  # (seat, chips) at the start
-    street: int
-    to_act: int | None
-    events: list[Event]
     community_card: Card | None
     result: HandResult | None
-    _seats: tuple[int, ...]
-    _ring: list[SeatState]
-    _players: dict[int, SeatState]
-    _plan: TablePlan
     _razz: bool
-    _aggressor: int | None
     _first_on: dict[int, int]
 
     # ------------------------------------------------------------- showdown
@@ -74,9 +67,9 @@ class Settlement:
                 shown.append(seat)
                 p = self._players[seat]
                 low = lo if razz is None else razz[seat]
-                self.events.append(HandShown(seat, self._all_cards(p), hi, low))
+                self.events.append(_new(HandShown, (seat, self._all_cards(p), hi, low)))
             else:
-                self.events.append(HandMucked(seat))
+                self.events.append(_new(HandMucked, (seat,)))
         self._end_hand(showdown=True, values=values, razz=razz)
 
     def _all_cards(self, p: SeatState) -> tuple[Card, ...]:
@@ -96,7 +89,7 @@ class Settlement:
                 back = p.contributed - most
                 p.contributed = most
                 p.stack += back
-                self.events.append(UncalledBetReturned(p.seat, back))
+                self.events.append(_new(UncalledBetReturned, (p.seat, back)))
 
     def _end_hand(
         self,
@@ -116,7 +109,7 @@ class Settlement:
             else 0
         )
         if rake:
-            self.events.append(RakeTaken(rake))
+            self.events.append(_new(RakeTaken, (rake,)))
         results: list[PotResult] = []
         if values is None:  # everyone else folded: one pot, no split
             (winner,) = (p.seat for p in self._ring if not p.folded)
@@ -142,14 +135,14 @@ class Settlement:
                 if chips:
                     players[seat].stack += chips
                     self.events.append(
-                        PotAwarded(r.index, seat, chips, "whole" if whole else "high")
+                        _new(PotAwarded, (r.index, seat, chips, "whole" if whole else "high"))
                     )
             for seat, chips in r.low:
                 if chips:
                     players[seat].stack += chips
-                    self.events.append(PotAwarded(r.index, seat, chips, "low"))
+                    self.events.append(_new(PotAwarded, (r.index, seat, chips, "low")))
         stacks = {s: players[s].stack for s in self._seats}
-        self.events.append(HandEnded(tuple(stacks.items())))
+        self.events.append(_new(HandEnded, (tuple(stacks.items()),)))
         self.result = HandResult(
             pots=tuple(sorted(results, key=lambda r: r.index)),
             rake=rake,
