@@ -5,7 +5,11 @@ each hand played to the end with random legal actions (a fresh shuffle every
 hand). Both engines pick uniformly among the kinds of action they offer, so the
 hands are alike in length. Prints hands per second for each and the ratio.
 
-    python benchmarks/bench_hands.py [--seconds 5]
+    python benchmarks/bench_hands.py [--seconds 5] [--rounds 5]
+
+The two engines take turns, ``--rounds`` times, each for ``--seconds`` / ``--rounds``
+of this process's CPU time (not wall time: on a shared machine another job's load
+then slows neither in its turn). Each round gives a ratio; the median is printed.
 
 Says which build of the engine ran: pure Python, or compiled with mypyc
 (``STUD8_COMPILE=1 pip install .``, see setup.py). Also prints how long
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -36,7 +41,7 @@ def stud8_hands(seconds: float, seed: int) -> tuple[int, float, int]:
     rng = random.Random(seed)
     uniform = rng.random
     hands = actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         for _ in range(50):
@@ -48,7 +53,7 @@ def stud8_hands(seconds: float, seed: int) -> tuple[int, float, int]:
                 hand.apply(legal[int(uniform() * len(legal))].action())
                 actions += 1
             hands += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return hands, now - start, actions
 
@@ -70,7 +75,7 @@ def pokerkit_hands(seconds: float, seed: int) -> tuple[int, float, int]:
     rng = random.Random(seed)
     uniform = rng.random
     hands = actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         for _ in range(5):
@@ -90,7 +95,7 @@ def pokerkit_hands(seconds: float, seed: int) -> tuple[int, float, int]:
                 choices[int(uniform() * len(choices))]()
                 actions += 1
             hands += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return hands, now - start, actions
 
@@ -116,23 +121,36 @@ def import_ms(module: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     compiled = not str(stud8.core.hand.__file__).endswith(".py")
     print(f"engine    {'compiled (mypyc)' if compiled else 'pure Python'}")
     stud8_hands(0.5, args.seed)  # warm up: tables, caches
-    n, t, a = stud8_hands(args.seconds, args.seed)
-    ours = n / t
-    print(f"stud8     {ours:10,.0f} hands/s  ({a / n:.1f} actions a hand, {n} hands)")
     try:
         pokerkit_hands(0.5, args.seed)
-        pn, pt, pa = pokerkit_hands(args.seconds, args.seed)
     except ImportError:
+        pokerkit = False
         print("pokerkit  not installed (pip install pokerkit)")
     else:
-        theirs = pn / pt
-        print(f"pokerkit  {theirs:10,.0f} hands/s  ({pa / pn:.1f} actions a hand, {pn} hands)")
-        print(f"ratio     {ours / theirs:10.1f} x")
+        pokerkit = True
+    slice_ = args.seconds / args.rounds
+    ours: list[tuple[int, float, int]] = []
+    theirs: list[tuple[int, float, int]] = []
+    ratios = []
+    for k in range(args.rounds):
+        ours.append(stud8_hands(slice_, args.seed + k))
+        if pokerkit:
+            theirs.append(pokerkit_hands(slice_, args.seed + k))
+            (n, t, _), (pn, pt, _) = ours[-1], theirs[-1]
+            ratios.append((n / t) / (pn / pt))
+    n, t, a = (sum(x) for x in zip(*ours, strict=True))
+    print(f"stud8     {n / t:10,.0f} hands/s  ({a / n:.1f} actions a hand, {n} hands)")
+    if pokerkit:
+        pn, pt, pa = (sum(x) for x in zip(*theirs, strict=True))
+        print(f"pokerkit  {pn / pt:10,.0f} hands/s  ({pa / pn:.1f} actions a hand, {pn} hands)")
+        rounds = " ".join(f"{r:.1f}" for r in ratios)
+        print(f"ratio     {statistics.median(ratios):10.1f} x  (median of rounds: {rounds})")
     print(f"import stud8       {import_ms('stud8'):6.1f} ms")
     print(f"import stud8.core  {import_ms('stud8.core'):6.1f} ms")
 
