@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from argon2 import PasswordHasher
-from sqlalchemy import select, text
+from argon2 import PasswordHasher, Type
+from sqlalchemy import event, select, text
 
 from stud8.server.accounts import (
     BAD_LOGIN,
@@ -25,8 +25,9 @@ from stud8.server.accounts import (
     NameTakenError,
     UnknownPlayerError,
     WeakPasswordError,
+    default_hasher,
 )
-from stud8.server.ledger import Ledger, bank
+from stud8.server.ledger import Ledger, LedgerError, bank
 from stud8.server.storage import Base, create_engine_for, upgrade
 from stud8.server.storage.models import LoginSession
 from stud8.server.storage.models import Player as PlayerRow
@@ -199,3 +200,34 @@ def test_a_hash_with_old_parameters_is_upgraded_at_login(
         stored = connection.scalar(select(PlayerRow.password_hash))
     assert stored is not None and "m=128,t=2" in stored
     assert upgraded.login("ann", "password1")
+
+
+def test_the_default_hasher_is_argon2id_at_owasp_strength() -> None:
+    hasher = default_hasher()
+    assert hasher.type is Type.ID
+    # OWASP's argon2id minimum: 19 MiB, 2 passes, 1 lane (never weaker than that)
+    assert hasher.memory_cost >= 19_456 and hasher.time_cost >= 2 and hasher.parallelism >= 1
+    stored = hasher.hash("password1")
+    assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    assert hasher.verify(stored, "password1")
+
+
+def test_a_registration_and_its_opening_chips_are_one_transaction(
+    accounts: Accounts, ledger: Ledger
+) -> None:
+    """The player's row and his grant commit together: if the grant fails,
+    no player is left without his chips."""
+    commits: list[int] = []
+    event.listen(ledger.engine, "commit", lambda _conn: commits.append(1))
+    accounts.register("ann", "password1")
+    assert len(commits) == 1
+
+    class Refusing(Ledger):
+        def grant(self, *_args: object, **_kwargs: object) -> int:
+            raise LedgerError("the ledger refuses")
+
+    broken = Accounts(ledger.engine, Refusing(ledger.engine), hasher=FAST)
+    with pytest.raises(LedgerError):
+        broken.register("bob", "password2")
+    assert accounts.get("bob") is None
+    assert ledger.audit().ok and ledger.audit().issued == 10_000

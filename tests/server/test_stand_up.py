@@ -318,6 +318,9 @@ def test_the_room_on_a_database_stands_up_through_the_ledger(url: str) -> None:
                         await a.until(_leave("bob"), timeout=5)
                         assert opened.ledger.balance(bank("bob")) == 1000
                         assert opened.ledger.balance(table_account("t1", "bob")) == 0
+                        # the seats are written by the room's writer, in its next batch
+                        assert opened.writer is not None
+                        await opened.writer.drain()
                         assert [s.player for s in TableStore(opened.engine).seats("t1")] == ["ann"]
                 finally:
                     await room.http.aclose()

@@ -2,7 +2,8 @@
 
 A player has a unique name (3 to 20 letters, digits, ``_`` or ``-``; unique
 regardless of case, so ``Ann`` and ``ann`` cannot both exist), a password
-hashed with argon2id (argon2-cffi's :class:`~argon2.PasswordHasher`) and a role,
+hashed with argon2id (argon2-cffi's :class:`~argon2.PasswordHasher`, with
+:func:`default_hasher`'s parameters) and a role,
 ``player`` or ``operator``. A new account gets its play chips as a ``grant``
 through the ledger (:attr:`Accounts.opening_chips`, 10,000 by default).
 
@@ -11,8 +12,8 @@ expiry. A wrong password and an unknown name get the same refusal (and an
 unknown name still costs one argon2 verification, so the time does not tell
 them apart either).
 
->>> from argon2 import PasswordHasher
->>> from stud8.server.ledger import Ledger, bank
+>>> from argon2 import PasswordHasher, Type
+>>> from stud8.server.ledger import Ledger, retryable, bank
 >>> from stud8.server.storage import create_engine_for, upgrade
 >>> engine = create_engine_for("sqlite://")
 >>> upgrade(engine)
@@ -36,16 +37,17 @@ import contextlib
 import hashlib
 import re
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, delete, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from stud8.server.ledger import Ledger
+from stud8.server.ledger import Ledger, retryable
 from stud8.server.storage.db import session_factory
 from stud8.server.storage.models import LoginSession
 from stud8.server.storage.models import Player as PlayerRow
@@ -57,6 +59,9 @@ MAX_PASSWORD = 1024
 DEFAULT_OPENING_CHIPS = 10_000
 DEFAULT_SESSION_TTL = timedelta(days=30)
 BAD_LOGIN = "wrong name or password"
+ARGON2_TIME_COST = 2
+ARGON2_MEMORY_KIB = 19_456
+ARGON2_LANES = 1
 
 
 # ----------------------------------------------------------------- errors
@@ -137,6 +142,21 @@ def _player(row: PlayerRow) -> Player:
     return Player(row.id, row.name, row.role, _aware(row.created_at))
 
 
+def default_hasher() -> PasswordHasher:
+    """argon2id with OWASP's recommended parameters (Password Storage Cheat
+    Sheet: 19 MiB of memory, 2 passes, 1 lane): a few tens of milliseconds of one
+    core per hash, so a burst of sign-ups neither takes minutes nor, with the
+    hashes in a small pool (:mod:`stud8.server.db_auth`), piles up memory.
+    Hashes made with other parameters still verify, and are renewed at the next
+    log-in (``check_needs_rehash``)."""
+    return PasswordHasher(
+        time_cost=ARGON2_TIME_COST,
+        memory_cost=ARGON2_MEMORY_KIB,
+        parallelism=ARGON2_LANES,
+        type=Type.ID,
+    )
+
+
 class Accounts:
     """The players of a room, on a migrated database, with their chips in ``ledger``."""
 
@@ -154,7 +174,7 @@ class Accounts:
             raise ValueError(f"opening chips must be >= 0, not {opening_chips}")
         self.engine = engine
         self.ledger = ledger
-        self.hasher = hasher or PasswordHasher()  # argon2id with the library's defaults
+        self.hasher = hasher or default_hasher()
         self.opening_chips = opening_chips
         self.session_ttl = session_ttl
         self._clock = clock
@@ -170,23 +190,33 @@ class Accounts:
             raise AccountError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
         key = name.casefold()
         password_hash = self.hasher.hash(password)
-        try:
-            with self._sessions.begin() as session:
-                if session.scalar(select(PlayerRow.id).where(PlayerRow.name_key == key)):
-                    raise NameTakenError(f"the name {name!r} is taken")
-                row = PlayerRow(name=name, name_key=key, password_hash=password_hash, role=role)
-                session.add(row)
-                session.flush()
-                player = _player(row)
-        except IntegrityError:  # a concurrent registration won the name
-            raise NameTakenError(f"the name {name!r} is taken") from None
-        if self.opening_chips:
+        for attempt in range(self.ledger.attempts):
             try:
-                self.ledger.grant(name, self.opening_chips, memo="opening chips")
-            except BaseException:
-                with self._sessions.begin() as session:
-                    session.execute(delete(PlayerRow).where(PlayerRow.id == player.id))
-                raise
+                return self._insert(name, key, password_hash, role)
+            except IntegrityError:
+                if self.get(name) is not None:  # a concurrent registration won the name
+                    raise NameTakenError(f"the name {name!r} is taken") from None
+                if attempt == self.ledger.attempts - 1:  # someone made the same account
+                    raise
+            except DBAPIError as error:
+                if attempt == self.ledger.attempts - 1 or not retryable(error):
+                    raise
+            time.sleep(0.005 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def _insert(self, name: str, key: str, password_hash: str, role: str) -> Player:
+        # the player and his opening chips in one transaction (one commit)
+        with self._sessions.begin() as session:
+            if session.scalar(select(PlayerRow.id).where(PlayerRow.name_key == key)):
+                raise NameTakenError(f"the name {name!r} is taken")
+            row = PlayerRow(name=name, name_key=key, password_hash=password_hash, role=role)
+            session.add(row)
+            session.flush()
+            player = _player(row)
+            if self.opening_chips:
+                self.ledger.grant(
+                    name, self.opening_chips, memo="opening chips", conn=session.connection()
+                )
         return player
 
     def get(self, name: str) -> Player | None:

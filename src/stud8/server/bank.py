@@ -23,7 +23,8 @@ rake collected = all chips ever issued.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from datetime import datetime
+from typing import Protocol, runtime_checkable
 
 
 class BankError(Exception):
@@ -57,6 +58,19 @@ class ChipBank(Protocol):
     async def refund_hand(self, hand_id: str, table: str, contributions: Mapping[str, int]) -> None:
         """Close a cancelled hand: what each player put in goes back to him (his
         chips at the table are as before the hand). Applied once per ``hand_id``."""
+        ...
+
+
+@runtime_checkable
+class HandNoter(Protocol):
+    """A bank that notes each hand before its cards are dealt (the room on a
+    database: a restart cancels the hands noted and not finished)."""
+
+    async def note_hand(
+        self, hand_id: str, table: str, seats: Mapping[int, tuple[str, int]], started_at: datetime
+    ) -> None:
+        """Note the hand (seat -> (player, starting stack)); returns once it is
+        written."""
         ...
 
 

@@ -2,7 +2,10 @@
 
 :class:`AccountsAuth` adapts :class:`~stud8.server.accounts.Accounts` (blocking
 SQLAlchemy calls, argon2id hashes) to what the web layer needs: every call runs
-in a worker thread (:func:`asyncio.to_thread`), an
+in a worker thread, never on the event loop; those that hash a password
+(registering, logging in) in a small pool of their own (:data:`HASH_WORKERS`
+threads), so a burst of sign-ups uses the cores without piling up argon2's
+memory or starving the other calls of threads; an
 :class:`~stud8.server.accounts.AccountError` becomes an
 :class:`~stud8.server.auth.AuthError` with the same message (a taken name says
 "taken", which the app answers with 409), and a
@@ -39,8 +42,11 @@ Account(name='ann', operator=False)
 from __future__ import annotations
 
 import asyncio
+import functools
+import os
 import re
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
 from stud8.server.accounts import AccountError, Accounts, Player
@@ -49,6 +55,8 @@ from stud8.server.auth import Account, AuthError
 P = ParamSpec("P")
 T = TypeVar("T")
 
+# one hash per core at a time: argon2 is CPU and memory bound
+HASH_WORKERS = max(1, min(4, os.cpu_count() or 1))
 BOT_NAME = re.compile(r"bot\d+", re.IGNORECASE)
 
 
@@ -59,13 +67,27 @@ def _account(player: Player) -> Account:
 class AccountsAuth:
     """:class:`~stud8.server.auth.Auth` over the database :class:`Accounts`."""
 
-    def __init__(self, accounts: Accounts, *, operators: Iterable[str] = ()) -> None:
+    def __init__(
+        self, accounts: Accounts, *, operators: Iterable[str] = (), hash_workers: int = 0
+    ) -> None:
         self.accounts = accounts
         self._operators = frozenset(name.casefold() for name in operators)
+        self._hashing = ThreadPoolExecutor(
+            max_workers=hash_workers or HASH_WORKERS, thread_name_prefix="stud8-hash"
+        )
 
     async def _call(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await asyncio.to_thread(method, *args, **kwargs)
+        except AccountError as exc:
+            raise AuthError(str(exc)) from exc
+
+    async def _hashing_call(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self._hashing, functools.partial(method, *args, **kwargs)
+            )
         except AccountError as exc:
             raise AuthError(str(exc)) from exc
 
@@ -76,11 +98,11 @@ class AccountsAuth:
         if isinstance(name, str) and BOT_NAME.fullmatch(name):
             raise AuthError(f"the name {name!r} is taken (by a bot)")
         role = "operator" if isinstance(name, str) and self._is_operator(name) else "player"
-        player = await self._call(self.accounts.register, name, password, role=role)
+        player = await self._hashing_call(self.accounts.register, name, password, role=role)
         return _account(player)
 
     async def login(self, name: str, password: str) -> str:
-        token = await self._call(self.accounts.login, name, password)
+        token = await self._hashing_call(self.accounts.login, name, password)
         if self._is_operator(name):
             player = await self._call(self.accounts.get, name)
             if player is not None and not player.is_operator:

@@ -43,9 +43,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, CursorResult, Engine, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
@@ -220,38 +220,69 @@ class Ledger:
         self._lock_rows = not is_sqlite(engine)  # SQLite locks the whole file instead
 
     # -------------------------------------------------------- movements
-    def grant(self, player: str, amount: int, memo: str = "") -> int:
+    def grant(
+        self, player: str, amount: int, memo: str = "", *, conn: Connection | None = None
+    ) -> int:
         """Issue new play chips to a player's bank (a new account, a free top-up).
         Creates the bank account. Returns the transaction id."""
         _positive(amount, "a grant")
         name = bank(player)
         return self.transfer(
-            "grant", [(ISSUANCE, -amount), (name, amount)], memo=memo, create=(ISSUANCE, name)
+            "grant",
+            [(ISSUANCE, -amount), (name, amount)],
+            memo=memo,
+            create=(ISSUANCE, name),
+            conn=conn,
         )
 
-    def buy_in(self, player: str, table: str, amount: int, memo: str = "") -> int:
+    def buy_in(
+        self,
+        player: str,
+        table: str,
+        amount: int,
+        memo: str = "",
+        *,
+        conn: Connection | None = None,
+    ) -> int:
         """Move chips from the player's bank to his stack at a table."""
         _positive(amount, "a buy-in")
         seat = table_account(table, player)
         legs = [(bank(player), -amount), (seat, amount)]
-        return self.transfer("buy_in", legs, memo=memo, create=(seat,))
+        return self.transfer("buy_in", legs, memo=memo, create=(seat,), conn=conn)
 
-    def top_up(self, player: str, table: str, amount: int, memo: str = "") -> int:
+    def top_up(
+        self,
+        player: str,
+        table: str,
+        amount: int,
+        memo: str = "",
+        *,
+        conn: Connection | None = None,
+    ) -> int:
         """Add chips from the bank to a stack already at the table. Only between
         hands (table stakes): the caller enforces that."""
         _positive(amount, "a top-up")
         legs = [(bank(player), -amount), (table_account(table, player), amount)]
-        return self.transfer("top_up", legs, memo=memo)
+        return self.transfer("top_up", legs, memo=memo, conn=conn)
 
-    def cash_out(self, player: str, table: str, amount: int | None = None, memo: str = "") -> int:
+    def cash_out(
+        self,
+        player: str,
+        table: str,
+        amount: int | None = None,
+        memo: str = "",
+        *,
+        conn: Connection | None = None,
+    ) -> int:
         """Move chips from the table back to the bank (all of them by default)."""
         seat = table_account(table, player)
         if amount is None:
-            amount = self.balance(seat)
+            amount = self.balance(seat) if conn is None else _balance_in(conn, seat)
             if amount == 0:
                 raise LedgerError(f"{seat} holds no chips to cash out")
         _positive(amount, "a cash-out")
-        return self.transfer("cash_out", [(seat, -amount), (bank(player), amount)], memo=memo)
+        legs = [(seat, -amount), (bank(player), amount)]
+        return self.transfer("cash_out", legs, memo=memo, conn=conn)
 
     def take_rake(self, player: str, table: str, amount: int, memo: str = "") -> int:
         """A rake or fee taken outside a hand settlement, from a player's table stack."""
@@ -259,7 +290,15 @@ class Ledger:
         legs = [(table_account(table, player), -amount), (RAKE, amount)]
         return self.transfer("rake", legs, memo=memo, create=(RAKE,))
 
-    def settle_hand(self, hand_id: str, table: str, money: HandMoney, memo: str = "") -> int:
+    def settle_hand(
+        self,
+        hand_id: str,
+        table: str,
+        money: HandMoney,
+        memo: str = "",
+        *,
+        conn: Connection | None = None,
+    ) -> int:
         """Settle a finished hand in one transaction keyed by its id: every
         contribution into the table's pot, every payout and the rake out of it."""
         _part(hand_id)
@@ -282,11 +321,22 @@ class Ledger:
             legs += [(the_pot, -chips), (table_account(table, player), chips)]
         legs += [(the_pot, -money.rake), (RAKE, money.rake)]
         return self.transfer(
-            "hand_settlement", legs, hand_id=hand_id, memo=memo, create=(the_pot, RAKE)
+            "hand_settlement",
+            legs,
+            hand_id=hand_id,
+            memo=memo,
+            create=(the_pot, RAKE),
+            conn=conn,
         )
 
     def refund_hand(
-        self, hand_id: str, table: str, contributions: Mapping[str, int], memo: str = ""
+        self,
+        hand_id: str,
+        table: str,
+        contributions: Mapping[str, int],
+        memo: str = "",
+        *,
+        conn: Connection | None = None,
     ) -> int:
         """Record a cancelled hand: every contribution goes back to who made it.
         Keyed by the hand id, like a settlement (a hand gets one or the other)."""
@@ -297,7 +347,9 @@ class Ledger:
             _chips(chips, f"the contribution of {player}")
             seat = table_account(table, player)
             legs += [(seat, -chips), (the_pot, chips), (the_pot, -chips), (seat, chips)]
-        return self.transfer("refund", legs, hand_id=hand_id, memo=memo, create=(the_pot,))
+        return self.transfer(
+            "refund", legs, hand_id=hand_id, memo=memo, create=(the_pot,), conn=conn
+        )
 
     def transfer(
         self,
@@ -307,9 +359,12 @@ class Ledger:
         hand_id: str | None = None,
         memo: str = "",
         create: Iterable[str] = (),
+        conn: Connection | None = None,
     ) -> int:
         """The primitive: write one balanced transaction of ``legs`` (account name,
         amount), creating the accounts named in ``create`` if missing. Returns its id.
+        With ``conn``, written in that connection's open transaction (the caller
+        commits, and retries); otherwise in a transaction of its own.
 
         Every account but ``issuance`` must cover its outflows in this transaction
         from the balance it had before it (a pot account may pass on what flows in).
@@ -321,33 +376,38 @@ class Ledger:
         if total != 0:
             raise UnbalancedTransactionError(f"{kind}: the entries sum to {total}, not 0")
         creatable = frozenset(create)
-        return self._retrying(lambda s: self._write(s, kind, legs, hand_id, memo, creatable))
+        if conn is not None:
+            return self._write(conn, kind, legs, hand_id, memo, creatable)
+        return self._retrying(lambda c: self._write(c, kind, legs, hand_id, memo, creatable))
 
     def _write(
         self,
-        session: Session,
+        conn: Connection,
         kind: str,
         legs: Sequence[tuple[str, int]],
         hand_id: str | None,
         memo: str,
         creatable: frozenset[str],
     ) -> int:
+        # Core statements, not ORM objects: this runs for every hand.
         if hand_id is not None:
-            done = session.execute(
+            done = conn.execute(
                 select(Transaction.id, Transaction.kind).where(Transaction.hand_id == hand_id)
             ).first()
             if done is not None:
                 raise DuplicateHandError(hand_id, done.id, done.kind)
         names = sorted({name for name, _ in legs})
-        accounts = self._load(session, names)
+        query = (
+            select(Account.id, Account.name, Account.kind, Account.balance)
+            .where(Account.name.in_(names))
+            .order_by(Account.name)
+        )
+        if self._lock_rows:
+            query = query.with_for_update()
+        found = {row.name: (row.id, row.kind, row.balance) for row in conn.execute(query)}
         for name in names:
-            if name not in accounts:
-                if name not in creatable:
-                    raise UnknownAccountError(f"{kind}: no account {name!r}")
-                account = Account(name=name, kind=_kind_of(name), balance=0)
-                session.add(account)
-                accounts[name] = account
-        session.flush()
+            if name not in found and name not in creatable:
+                raise UnknownAccountError(f"{kind}: no account {name!r}")
         outflow: dict[str, int] = {}
         net: dict[str, int] = {}
         for name, amount in legs:
@@ -355,48 +415,54 @@ class Ledger:
             if amount < 0:
                 outflow[name] = outflow.get(name, 0) - amount
         for name in names:
-            account = accounts[name]
-            after = account.balance + net.get(name, 0)
-            if account.kind == "issuance":
+            _, account_kind, balance = found.get(name, (0, _kind_of(name), 0))
+            after = balance + net.get(name, 0)
+            if account_kind == "issuance":
                 if after > 0:
                     raise OverdraftError(f"{kind}: more chips returned than ever issued")
-            elif account.kind == "pot":
+            elif account_kind == "pot":
                 if after < 0:
                     raise OverdraftError(f"{kind}: {name} would hold {after}")
-            elif outflow.get(name, 0) > account.balance:
-                raise OverdraftError(
-                    f"{kind}: {name} holds {account.balance}, cannot pay {outflow[name]}"
+            elif outflow.get(name, 0) > balance:
+                raise OverdraftError(f"{kind}: {name} holds {balance}, cannot pay {outflow[name]}")
+        ids: dict[str, int] = {name: row[0] for name, row in found.items()}
+        for name in names:
+            if name not in found:
+                created = conn.execute(
+                    insert(Account).values(name=name, kind=_kind_of(name), balance=0)
                 )
-        txn = Transaction(kind=kind, hand_id=hand_id, memo=memo)
-        session.add(txn)
-        session.flush()
-        session.add_all(
-            Entry(transaction_id=txn.id, account_id=accounts[name].id, amount=amount)
+                ids[name] = _new_id(created)
+        txn = conn.execute(insert(Transaction).values(kind=kind, hand_id=hand_id, memo=memo))
+        txn_id = _new_id(txn)
+        rows = [
+            {"transaction_id": txn_id, "account_id": ids[name], "amount": amount}
             for name, amount in legs
             if amount != 0
-        )
+        ]
+        if rows:
+            conn.execute(insert(Entry), rows)
         for name in names:
-            accounts[name].balance += net.get(name, 0)
-        return txn.id
+            if net.get(name, 0):
+                before = found[name][2] if name in found else 0
+                conn.execute(
+                    update(Account)
+                    .where(Account.id == ids[name])
+                    .values(balance=before + net[name])
+                )
+        return txn_id
 
-    def _load(self, session: Session, names: Sequence[str]) -> dict[str, Account]:
-        query = select(Account).where(Account.name.in_(names)).order_by(Account.name)
-        if self._lock_rows:
-            query = query.with_for_update()
-        return {a.name: a for a in session.scalars(query)}
-
-    def _retrying(self, work: Callable[[Session], T]) -> T:
+    def _retrying(self, work: Callable[[Connection], T]) -> T:
         for attempt in range(self.attempts):
             try:
-                with self._sessions.begin() as session:
-                    return work(session)
+                with self.engine.begin() as conn:
+                    return work(conn)
             except IntegrityError:
                 # A concurrent writer created the same account or keyed the same
                 # hand first; the next attempt sees its row.
                 if attempt == self.attempts - 1:
                     raise
             except DBAPIError as error:
-                if attempt == self.attempts - 1 or not _retryable(error):
+                if attempt == self.attempts - 1 or not retryable(error):
                     raise
             time.sleep(0.005 * (attempt + 1))
         raise AssertionError("unreachable")
@@ -496,8 +562,23 @@ def _audit(session: Session) -> AuditReport:
     return replace(report, problems=tuple(problems))
 
 
-def _retryable(error: DBAPIError) -> bool:
+def _balance_in(conn: Connection, name: str) -> int:
+    value = conn.execute(select(Account.balance).where(Account.name == name)).scalar()
+    if value is None:
+        raise UnknownAccountError(f"no account {name!r}")
+    return int(value)
+
+
+def retryable(error: DBAPIError) -> bool:
+    """A database error worth another try (a lock or a serialization conflict)."""
     code = getattr(error.orig, "pgcode", None) or getattr(error.orig, "sqlstate", None)
     if code in _RETRY_PGCODES:
         return True
     return "database is locked" in str(error.orig)
+
+
+def _new_id(inserted: CursorResult[Any]) -> int:
+    """The primary key of the row a Core insert just made."""
+    key = inserted.inserted_primary_key
+    assert key is not None
+    return int(key[0])

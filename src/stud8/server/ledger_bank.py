@@ -42,20 +42,37 @@ from typing import ParamSpec, TypeVar
 from stud8.server.bank import BankError
 from stud8.server.ledger import DuplicateHandError, HandMoney, Ledger, LedgerError
 from stud8.server.records import HandStore
+from stud8.server.room_writer import RoomWriter
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 
 class LedgerBank:
-    """A :class:`~stud8.server.bank.ChipBank` whose books are the ledger."""
+    """A :class:`~stud8.server.bank.ChipBank` whose books are the ledger.
 
-    def __init__(self, ledger: Ledger, hands: HandStore | None = None) -> None:
+    With a :class:`~stud8.server.room_writer.RoomWriter` (the running room), every
+    write goes through it, in order: the buy-ins, top-ups and cash-outs are
+    awaited (they may be refused); a hand's settlement or refund is handed over
+    and not awaited (its record, handed over in the same turn of the event loop,
+    lands in the same transaction), so a table never waits on the database at
+    the end of a hand. Without one, each call is a transaction of its own in a
+    worker thread."""
+
+    def __init__(
+        self, ledger: Ledger, hands: HandStore | None = None, writer: RoomWriter | None = None
+    ) -> None:
         self.ledger = ledger
         self.hands = hands
+        self.writer = writer
 
     async def _call(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         try:
+            if self.writer is not None:
+                return await self.writer.call(
+                    lambda conn: method(*args, **kwargs, conn=conn),  # type: ignore[arg-type]
+                    what=getattr(method, "__name__", "a ledger call"),
+                )
             return await asyncio.to_thread(method, *args, **kwargs)
         except LedgerError as exc:
             raise BankError(str(exc)) from exc
@@ -73,6 +90,19 @@ class LedgerBank:
         self, hand_id: str, table: str, deltas: Mapping[str, int], rake: int
     ) -> None:
         money = HandMoney.from_net(deltas, rake)
+        writer = self.writer
+        if writer is not None:
+            if sum(deltas.values()) + rake != 0 or rake < 0:
+                raise BankError(
+                    f"hand {hand_id}: deltas {dict(deltas)} and rake {rake} do not balance"
+                )
+            settle = self.ledger.settle_hand
+            writer.submit(
+                lambda conn: settle(hand_id, table, money, conn=conn),
+                what=f"the settlement of hand {hand_id}",
+                hand_id=hand_id,
+            )
+            return
         try:
             await self._call(self.ledger.settle_hand, hand_id, table, money)
         except BankError as exc:
@@ -80,6 +110,15 @@ class LedgerBank:
                 raise
 
     async def refund_hand(self, hand_id: str, table: str, contributions: Mapping[str, int]) -> None:
+        writer = self.writer
+        if writer is not None:
+            refund, chips = self.ledger.refund_hand, dict(contributions)
+            writer.submit(
+                lambda conn: refund(hand_id, table, chips, conn=conn),
+                what=f"the refund of hand {hand_id}",
+                hand_id=hand_id,
+            )
+            return
         try:
             await self._call(self.ledger.refund_hand, hand_id, table, dict(contributions))
         except BankError as exc:
@@ -94,7 +133,23 @@ class LedgerBank:
         started_at: datetime | None = None,
     ) -> None:
         """Note a hand just dealt (seat -> (player, starting stack)) so that a
-        restart can cancel it; needs the :class:`HandStore`."""
+        restart can cancel it; needs the :class:`HandStore`. Returns when the
+        note is written."""
         if self.hands is None:
             raise RuntimeError("this LedgerBank has no HandStore to note hands in")
+        if self.writer is not None:
+            noted = dict(seats)
+            await self.writer.call(
+                lambda conn: HandStore.begin_in(conn, hand_id, table, noted, started_at),
+                what=f"the note of hand {hand_id}",
+            )
+            return
         await asyncio.to_thread(self.hands.begin, hand_id, table, seats, started_at)
+
+    async def note_hand(
+        self, hand_id: str, table: str, seats: Mapping[int, tuple[str, int]], started_at: datetime
+    ) -> None:
+        """The table's :class:`~stud8.server.bank.HandNoter` call, before it deals:
+        :meth:`hand_started` if this bank has a :class:`HandStore`."""
+        if self.hands is not None:
+            await self.hand_started(hand_id, table, seats, started_at)

@@ -22,8 +22,10 @@ table (his own down cards, the others' only where shown:
 :meth:`HandStore.pokerstars_for`); the operator sees every card
 (:meth:`HandStore.pokerstars_for_operator`).
 
-Writes are blocking calls (a few milliseconds on SQLite); the table runtime calls
-its record sink and its subscribers synchronously from its task.
+Writes are blocking calls (a few milliseconds on SQLite). The running room
+gives the store its :class:`~stud8.server.room_writer.RoomWriter`: the record
+sink then hands the record over to it (nothing blocks the event loop) and it
+lands in the transaction of its hand's settlement.
 """
 
 from __future__ import annotations
@@ -32,13 +34,14 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, delete, func, select
+from sqlalchemy import Connection, CursorResult, Engine, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
+from stud8.server.room_writer import RoomWriter
 from stud8.server.storage.db import session_factory
 from stud8.server.storage.models import HandInProgress, HandPlayer, StoredHand
 from stud8.server.table_events import HandStarted, Numbered
@@ -115,8 +118,9 @@ def _seats_from_json(text: str) -> tuple[SeatEntry, ...]:
 class HandStore:
     """The hands of a room, on a migrated database."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, writer: RoomWriter | None = None) -> None:
         self.engine = engine
+        self.writer = writer  # the running room's: records are written in its batches
         self._sessions = session_factory(engine)
 
     # ------------------------------------------------------------ in progress
@@ -129,18 +133,30 @@ class HandStore:
     ) -> None:
         """Note a hand just dealt: ``seats`` maps each seat dealt in to (player,
         starting stack). Writing it twice changes nothing."""
+        with self.engine.begin() as conn:
+            self.begin_in(conn, hand_id, table, seats, started_at)
+
+    @staticmethod
+    def begin_in(
+        conn: Connection,
+        hand_id: str,
+        table: str,
+        seats: Mapping[int, tuple[str, int]],
+        started_at: datetime | None = None,
+    ) -> None:
+        """:meth:`begin` in the connection's open transaction."""
+        noted = select(HandInProgress.id).where(HandInProgress.hand_id == hand_id)
+        if conn.execute(noted).first() is not None:
+            return
         entries = [SeatEntry(n, p, c) for n, (p, c) in sorted(seats.items())]
-        with self._sessions.begin() as session:
-            if session.scalar(select(HandInProgress.id).where(HandInProgress.hand_id == hand_id)):
-                return
-            session.add(
-                HandInProgress(
-                    hand_id=hand_id,
-                    table_id=table,
-                    started_at=started_at or _now(),
-                    seats=_seats_json(entries),
-                )
+        conn.execute(
+            insert(HandInProgress).values(
+                hand_id=hand_id,
+                table_id=table,
+                started_at=started_at or _now(),
+                seats=_seats_json(entries),
             )
+        )
 
     def in_progress(self) -> list[InProgress]:
         """The hands dealt and not recorded, oldest first."""
@@ -170,35 +186,53 @@ class HandStore:
     def store(self, record: HandRecord, ended_at: datetime | None = None) -> bool:
         """Store a finished (or cancelled) hand and close its in-progress row, in
         one transaction. False if the hand was already stored (nothing changes)."""
-        with self._sessions.begin() as session:
-            if session.scalar(select(StoredHand.id).where(StoredHand.hand_id == record.hand_id)):
-                return False
-            self._add(
-                session,
-                hand_id=record.hand_id,
-                table=record.table,
-                started_at=record.started_at,
-                ended_at=ended_at or _now(),
-                cancelled=record.cancelled,
-                note="",
-                record=record.dumps(),
-                seats=[SeatEntry(s.seat, s.name, s.stack) for s in record.seats],
-            )
-            session.execute(delete(HandInProgress).where(HandInProgress.hand_id == record.hand_id))
+        with self.engine.begin() as conn:
+            return self.store_in(conn, record, ended_at)
+
+    def store_in(
+        self, conn: Connection, record: HandRecord, ended_at: datetime | None = None
+    ) -> bool:
+        """:meth:`store` in the connection's open transaction."""
+        stored = select(StoredHand.id).where(StoredHand.hand_id == record.hand_id)
+        if conn.execute(stored).first() is not None:
+            return False
+        self._add(
+            conn,
+            hand_id=record.hand_id,
+            table=record.table,
+            started_at=record.started_at,
+            ended_at=ended_at or _now(),
+            cancelled=record.cancelled,
+            note="",
+            record=record.dumps(),
+            seats=[SeatEntry(s.seat, s.name, s.stack) for s in record.seats],
+        )
+        conn.execute(delete(HandInProgress).where(HandInProgress.hand_id == record.hand_id))
         return True
 
     def __call__(self, record: HandRecord) -> None:
-        """The table runtime's ``record_sink``."""
-        self.store(record)
+        """The table runtime's ``record_sink``. With a writer, the record joins its
+        hand's settlement (handed over just before, in the same turn of the loop):
+        one transaction settles the hand, stores it and removes its note."""
+        writer = self.writer
+        if writer is None:
+            self.store(record)
+            return
+        writer.attach(
+            record.hand_id,
+            lambda conn: self.store_in(conn, record),
+            what=f"the record of hand {record.hand_id}",
+        )
 
     def close_unfinished(self, hand: InProgress, *, cancelled: bool, note: str) -> bool:
         """Store a hand the server did not finish (no record) and close its
         in-progress row, in one transaction. False if it was already stored."""
-        with self._sessions.begin() as session:
-            stored = session.scalar(select(StoredHand.id).where(StoredHand.hand_id == hand.hand_id))
+        with self.engine.begin() as conn:
+            found = select(StoredHand.id).where(StoredHand.hand_id == hand.hand_id)
+            stored = conn.execute(found).first()
             if stored is None:
                 self._add(
-                    session,
+                    conn,
                     hand_id=hand.hand_id,
                     table=hand.table,
                     started_at=hand.started_at,
@@ -208,12 +242,12 @@ class HandStore:
                     record=None,
                     seats=hand.seats,
                 )
-            session.execute(delete(HandInProgress).where(HandInProgress.hand_id == hand.hand_id))
+            conn.execute(delete(HandInProgress).where(HandInProgress.hand_id == hand.hand_id))
         return stored is None
 
     @staticmethod
     def _add(
-        session: Session,
+        conn: Connection,
         *,
         hand_id: str,
         table: str,
@@ -224,20 +258,26 @@ class HandStore:
         record: str | None,
         seats: Sequence[SeatEntry],
     ) -> None:
-        row = StoredHand(
-            hand_id=hand_id,
-            table_id=table,
-            started_at=started_at,
-            ended_at=ended_at,
-            cancelled=cancelled,
-            note=note,
-            record=record,
+        row = conn.execute(
+            insert(StoredHand).values(
+                hand_id=hand_id,
+                table_id=table,
+                started_at=started_at,
+                ended_at=ended_at,
+                cancelled=cancelled,
+                note=note,
+                record=record,
+            )
         )
-        session.add(row)
-        session.flush()
-        session.add_all(
-            HandPlayer(hand_ref=row.id, player=s.player, seat=s.seat, stack=s.stack) for s in seats
-        )
+        ref = _new_id(row)
+        if seats:
+            conn.execute(
+                insert(HandPlayer),
+                [
+                    {"hand_ref": ref, "player": s.player, "seat": s.seat, "stack": s.stack}
+                    for s in seats
+                ],
+            )
 
     # ------------------------------------------------------------ reading
     def fetch(self, hand_id: str) -> HandSummary | None:
@@ -363,3 +403,10 @@ class HandStore:
             if found.record is not None:
                 out.append((found.record, seat))
         return out
+
+
+def _new_id(inserted: CursorResult[Any]) -> int:
+    """The primary key of the row a Core insert just made."""
+    key = inserted.inserted_primary_key
+    assert key is not None
+    return int(key[0])

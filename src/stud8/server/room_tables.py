@@ -50,12 +50,13 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from stud8.server.ledger import Ledger
 from stud8.server.lobby import Lobby, LobbyError, Reseat, TableSpec
 from stud8.server.records import HandStore
 from stud8.server.recovery import table_stacks
+from stud8.server.room_writer import RoomWriter
 from stud8.server.storage.db import session_factory
 from stud8.server.storage.models import RoomTable, TableSeat
 from stud8.server.table_events import Numbered, SeatLeft, SeatTaken
@@ -98,8 +99,9 @@ class StoredSeat:
 class TableStore:
     """The ``room_tables`` and ``table_seats`` of a migrated database (blocking calls)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, writer: RoomWriter | None = None) -> None:
         self.engine = engine
+        self.writer = writer  # the running room's: the seats go in its batches
         self._sessions = session_factory(engine)
 
     # ------------------------------------------------------------ tables
@@ -136,28 +138,50 @@ class TableStore:
 
     def sit(self, table_id: str, seat: int, player: str, bot: bool) -> None:
         """``player`` sits in ``seat`` (replacing any row left for that seat)."""
-        with self._sessions.begin() as session:
-            session.execute(
-                delete(TableSeat).where(TableSeat.table_id == table_id, TableSeat.seat == seat)
-            )
-            session.add(TableSeat(table_id=table_id, seat=seat, player=player, bot=bot))
+        with self.engine.begin() as conn:
+            self.sit_in(conn, table_id, seat, player, bot)
 
     def stand(self, table_id: str, seat: int) -> None:
         """Nobody sits in ``seat`` any more."""
-        with self._sessions.begin() as session:
-            session.execute(
-                delete(TableSeat).where(TableSeat.table_id == table_id, TableSeat.seat == seat)
-            )
+        with self.engine.begin() as conn:
+            self.stand_in(conn, table_id, seat)
+
+    @staticmethod
+    def sit_in(conn: Connection, table_id: str, seat: int, player: str, bot: bool) -> None:
+        TableStore.stand_in(conn, table_id, seat)
+        conn.execute(insert(TableSeat).values(table_id=table_id, seat=seat, player=player, bot=bot))
+
+    @staticmethod
+    def stand_in(conn: Connection, table_id: str, seat: int) -> None:
+        conn.execute(
+            delete(TableSeat).where(TableSeat.table_id == table_id, TableSeat.seat == seat)
+        )
 
     def follow(self, table: Table) -> Subscription:
         """Keep the table's seats as its events change them."""
 
+        table_id, writer = table.table_id, self.writer
+
         def deliver(item: Numbered) -> None:
             event = item.event
             if isinstance(event, SeatTaken):
-                self.sit(table.table_id, event.seat, event.player, event.bot)
+                seat, player, bot = event.seat, event.player, event.bot
+                if writer is None:
+                    self.sit(table_id, seat, player, bot)
+                else:  # after the buy-in, in order: the chips are there first
+                    writer.submit(
+                        lambda conn: self.sit_in(conn, table_id, seat, player, bot),
+                        what=f"{player} sitting at {table_id}",
+                    )
             elif isinstance(event, SeatLeft):
-                self.stand(table.table_id, event.seat)
+                seat = event.seat
+                if writer is None:
+                    self.stand(table_id, seat)
+                else:
+                    writer.submit(
+                        lambda conn: self.stand_in(conn, table_id, seat),
+                        what=f"seat {seat} of {table_id} freed",
+                    )
 
         return table.subscribe(None, deliver)
 
@@ -211,10 +235,14 @@ def prepare_restore(store: TableStore, ledger: Ledger) -> RestorePlan:
 class RoomKeeper:
     """The :class:`~stud8.server.lobby.TableKeeper` of a room on a database."""
 
-    def __init__(self, store: TableStore, hands: HandStore, plan: RestorePlan) -> None:
+    def __init__(
+        self, store: TableStore, hands: HandStore, plan: RestorePlan, *, watch_hands: bool = True
+    ) -> None:
         self.store = store
         self.hands = hands
         self.plan = plan
+        # False when the tables' bank notes each hand before dealing it (a HandNoter)
+        self.watch_hands = watch_hands
 
     def opened(self, table_id: str, name: str, spec: TableSpec) -> None:
         self.store.save(table_id, name, spec)
@@ -224,6 +252,8 @@ class RoomKeeper:
 
     def follow(self, table: Table) -> list[Subscription]:
         # the hands are noted when dealt (for recovery), the seats when taken
+        if not self.watch_hands:
+            return [self.store.follow(table)]
         return [self.hands.watch(table), self.store.follow(table)]
 
     async def restore(self, lobby: Lobby) -> bool:

@@ -24,7 +24,13 @@ URL):
    :class:`~stud8.server.records.HandStore`, and every table is followed from
    before its first event (:class:`~stud8.server.room_tables.RoomKeeper`): its
    hands are noted when dealt (for recovery), its seats when taken;
-5. ``GET /api/v1/hands`` (:func:`hands_route`) gives the hand histories.
+5. ``GET /api/v1/hands`` (:func:`hands_route`) gives the hand histories;
+6. every write of the running room goes through one
+   :class:`~stud8.server.room_writer.RoomWriter` (a thread of its own, in order,
+   a batch of jobs per transaction): a hand's settlement, its record and the
+   removal of its note land in one transaction and no table waits for it; a
+   hand's note (before its deal) and the buy-ins, top-ups and cash-outs are
+   awaited, off the event loop. The writer is drained at shutdown.
 
 uvicorn's logs go through :func:`stud8.server.logs.uvicorn_log_config`, which
 blanks the session tokens in the URLs it prints.
@@ -43,10 +49,12 @@ Environment variables set the ready tables' pace (tests run them fast):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
-from collections.abc import Callable, Mapping, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -70,6 +78,7 @@ from stud8.server.logs import uvicorn_log_config
 from stud8.server.records import DEFAULT_LIMIT, MAX_LIMIT, HandStore
 from stud8.server.recovery import RecoveryReport, recover
 from stud8.server.room_tables import RoomKeeper, TableStore, prepare_restore
+from stud8.server.room_writer import RoomWriter
 from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for, upgrade
 
@@ -81,8 +90,16 @@ class RoomBank(LedgerBank):
     """The ledger as the tables' bank; it also funds the bots (``issue``: a grant)."""
 
     def issue(self, player: str, amount: int) -> None:
-        """New play chips for a bot (blocking: a few milliseconds)."""
-        self.ledger.grant(player, amount, memo="bot chips")
+        """New play chips for a bot: handed to the writer (in order, so before the
+        bot's buy-in), or written now (blocking) without one."""
+        writer, grant = self.writer, self.ledger.grant
+        if writer is None:
+            grant(player, amount, memo="bot chips")
+            return
+        writer.submit(
+            lambda conn: grant(player, amount, memo="bot chips", conn=conn),
+            what=f"the chips of {player}",
+        )
 
 
 # ------------------------------------------------------------------ histories
@@ -172,8 +189,11 @@ class Room:
     hands: HandStore
     recovery: RecoveryReport
     returned: dict[str, dict[str, int]] = field(default_factory=dict)
+    writer: RoomWriter | None = None
 
     def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
         self.engine.dispose()
 
 
@@ -226,13 +246,34 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         log.error("the books do not balance after recovery:\n%s", report)
     accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
     auth = AccountsAuth(accounts, operators=settings.operators)
-    bank = RoomBank(ledger, store)
-    keeper = RoomKeeper(tables, store, plan)
+    # from here on the room writes through one writer, in batches, off the loop
+    writer = RoomWriter(engine)
+    store.writer = writer
+    tables.writer = writer
+    bank = RoomBank(ledger, store, writer)
+    keeper = RoomKeeper(tables, store, plan, watch_hands=False)  # the bank notes the hands
     app = create_app(
         settings, auth=auth, bank=bank, record_sink=store, default_spec=spec, keeper=keeper
     )
     app.router.routes.insert(0, hands_route(auth, store))
-    return Room(app, engine, ledger, store, report, plan.returned)
+    _drain_at_shutdown(app, writer)
+    return Room(app, engine, ledger, store, report, plan.returned, writer)
+
+
+def _drain_at_shutdown(app: Starlette, writer: RoomWriter) -> None:
+    """After the lobby's shutdown (hands in play cancelled), wait until the
+    writer has written everything."""
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            async with inner(app):
+                yield
+        finally:
+            await writer.drain()
+
+    app.router.lifespan_context = lifespan
 
 
 def memory_app(
@@ -304,3 +345,24 @@ def _tune_garbage_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
+    gc.callbacks.append(_log_long_collections)
+
+
+_gc_started = 0.0
+GC_PAUSE_LOGGED = 0.05  # seconds: a collection this long stalls every table
+
+
+def _log_long_collections(phase: str, info: dict[str, int]) -> None:
+    """Log a garbage collection that stopped the room for a while."""
+    global _gc_started
+    if phase == "start":
+        _gc_started = time.perf_counter()
+        return
+    paused = time.perf_counter() - _gc_started
+    if paused >= GC_PAUSE_LOGGED:
+        log.warning(
+            "garbage collection of generation %d stopped the room %.0f ms (%d collected)",
+            info.get("generation", -1),
+            paused * 1000,
+            info.get("collected", 0),
+        )

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import uuid
 from collections import OrderedDict
@@ -38,7 +39,7 @@ from stud8.core.errors import Stud8Error
 from stud8.core.events import Event, HandCancelled
 from stud8.core.hand import Hand
 from stud8.formats.record import HandRecord
-from stud8.server.bank import ChipBank
+from stud8.server.bank import ChipBank, HandNoter
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table_events import (
     HandFinished,
@@ -83,6 +84,9 @@ __all__ = ["RecordSink", "Subscription", "Table"]
 RecordSink = Callable[[HandRecord], None]
 
 
+log = logging.getLogger("stud8.server")
+
+
 def _new_hand_id() -> str:
     return uuid.uuid4().hex
 
@@ -108,6 +112,7 @@ class Table(TableSeating):
         self.rules = config.rules
         self.table_id = config.table_id
         self._bank = bank
+        self._noter = bank if isinstance(bank, HandNoter) else None
         self._clock = clock
         self._deck_source = deck_source
         self._record_sink = record_sink
@@ -423,8 +428,22 @@ class Table(TableSeating):
         if len(stacks) < 2:
             return
         hand_id = self._hand_ids()
-        self._hand_players = MappingProxyType({n: self.seats[n].player for n in stacks})
-        self._hand_started_at = self._clock.wall()
+        players = {n: self.seats[n].player for n in stacks}
+        started_at = self._clock.wall()
+        if self._noter is not None:
+            # noted (written) before a card is dealt, so a restart can cancel it
+            noted = {n: (players[n], chips) for n, chips in stacks.items()}
+            try:
+                await self._noter.note_hand(hand_id, self.table_id, noted, started_at)
+            except Exception:
+                log.exception("table %s: cannot note a new hand; trying again", self.table_id)
+                self._start_timer = self._clock.call_at(
+                    self._clock.now() + max(1.0, self.config.between_hands),
+                    lambda: self._queue.put_nowait((StartHand(), None)),
+                )
+                return
+        self._hand_players = MappingProxyType(players)
+        self._hand_started_at = started_at
         self._hand_times = []
         self._seen_events = 0
         hand = Hand.start(

@@ -3,7 +3,7 @@
 SQLite (the default, a file) and PostgreSQL are supported. A plain
 ``postgresql://`` URL uses the psycopg 3 driver. On SQLite every transaction
 starts with ``BEGIN IMMEDIATE`` (it takes the write lock at once, so two writers
-never interleave a read and a write), in WAL mode with a busy timeout; on
+never interleave a read and a write), in WAL mode (``synchronous=NORMAL``) with a busy timeout; on
 PostgreSQL the ledger locks the account rows it changes (``SELECT ... FOR
 UPDATE``) and retries on a deadlock or serialization failure.
 """
@@ -65,7 +65,11 @@ def _sqlite_immediate(engine: Engine, *, memory: bool) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         if not memory:
+            # WAL with synchronous=NORMAL: a commit is a write to the log, not an
+            # fsync; it survives the process being killed (only an OS crash or a
+            # power cut may lose the last commits, never the file's consistency).
             cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
