@@ -146,6 +146,9 @@ class Player:
         self.ledger = Ledger()
         self.chips = 0
         self.seated = asyncio.Event()
+        # the server subscribes a connection to its table after looking up its token
+        # (a database read); the welcome comes once it has, and not before
+        self.welcomed = asyncio.Event()
         self.gone = asyncio.Event()
         self.last_action_v = -1
         self.acting = False
@@ -178,6 +181,8 @@ class Player:
                     self._event(msg["v"], msg["d"], now)
                     if self.gone.is_set():
                         break
+                elif t == "welcome":
+                    self.welcomed.set()
                 elif t == "turn":
                     if msg["v"] >= self.last_action_v and not self.acting and not self.leaving_done:
                         self.acting = True
@@ -364,7 +369,9 @@ async def run_pool(
     stop_probe = asyncio.Event()
     probe = asyncio.ensure_future(_lag_probe(pool, stop_probe))
     try:
-        # everyone at a table is connected before anyone sits: each sees every event
+        # everyone at a table is connected and subscribed before anyone sits: each sees
+        # every sit as an event (not inside a snapshot), so the chip count balances
+        await asyncio.wait_for(asyncio.gather(*(p.welcomed.wait() for p in players)), 300)
         for p in players:
             await p.send("sit", {"seat": p.seat, "amount": config.buy_in, "id": p._next_id("s")})
         await asyncio.wait_for(asyncio.gather(*(p.seated.wait() for p in players)), 300)
