@@ -21,10 +21,14 @@ CORE = "src/stud8/core"
 # their fields in __post_init__, with their own errors; compiled, a typed field refuses a
 # wrong type first, with a TypeError); actions, events and record (mypyc cannot compile
 # them as they are: the Action dataclasses' ClassVar ``kind`` becomes a field, fast_init is
-# no decorator it knows, @record builds tuple classes); evaluate (compiled, a returned
-# tuple is unboxed and boxed again: slower, and no longer the shared result tuple).
+# no decorator it knows, @record builds tuple classes; LegalAction, read on every action,
+# lives in _legal, compiled, and the hot events come from _shared_events' tables); evaluate
+# (compiled, a returned tuple is unboxed and boxed again: slower, and no longer the shared
+# result tuple).
 COMPILED = [
     "__init__",
+    "_legal",
+    "_shared_events",
     "_shuffle",
     "_tables",
     "betting",

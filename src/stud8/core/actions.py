@@ -10,6 +10,8 @@ Raise(to=8)
 (Raise(to=8), Call())
 >>> LegalAction(ActionKind.RAISE, min_to=8, max_to=8)
 LegalAction(ActionKind.RAISE, min_to=8, max_to=8)
+>>> LegalAction(ActionKind.RAISE, min_to=8, max_to=8).action()
+Raise(to=8)
 """
 
 from __future__ import annotations
@@ -185,65 +187,6 @@ def make_action(kind: ActionKind | str, to: int | None = None) -> Action:
     return _SIMPLE[k]
 
 
-@dataclass(frozen=True, slots=True)
-class LegalAction:
-    """One kind of action the player to act may take, with its amounts.
-
-    For complete, bet and raise, ``min_to`` and ``max_to`` bound the *to*
-    amount (equal in fixed limit). For call, ``min_to == max_to`` is the total
-    the player's street bet reaches (less than the bet if he is all-in).
-    """
-
-    kind: ActionKind
-    min_to: int | None = None
-    max_to: int | None = None
-    #: chips the action adds to the pot at min_to (at the fixed amount in limit)
-    adds: int = 0
-    all_in: bool = False
-
-    def __repr__(self) -> str:
-        extra = "" if self.min_to is None else f", min_to={self.min_to}, max_to={self.max_to}"
-        return f"LegalAction({self.kind!r}{extra})"
-
-    def action(self, to: int | None = None) -> Action:
-        """The action for this choice (at ``to``, or the minimum amount)."""
-        kind = self.kind
-        simple = _SIMPLE.get(kind)
-        if simple is None:
-            return ACTION_TYPES[kind](self.min_to if to is None else to)  # type: ignore[call-arg]
-        if to is not None:
-            raise Stud8Error(f"{kind.value} takes no amount, got {to!r}")
-        return simple
-
-    @staticmethod
-    def of(
-        kind: ActionKind,
-        min_to: int | None = None,
-        max_to: int | None = None,
-        adds: int = 0,
-        all_in: bool = False,
-    ) -> LegalAction:
-        """The (shared) LegalAction with these values: the engine offers the same
-        few choices over and over, so they are made once."""
-        key = (kind, min_to, max_to, adds, all_in)
-        legal = _LEGAL.get(key)
-        if legal is None:
-            legal = LegalAction(kind, min_to, max_to, adds, all_in)
-            if len(_LEGAL) < 8192:
-                _LEGAL[key] = legal
-        return legal
-
-    def __str__(self) -> str:
-        name = self.kind.value.replace("_", " ")
-        if self.kind is ActionKind.CALL:
-            return f"call {self.adds}" + (" (all-in)" if self.all_in else "")
-        if self.kind is ActionKind.BRING_IN:
-            return f"bring in {self.adds}" + (" (all-in)" if self.all_in else "")
-        if self.min_to is None:
-            return name
-        if self.min_to == self.max_to:
-            return f"{name} to {self.min_to}" + (" (all-in)" if self.all_in else "")
-        return f"{name} to {self.min_to}-{self.max_to}"
-
-
-_LEGAL: dict[tuple[ActionKind, int | None, int | None, int, bool], LegalAction] = {}
+# LegalAction lives in its own module so that the compiled build (mypyc, see setup.py)
+# can compile it: this module's dataclasses it cannot. Imported last, as it uses the above.
+from stud8.core._legal import LegalAction as LegalAction  # noqa: E402

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import Final
 
+from stud8.core._shared_events import (
+    CHECKED,
+    FOLDED,
+    bet_made,
+    bring_in_posted,
+    called,
+    completed,
+    raised,
+)
 from stud8.core.actions import ActionKind, LegalAction
 from stud8.core.cards import Card
 from stud8.core.errors import IllegalActionError
 from stud8.core.events import (
-    BetMade,
-    BringInPosted,
-    Called,
-    Checked,
-    Completed,
     Event,
-    Folded,
-    Raised,
 )
 from stud8.core.plan import TablePlan
 from stud8.core.rules import BettingStructure, TableRules
@@ -29,19 +31,13 @@ BRING_IN: Final = ActionKind.BRING_IN
 COMPLETE: Final = ActionKind.COMPLETE
 BET: Final = ActionKind.BET
 RAISE: Final = ActionKind.RAISE
-_SIZED_EVENTS: Final[dict[ActionKind, type[Completed | BetMade | Raised]]] = {
-    COMPLETE: Completed,
-    BET: BetMade,
-    RAISE: Raised,
-}
 _FOLD: Final = LegalAction(FOLD)
 _CHECK: Final = LegalAction(CHECK)
-_new: Final = tuple.__new__  # events are records (tuples): built directly on the hot paths
 # The fixed-limit choices, made once for each (street bet, call to, call all-in,
-# raise kind, raise to, raise all-in): the same few come up hand after hand.
-_LIMIT_CHOICES: Final[
-    dict[tuple[int, int, bool, ActionKind | None, int, bool], tuple[LegalAction, ...]]
-] = {}
+# raise kind, raise to, raise all-in), packed in one int: the same few come up hand
+# after hand. Amounts (bet <= call to) below _AMOUNTS, 16 bits each.
+_AMOUNTS: Final = 1 << 16
+_LIMIT_CHOICES: Final[dict[int, tuple[LegalAction, ...]]] = {}
 
 
 class SeatState:
@@ -149,6 +145,7 @@ class Betting:
         current = self._current_bet
         facing = current - bet
         raise_kind: ActionKind | None = None
+        kind_code = 0  # for the key below: none, complete, bet, raise
         lo = hi = 0
         cap = self._max_bets
         if (
@@ -163,7 +160,12 @@ class Betting:
             for q in self._after[p.index]:
                 if not q.out and q.bet + q.stack > current:
                     if q is not p:
-                        raise_kind = RAISE if self._bets else BET if current == 0 else COMPLETE
+                        if self._bets:
+                            raise_kind, kind_code = RAISE, 3
+                        elif current == 0:
+                            raise_kind, kind_code = BET, 2
+                        else:
+                            raise_kind, kind_code = COMPLETE, 1
                     break
         if raise_kind is not None:
             if self._limit_inline:  # the common case: fixed limit, one bet size
@@ -181,8 +183,17 @@ class Betting:
             legal = self._legal = self._choices(p, facing, None, 0, 0)
             return legal
         call_all_in = facing >= stack
-        key = (bet, bet + stack if call_all_in else current, call_all_in, raise_kind, lo,
-               lo == bet + stack)  # fmt: skip
+        call_to = bet + stack if call_all_in else current
+        if lo >= _AMOUNTS or call_to >= _AMOUNTS:  # (street bets this large: not kept)
+            legal = self._legal = self._choices(p, facing, raise_kind, lo, lo)
+            return legal
+        # One int for (street bet, call to, call all-in, raise kind, raise to, raise
+        # all-in): cheaper to make and hash than a tuple of them.
+        key = (
+            (((bet << 16 | call_to) << 16 | lo) << 3 | kind_code) << 2
+            | call_all_in << 1
+            | (lo == bet + stack)
+        )
         legal = _LIMIT_CHOICES.get(key)
         if legal is None:
             legal = self._choices(p, facing, raise_kind, lo, lo)
@@ -192,13 +203,10 @@ class Betting:
         return legal
 
     def _bring_in_choices(self, p: SeatState) -> tuple[LegalAction, ...]:
-        rules = self.rules
-        out = [
-            LegalAction.of(
-                BRING_IN, adds=min(rules.bring_in, p.stack), all_in=p.stack <= rules.bring_in
-            )
-        ]
-        if p.stack > rules.bring_in and rules.bring_in < rules.small_bet:
+        plan = self._plan  # (the rules' amounts, read natively when compiled)
+        bring_in = plan.bring_in
+        out = [LegalAction.of(BRING_IN, adds=min(bring_in, p.stack), all_in=p.stack <= bring_in)]
+        if p.stack > bring_in and bring_in < plan.small_bet:
             max_to = p.bet + p.stack
             lo, hi = self._raise_bounds(p, max_to)
             out.append(LegalAction.of(COMPLETE, lo, hi, lo - p.bet, lo == max_to))
@@ -276,7 +284,7 @@ class Betting:
 
     def _do(self, p: SeatState, kind: ActionKind, to: int | None) -> None:
         """Carry out a legal action, then pass the action on (or end the round)."""
-        append = self.events.append
+        events = self.events
         if kind is CALL:
             adds = self._current_bet - p.bet
             if adds >= p.stack:
@@ -288,13 +296,13 @@ class Betting:
             p.bet += adds
             p.contributed += adds
             p.acted_in = self._mark
-            append(_new(Called, (p.seat, p.bet, adds, p.all_in)))
+            events.append(called(p.seat, p.bet, adds, p.all_in))
         elif kind is FOLD:
             p.folded = True
             p.out = True
             self._live_n -= 1
             self._active_n -= 1
-            append(_new(Folded, (p.seat,)))
+            events.append(FOLDED[p.seat])
             if self._bring_in_pending:  # the bring-in passes on to the left
                 nxt = self._next_with_chips(p.seat)
                 if nxt is not None and self._live_n > 1:
@@ -305,7 +313,7 @@ class Betting:
                 return
         elif kind is CHECK:
             p.acted_in = self._mark
-            append(_new(Checked, (p.seat,)))
+            events.append(CHECKED[p.seat])
         elif kind is BRING_IN:
             plan = self._plan
             adds = min(plan.bring_in, p.stack)
@@ -318,7 +326,7 @@ class Betting:
             if plan.full_bring_in:  # a bring-in of a full bet
                 self._full_level = plan.bring_in
                 self._bets = 1
-            append(_new(BringInPosted, (p.seat, adds, p.all_in)))
+            events.append(bring_in_posted(p.seat, adds, p.all_in))
         else:
             assert to is not None
             self._bet_to(p, kind, to)
@@ -365,7 +373,14 @@ class Betting:
             self._current_bet = to
         self._aggressor = p.seat
         p.acted_in = self._mark
-        self.events.append(_new(_SIZED_EVENTS[kind], (p.seat, to, adds, p.all_in)))
+        event: Event
+        if kind is RAISE:
+            event = raised(p.seat, to, adds, p.all_in)
+        elif kind is BET:
+            event = bet_made(p.seat, to, adds, p.all_in)
+        else:
+            event = completed(p.seat, to, adds, p.all_in)
+        self.events.append(event)
 
     def _is_full(self, to: int, previous: int) -> bool:
         """Whether a complete, bet or raise to ``to`` counts as a full one:

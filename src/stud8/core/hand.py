@@ -16,12 +16,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import repeat
 from operator import itemgetter
-from typing import Final, TypeVar
+from typing import Final
 
+from stud8.core._shared_events import (
+    OPENED,
+    STREET_STARTED,
+    ante_posted,
+    card_dealt,
+    uncalled,
+)
 from stud8.core.actions import (
     Action,
     ActionKind,
@@ -31,15 +37,10 @@ from stud8.core.betting import CALL, SeatState
 from stud8.core.cards import Card, Deck
 from stud8.core.errors import HandSetupError, IllegalActionError
 from stud8.core.events import (
-    ActionOpened,
-    AntePosted,
-    CardDealt,
     CommunityCardDealt,
     Event,
     HandCancelled,
-    StreetStarted,
     TimedOut,
-    UncalledBetReturned,
     decisions_from_events,
 )
 from stud8.core.plan import RANK_PRIMES, plan_for
@@ -55,8 +56,6 @@ from stud8.core.showdown import HandResult
 from stud8.core.streets import first_to_act, shows_open_pair
 from stud8.core.views import HandView, view_of
 
-_R = TypeVar("_R")
-
 _new: Final = tuple.__new__  # events are records (tuples): built directly on the hot paths
 
 
@@ -66,11 +65,6 @@ _CLOCKWISE: Final = {
     n: [itemgetter(*[(i + k) % n for k in range(1, n + 1)]) for i in range(n)]
     for n in range(2, MAX_SEATS + 1)
 }
-
-
-def _records(cls: type[_R], *columns: Iterable[object]) -> Iterator[_R]:
-    """Records of ``cls``, one for each row of ``columns``, built in C."""
-    return map(_new, repeat(cls), zip(*columns, strict=False))  # type: ignore[arg-type]
 
 
 @fast_init
@@ -269,14 +263,18 @@ class Hand(Settlement):
         events = self.events
         players = self._ring
         seats = self._seats
-        # The records are made by C loops (starmap over zip): a hand starts with two
-        # dozen of them, and this is where most of its start goes.
+        # The records come from the shared tables (_shared_events): a hand starts with
+        # two dozen of them, the same ones hand after hand.
         if ante:
-            if min(p.stack for p in players) > ante:  # the usual case: nobody all-in
+            short = False
+            for p in players:
+                if p.stack <= ante:
+                    short = True
+            if not short:  # the usual case: nobody all-in
                 for p in players:
                     p.stack -= ante
                     p.contributed = ante
-                events.extend(_records(AntePosted, seats, repeat(ante), repeat(False)))
+                    events.append(ante_posted(p.seat, ante, False))
             else:
                 for p in players:
                     paid = ante if ante < p.stack else p.stack
@@ -286,30 +284,31 @@ class Hand(Settlement):
                         p.all_in = True
                         p.out = True
                         self._active_n -= 1
-                    events.append(_new(AntePosted, (p.seat, paid, p.all_in)))
-        events.append(_new(StreetStarted, (3,)))
+                    events.append(ante_posted(p.seat, paid, p.all_in))
+        events.append(STREET_STARTED[3])
         deck = self._deck
         n = len(players)
-        first, second, up = deck[:n], deck[n : 2 * n], deck[2 * n : 3 * n]
-        for p, a, b, c in zip(players, first, second, up, strict=True):
-            p.down = [a, b]
-            p.up = [c]
-            p.up_product = RANK_PRIMES[c.rank]
-        hidden = repeat(False)
-        events.extend(_records(CardDealt, seats, first, hidden, repeat(3)))
-        events.extend(_records(CardDealt, seats, second, hidden, repeat(3)))
-        events.extend(_records(CardDealt, seats, up, repeat(True), repeat(3)))
-        self._next_card = 3 * n
+        # (Loops over indices: compiled, they run in C, where zip(..., strict=True) is a call.)
+        for i in range(n):
+            events.append(card_dealt(seats[i], deck[i], False, 3))
+        for i in range(n):
+            events.append(card_dealt(seats[i], deck[n + i], False, 3))
         # The bring-in: the lowest up card, ace high, suits clubs to spades; in razz
         # the highest up card, ace low, suits clubs to spades (RULES.md 8).
+        low = players[0]
+        lowest = 52
+        for i in range(n):
+            p = players[i]
+            c = deck[2 * n + i]
+            p.down = [deck[i], deck[n + i]]
+            p.up = [c]
+            p.up_product = RANK_PRIMES[c.rank]
+            events.append(card_dealt(p.seat, c, True, 3))
+            if c.code < lowest:
+                low, lowest = p, c.code
+        self._next_card = 3 * n
         if self._razz:
             low = max(players, key=lambda q: q.up[0].low_rank * 4 + q.up[0].suit_index)
-        else:
-            low = players[0]
-            lowest = low.up[0].code
-            for q in players:
-                if q.up[0].code < lowest:
-                    low, lowest = q, q.up[0].code
         bring_in: SeatState | None = low
         self._bring_in_optional = False
         if low.all_in:  # all-in for the ante: the player on his left brings in
@@ -326,7 +325,7 @@ class Hand(Settlement):
         self.to_act = seat
         street = self.street
         self._first_on[street] = seat
-        self.events.append(_new(ActionOpened, (street, seat)))
+        self.events.append(OPENED[street * 16 + seat])
         if self._active_n <= 2 and self._plan.cap_lifts_at_open:
             self._cap_lifted = True
 
@@ -491,7 +490,7 @@ class Hand(Settlement):
                 return
             self.street += 1
             self._reset_round()
-            self.events.append(_new(StreetStarted, (self.street,)))
+            self.events.append(STREET_STARTED[self.street])
             self._deal_street()
             if self._open_pair_rule:
                 self._open_pair = self.street == 4 and shows_open_pair(
@@ -519,26 +518,26 @@ class Hand(Settlement):
         live = [p for p in self._ring if not p.folded]
         deck = self._deck
         k = self._next_card
-        append = self.events.append
+        events = self.events
         if street == 7:
             if len(live) > len(deck) - k:
                 card = deck[k]
                 self._next_card = k + 1
                 self.community_card = card
-                append(_new(CommunityCardDealt, (card,)))
+                events.append(_new(CommunityCardDealt, (card,)))
                 return
             for p in live:
                 card = deck[k]
                 k += 1
                 p.down.append(card)
-                append(_new(CardDealt, (p.seat, card, False, 7)))
+                events.append(card_dealt(p.seat, card, False, 7))
         else:
             for p in live:
                 card = deck[k]
                 k += 1
                 p.up.append(card)
                 p.up_product *= RANK_PRIMES[card.rank]
-                append(_new(CardDealt, (p.seat, card, True, street)))
+                events.append(card_dealt(p.seat, card, True, street))
         self._next_card = k
 
     def _first_to_act(self) -> int:
@@ -574,12 +573,18 @@ class Hand(Settlement):
         )
 
     def _return_uncalled(self) -> None:
-        ring = self._ring
-        bets = [q.bet for q in ring]
-        top = max(bets)
-        second = sorted(bets)[-2]
+        # The highest street bet (its first holder) and the second highest, in one pass.
+        top = second = -1
+        top_player = self._ring[0]
+        for q in self._ring:
+            bet = q.bet
+            if bet > top:
+                second = top
+                top = bet
+                top_player = q
+            elif bet > second:
+                second = bet
         if top > second:
-            top_player = ring[bets.index(top)]
             back = top - second
             top_player.bet = second
             top_player.contributed -= back
@@ -589,7 +594,7 @@ class Hand(Settlement):
                 top_player.out = top_player.folded or top_player.protected
                 if not (top_player.folded or top_player.protected):
                     self._active_n += 1
-            self.events.append(_new(UncalledBetReturned, (top_player.seat, back)))
+            self.events.append(uncalled(top_player.seat, back))
 
     # --------------------------------------------------------------- cancel
     def cancel(self, reason: str = "") -> list[Event]:

@@ -10,16 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from stud8.core.evaluate import HighValue, LowValue, RazzValue
 
+# The __init__ methods are written out (init=False): compiled (mypyc), a dataclass's
+# generated __init__ stays interpreted Python, several times slower than this one.
+_set: Final = object.__setattr__  # frozen: the fields are set past the refusing __setattr__
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Pot:
     """A pot (main or side) and the seats that may win it."""
 
     amount: int
     eligible: tuple[int, ...]
+
+    def __init__(self, amount: int, eligible: tuple[int, ...]) -> None:
+        _set(self, "amount", amount)
+        _set(self, "eligible", eligible)
 
 
 def build_pots(
@@ -77,7 +86,7 @@ def split_evenly(amount: int, shares: Sequence[tuple[int, tuple[int, ...]]]) -> 
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PotResult:
     """How one pot was won. ``index`` 0 is the main pot, 1 the first side pot."""
 
@@ -89,6 +98,24 @@ class PotResult:
     high_value: HighValue | None = None
     # the best low; in Razz the best ace-to-five low, which takes the whole pot (``high``)
     low_value: LowValue | RazzValue | None = None
+
+    def __init__(
+        self,
+        index: int,
+        amount: int,
+        eligible: tuple[int, ...],
+        high: tuple[tuple[int, int], ...],
+        low: tuple[tuple[int, int], ...],
+        high_value: HighValue | None = None,
+        low_value: LowValue | RazzValue | None = None,
+    ) -> None:
+        _set(self, "index", index)
+        _set(self, "amount", amount)
+        _set(self, "eligible", eligible)
+        _set(self, "high", high)
+        _set(self, "low", low)
+        _set(self, "high_value", high_value)
+        _set(self, "low_value", low_value)
 
     @property
     def has_low(self) -> bool:

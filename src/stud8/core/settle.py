@@ -83,7 +83,10 @@ class Settlement(Betting):
         nobody left in the hand matched them (an all-in player wins from each
         opponent no more than he put in). Only antes and a declined bring-in can
         leave such chips; uncalled bets went back at the end of their round."""
-        most = max(p.contributed for p in self._ring if not p.folded)
+        most = 0
+        for p in self._ring:
+            if not p.folded and p.contributed > most:
+                most = p.contributed
         for p in self._ring:
             if p.folded and p.contributed > most:
                 back = p.contributed - most
@@ -112,7 +115,10 @@ class Settlement(Betting):
             self.events.append(_new(RakeTaken, (rake,)))
         results: list[PotResult] = []
         if values is None:  # everyone else folded: one pot, no split
-            (winner,) = (p.seat for p in self._ring if not p.folded)
+            winner = 0
+            for p in self._ring:
+                if not p.folded:
+                    winner = p.seat  # (the only one)
             amount = total - rake
             results.append(PotResult(0, amount, (winner,), ((winner, amount),), ()))
         else:
@@ -144,12 +150,16 @@ class Settlement(Betting):
         stacks = {s: players[s].stack for s in self._seats}
         self.events.append(_new(HandEnded, (tuple(stacks.items()),)))
         self.result = HandResult(
-            pots=tuple(sorted(results, key=lambda r: r.index)),
+            pots=tuple(results) if len(results) == 1 else tuple(sorted(results, key=_by_index)),
             rake=rake,
             stacks=stacks,
             starting_stacks=dict(self._starting),
             showdown=showdown,
         )
+
+
+def _by_index(pot: PotResult) -> int:
+    return pot.index
 
 
 def dealing_order(p: SeatState) -> tuple[Card, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Final
 
 from stud8.core.cards import Card
 from stud8.core.evaluate import (
@@ -19,8 +20,10 @@ from stud8.core.evaluate import (
 from stud8.core.pots import OddChipKey, Pot, PotResult
 from stud8.core.rules import OddChip
 
+_set: Final = object.__setattr__  # frozen: fields are set past the refusing __setattr__
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class HandResult:
     """The outcome: each pot, who won which half, the rake and the final stacks."""
 
@@ -29,6 +32,21 @@ class HandResult:
     stacks: dict[int, int]
     starting_stacks: dict[int, int]
     showdown: bool
+
+    # Written out (init=False): compiled, a dataclass's own __init__ stays interpreted.
+    def __init__(
+        self,
+        pots: tuple[PotResult, ...],
+        rake: int,
+        stacks: dict[int, int],
+        starting_stacks: dict[int, int],
+        showdown: bool,
+    ) -> None:
+        _set(self, "pots", pots)
+        _set(self, "rake", rake)
+        _set(self, "stacks", stacks)
+        _set(self, "starting_stacks", starting_stacks)
+        _set(self, "showdown", showdown)
 
     @property
     def winnings(self) -> dict[int, int]:
