@@ -2,7 +2,7 @@
 
 ``pip install .`` installs pure Python, as always. With ``STUD8_COMPILE=1`` the
 modules of ``stud8.core`` listed below are compiled with mypyc from the same source
-(about 1.5 times as fast a hand); the build backend (``_build/backend.py``) then
+(about 2.5 times as fast a hand); the build backend (``_build/backend.py``) then
 asks for mypy in the build environment, and a C compiler and the Python headers must
 be present (Debian: ``apt-get install gcc python3-dev``). ``STUD8_COMPILE=auto``
 compiles when it can and falls back to pure Python when it cannot. The compiled
