@@ -50,3 +50,31 @@ def test_the_modules_mypyc_cannot_compile_stay_python() -> None:
     others = sorted(p.stem for p in CORE.glob("*.py") if p.stem not in compiled)
     assert {"actions", "cards", "events", "record", "rules", "evaluate"} <= set(others)
     assert not [name for name in others if _is_compiled(_core(name))]
+
+
+def test_a_finished_hand_and_its_result_pickle_and_copy_in_either_build() -> None:
+    """A hand, its pots and its result go through pickle and deepcopy unchanged (as
+    multiprocessing needs), whether the classes are compiled or not."""
+    import copy
+    import pickle
+    import random
+
+    from stud8.core import Deck, Hand, TableRules
+
+    rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+    rng = random.Random(7)
+    showdowns = 0
+    for _ in range(30):
+        hand = Hand.start(rules=rules, stacks={1: 60, 2: 25, 3: 90}, deck=Deck.shuffled(rng))
+        while hand.to_act is not None:
+            legal = hand.legal_actions()
+            hand.apply(legal[-1].action() if len(legal) > 2 else legal[1].action())
+        result = hand.result
+        assert result is not None
+        showdowns += result.showdown
+        for twin in (pickle.loads(pickle.dumps(result)), copy.deepcopy(result)):
+            assert twin == result and twin is not result
+            assert [p.won_by() for p in twin.pots] == [p.won_by() for p in result.pots]
+        again = pickle.loads(pickle.dumps(hand))
+        assert again.events == hand.events and again.result == result
+    assert showdowns  # pots with high and low values went through too

@@ -30,6 +30,11 @@ class Pot:
         _set(self, "amount", amount)
         _set(self, "eligible", eligible)
 
+    # Pickle and copy by the constructor: compiled (mypyc), a frozen class's fields
+    # cannot be set again from a pickled state.
+    def __reduce__(self) -> tuple[type[Pot], tuple[int, tuple[int, ...]]]:
+        return Pot, (self.amount, self.eligible)
+
 
 def build_pots(
     contributions: Mapping[int, int], live: set[int] | frozenset[int]
@@ -116,6 +121,18 @@ class PotResult:
         _set(self, "low", low)
         _set(self, "high_value", high_value)
         _set(self, "low_value", low_value)
+
+    def __reduce__(self) -> tuple[type[PotResult], tuple[object, ...]]:
+        # by the constructor, as Pot (compiled, a frozen class's state cannot be set)
+        return PotResult, (
+            self.index,
+            self.amount,
+            self.eligible,
+            self.high,
+            self.low,
+            self.high_value,
+            self.low_value,
+        )
 
     @property
     def has_low(self) -> bool:

@@ -48,6 +48,16 @@ class HandResult:
         _set(self, "starting_stacks", starting_stacks)
         _set(self, "showdown", showdown)
 
+    def __reduce__(self) -> tuple[type[HandResult], tuple[object, ...]]:
+        # by the constructor (compiled, a frozen class's state cannot be set again)
+        return HandResult, (
+            self.pots,
+            self.rake,
+            self.stacks,
+            self.starting_stacks,
+            self.showdown,
+        )
+
     @property
     def winnings(self) -> dict[int, int]:
         """Net chips won (negative: lost) by seat."""
