@@ -3,6 +3,10 @@
 Every change to a hand is one of these. Replaying a hand's actions over the same
 setup gives the same events. Amounts: ``to`` is the player's total bet on the
 street after the action, ``adds`` the chips it put in.
+
+Being immutable values, the common ones (a card dealt, a fold, a call of 4 to 4) are
+made once and shared by every hand (:mod:`stud8.core._shared_events`): compare
+events with ``==``, never ``is``.
 """
 
 from __future__ import annotations
