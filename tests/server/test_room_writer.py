@@ -286,3 +286,37 @@ def test_a_table_on_the_writer_notes_each_hand_before_dealing_it(engine: Engine)
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_hand_noted_at_the_shutdown_but_never_dealt_is_closed_with_the_room(
+    kind: str, tmp_path: Path
+) -> None:
+    """A table stopped at the shutdown while it was noting a new hand (written by the
+    writer, no card dealt yet) leaves the note behind; closing the room closes it as a
+    restart would: nothing is refunded but the stacks stay, and the books balance."""
+    from stud8.server.runtime import open_room
+    from stud8.server.settings import Settings
+
+    url = fresh_database(kind, tmp_path)
+    settings = Settings(database_url=url, default_tables=0, bots_per_table=0)
+    room = open_room(settings, {})
+    room.ledger.grant("ann", 1000)
+    room.ledger.grant("bob", 1000)
+    room.ledger.buy_in("ann", "t9", 300)
+    room.ledger.buy_in("bob", "t9", 200)
+    noted = {1: ("ann", 300), 2: ("bob", 200)}
+    room.hands.begin("h-never-dealt", "t9", noted, datetime.now(UTC))
+    assert [h.hand_id for h in room.hands.in_progress()] == ["h-never-dealt"]
+    room.close()
+
+    engine = create_engine_for(url)
+    try:
+        ledger, store = Ledger(engine), HandStore(engine)
+        assert store.in_progress() == []
+        assert ledger.hand_transaction("h-never-dealt") is not None  # closed as a refund
+        assert ledger.balance(table_account("t9", "ann")) == 300
+        assert ledger.balance(table_account("t9", "bob")) == 200
+        assert ledger.audit().ok
+    finally:
+        engine.dispose()

@@ -192,9 +192,21 @@ class Room:
     writer: RoomWriter | None = None
 
     def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.engine.dispose()
+        """After the server has stopped: the writer drained and closed, then any hand
+        still noted closed as a restart would close it. A table stopped while it was
+        noting a new hand (before any card was dealt, so nothing to refund) leaves
+        such a note; the hands in play were cancelled at the shutdown."""
+        try:
+            if self.writer is not None:
+                self.writer.close()
+            report = recover(self.engine, self.ledger, self.hands)
+            for hand in report.hands:
+                log.info("hand %s at %s, noted at the shutdown: %s", hand.hand_id, hand.table,
+                         hand.outcome)  # fmt: skip
+            for problem in report.problems:
+                log.error("at the shutdown: %s", problem)
+        finally:
+            self.engine.dispose()
 
 
 def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:
