@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+import random
 
 import pytest
 
 from stud8.core import Card, CardError, Deck, Stud8Error, format_cards, parse_cards
+from stud8.core._shuffle import _looped_fisher_yates, _unrolled_fisher_yates
 from stud8.core.cards import CARDS
 
 RANKS = "23456789TJQKA"
@@ -135,3 +138,22 @@ def test_deck_rejects_bad_card_text() -> None:
     with pytest.raises(CardError):
         Deck.from_cards("As Kx")
     assert issubclass(CardError, ValueError)
+
+
+def test_both_forms_of_the_shuffle_make_the_plain_fisher_yates_swaps() -> None:
+    """The interpreter's written-out shuffle and the compiled build's loops make the
+    swaps of the plain Fisher-Yates over the digits of one draw: a seeded deck is the
+    same deck in either build (replays depend on it)."""
+    unrolled = _unrolled_fisher_yates()
+    rng = random.Random("both forms")
+    draws = [0, math.factorial(52) - 1] + [rng.randrange(math.factorial(52)) for _ in range(2000)]
+    for x in draws:
+        plain = list(range(52))
+        rest = x
+        for i in range(51, 0, -1):
+            rest, j = divmod(rest, i + 1)
+            plain[i], plain[j] = plain[j], plain[i]
+        a, b = list(range(52)), list(range(52))
+        unrolled(x, a)
+        _looped_fisher_yates(x, b)
+        assert a == b == plain, x

@@ -1,4 +1,4 @@
-"""Databases and ports for the tests that run the room on a real database.
+"""Databases, ports and in-process servers for the tests that run the room.
 
 ``STUD8_TEST_POSTGRES_URL`` names a scratch PostgreSQL database the tests may wipe
 (``.ci/run`` starts one); without it the PostgreSQL cases skip, saying why.
@@ -6,12 +6,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+import uvicorn
 from sqlalchemy import text
+from starlette.types import ASGIApp
 
 from stud8.server.storage import Base, create_engine_for
 
@@ -40,3 +45,21 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@asynccontextmanager
+async def serving(app: ASGIApp) -> AsyncIterator[int]:
+    """``app`` on 127.0.0.1 (an ephemeral port) in this event loop, its lifespan run;
+    yields the port, and stops the server after."""
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    )
+    task = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            assert not task.done(), "the server did not start"
+            await asyncio.sleep(0.01)
+        yield server.servers[0].sockets[0].getsockname()[1]
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)

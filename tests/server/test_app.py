@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fractions import Fraction
 
 import httpx
-import uvicorn
+from roomdb import serving
 from test_protocol import SCHEMAS, conforms
 
 from stud8.cli import build_parser
@@ -43,20 +43,11 @@ async def serve(
         bank=bank,
         default_spec=TableSpec(bots=2, between_hands=0.0, bot_delay=0.0),
     )
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-    )
-    task = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            assert not task.done(), "the server did not start"
-            await asyncio.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-            yield http, bank, app.state.lobby
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
+    async with (
+        serving(app) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+    ):
+        yield http, bank, app.state.lobby
 
 
 def run(body: Callable[[], Awaitable[None]]) -> None:

@@ -11,8 +11,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
-import uvicorn
 import websockets
+from roomdb import serving
 from test_protocol import SCHEMAS, conforms
 from websockets.asyncio.client import ClientConnection
 
@@ -94,14 +94,7 @@ async def serve(
         bank=bank,
         deck_source=lambda: Deck.seeded(next(seeds)),
     )
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            assert not task.done(), "the server did not start"
-            await asyncio.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
+    async with serving(app) as port:
         lobby: Lobby = app.state.lobby
         if spec is not None:
             await lobby.create(spec, "t1")
@@ -110,9 +103,6 @@ async def serve(
             yield room
         finally:
             await room.http.aclose()
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
 
 
 def run(body: Callable[[], Awaitable[None]], timeout: float = 60) -> None:

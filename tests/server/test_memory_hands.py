@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
+from roomdb import serving
 from test_serve_db import by_hand, fold_twice
 
 from stud8.core import Hand
@@ -130,21 +130,10 @@ async def memory_room() -> AsyncIterator[tuple[httpx.AsyncClient, int]]:
     """``stud8 serve --memory`` in this event loop, on 127.0.0.1; stopped after."""
     settings = Settings(default_tables=0, operators=("boss",), starting_chips=1000)
     app = memory_app(settings, {"STUD8_BETWEEN_HANDS": "0.02", "STUD8_BOT_DELAY": "0"})
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-    )
-    task = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            assert not task.done(), "the server did not start"
-            await asyncio.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
+    async with serving(app) as port:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
             yield http, port
         assert app.state.bank.audit()
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
 
 
 def test_the_memory_room_serves_the_hand_histories() -> None:

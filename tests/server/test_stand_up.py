@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-import uvicorn
-from roomdb import fresh_database
-from starlette.applications import Starlette
+from manualtable import ClockedTable
+from roomdb import fresh_database, serving
 from test_edge import Room, serve
 
 from stud8.core.cards import Deck
@@ -53,7 +51,7 @@ RULES = TableRules(
 )
 
 
-class Harness:
+class Harness(ClockedTable):
     """A table on a manual clock: ``sit_out_seconds`` 60."""
 
     def __init__(
@@ -84,28 +82,8 @@ class Harness:
         self.events: list[Numbered] = []
         self.table.subscribe(None, self.events.append)
 
-    async def settle(self) -> None:
-        while True:
-            await self.table.settled()
-            due = self.clock.next_deadline()
-            if due is None or due > self.clock.now():
-                return
-            self.clock.advance(0)
-
-    async def advance(self, seconds: float) -> None:
-        target = self.clock.now() + seconds
-        while True:
-            await self.settle()
-            due = self.clock.next_deadline()
-            if due is None or due > target:
-                break
-            self.clock.advance(max(0.0, due - self.clock.now()))
-        self.clock.advance(target - self.clock.now())
-        await self.settle()
-
     async def send(self, command: Command) -> Reply:
-        reply = await self.table.submit(command)
-        await self.settle()
+        reply = await super().send(command)
         assert reply.ok, reply
         return reply
 
@@ -273,23 +251,6 @@ def _leave(player: str) -> Callable[[dict[str, object]], bool]:
         return _kind(msg) == "leave" and isinstance(d, dict) and d["player"] == player
 
     return match
-
-
-@asynccontextmanager
-async def serving(app: Starlette) -> AsyncIterator[int]:
-    """``app`` on 127.0.0.1 (an ephemeral port) in this event loop; stopped after."""
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-    )
-    task = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            assert not task.done(), "the server did not start"
-            await asyncio.sleep(0.01)
-        yield server.servers[0].sockets[0].getsockname()[1]
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -6,6 +6,8 @@ import asyncio
 import itertools
 from collections.abc import Awaitable, Callable, Iterator
 
+from manualtable import ClockedTable
+
 from stud8.core.actions import ActionKind
 from stud8.core.cards import Deck
 from stud8.core.events import CardDealt, HandEnded, HandMucked, HandShown
@@ -24,9 +26,7 @@ from stud8.server.table_events import (
 )
 from stud8.server.table_state import (
     Act,
-    Command,
     Leave,
-    Reply,
     SeatBot,
     Sit,
     TableConfig,
@@ -37,7 +37,7 @@ RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
 PLAYERS = ("ann", "bob", "cat")
 
 
-class Harness:
+class Harness(ClockedTable):
     """A table on a manual clock with a memory bank and a list of records."""
 
     def __init__(
@@ -72,32 +72,6 @@ class Harness:
             bot_seed=7,
         )
         self._ids = itertools.count()
-
-    async def settle(self) -> None:
-        """Handle every queued message and every timer due now."""
-        while True:
-            await self.table.settled()
-            due = self.clock.next_deadline()
-            if due is None or due > self.clock.now():
-                return
-            self.clock.advance(0)
-
-    async def advance(self, seconds: float) -> None:
-        """Move the clock on, one timer at a time, handling what each causes."""
-        target = self.clock.now() + seconds
-        while True:
-            await self.settle()
-            due = self.clock.next_deadline()
-            if due is None or due > target:
-                break
-            self.clock.advance(max(0.0, due - self.clock.now()))
-        self.clock.advance(target - self.clock.now())
-        await self.settle()
-
-    async def send(self, command: Command) -> Reply:
-        reply = await self.table.submit(command)
-        await self.settle()
-        return reply
 
     def act(self, player: str, kind: str, amount: int | None = None) -> Act:
         return Act(player=player, kind=kind, amount=amount, command_id=f"c{next(self._ids)}")

@@ -7,6 +7,7 @@ import itertools
 from collections.abc import Awaitable, Callable
 
 import pytest
+from manualtable import ClockedTable
 
 from stud8.core.cards import Deck
 from stud8.core.events import Called, Folded, TimedOut
@@ -23,10 +24,8 @@ from stud8.server.table_events import (
 from stud8.server.table_state import (
     Act,
     ComeBack,
-    Command,
     Connect,
     Disconnect,
-    Reply,
     Sit,
     SitOut,
     TableConfig,
@@ -45,7 +44,7 @@ RULES = TableRules(
 DECK = "As Ah Ks Kh 2c Kd"
 
 
-class Harness:
+class Harness(ClockedTable):
     def __init__(self, rules: TableRules = RULES) -> None:
         self.clock = ManualClock()
         self.bank = MemoryBank({"ann": 1000, "bob": 1000})
@@ -60,30 +59,6 @@ class Harness:
         self.events: list[Numbered] = []
         self.table.subscribe(None, self.events.append)
         self._ids = itertools.count()
-
-    async def settle(self) -> None:
-        while True:
-            await self.table.settled()
-            due = self.clock.next_deadline()
-            if due is None or due > self.clock.now():
-                return
-            self.clock.advance(0)
-
-    async def advance(self, seconds: float) -> None:
-        target = self.clock.now() + seconds
-        while True:
-            await self.settle()
-            due = self.clock.next_deadline()
-            if due is None or due > target:
-                break
-            self.clock.advance(max(0.0, due - self.clock.now()))
-        self.clock.advance(target - self.clock.now())
-        await self.settle()
-
-    async def send(self, command: Command) -> Reply:
-        reply = await self.table.submit(command)
-        await self.settle()
-        return reply
 
     def act(self, player: str, kind: str, amount: int | None = None) -> Act:
         return Act(player=player, kind=kind, amount=amount, command_id=f"c{next(self._ids)}")

@@ -6,13 +6,14 @@ seen before. Taking them from these tables instead of building each one (a tuple
 then the record) saves most of a hand's object churn; equal values, so nothing
 tells a shared record from a fresh one but ``is``.
 
-Lookups are inline on the hot paths (``_DEALT[i] or card_dealt(...)``); the functions
-here fill the tables. Each table is bounded: past its size, records are made fresh.
+The engine takes them through the functions below (or straight from the fixed tuples:
+a street started, action opened, a fold, a check). Each keyed table is bounded: past
+its size, records are made fresh.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, TypeVar
 
 from stud8.core.cards import Card
 from stud8.core.events import (
@@ -32,6 +33,8 @@ from stud8.core.events import (
 from stud8.core.rules import MAX_SEATS
 
 _new: Final = tuple.__new__
+_E = TypeVar("_E", bound=tuple[object, ...])
+_S = TypeVar("_S", Called, Completed, BetMade, Raised)
 _LIMIT: Final = 4096  # entries in each keyed table
 _SMALL: Final = 1 << 16  # amounts below this are keyed (with at most 16 bits each)
 
@@ -64,79 +67,48 @@ def card_dealt(seat: int, card: Card, face_up: bool, street: int) -> CardDealt:
     return event
 
 
-def ante_posted(seat: int, amount: int, all_in: bool) -> AntePosted:
-    key = amount << 5 | seat << 1 | all_in
-    event = ANTES.get(key)
+def _shared(table: dict[int, _E], cls: type[_E], key: int, values: tuple[object, ...]) -> _E:
+    """The record of ``cls`` with these ``values``, kept in ``table`` under ``key``."""
+    event = table.get(key)
     if event is None:
-        event = _new(AntePosted, (seat, amount, all_in))
-        if len(ANTES) < _LIMIT:
-            ANTES[key] = event
+        event = _new(cls, values)
+        if len(table) < _LIMIT:
+            table[key] = event
     return event
+
+
+def ante_posted(seat: int, amount: int, all_in: bool) -> AntePosted:
+    return _shared(ANTES, AntePosted, amount << 5 | seat << 1 | all_in, (seat, amount, all_in))
 
 
 def bring_in_posted(seat: int, amount: int, all_in: bool) -> BringInPosted:
     key = amount << 5 | seat << 1 | all_in
-    event = BRING_INS.get(key)
-    if event is None:
-        event = _new(BringInPosted, (seat, amount, all_in))
-        if len(BRING_INS) < _LIMIT:
-            BRING_INS[key] = event
-    return event
+    return _shared(BRING_INS, BringInPosted, key, (seat, amount, all_in))
 
 
 def uncalled(seat: int, amount: int) -> UncalledBetReturned:
-    key = amount << 5 | seat << 1
-    event = UNCALLED.get(key)
-    if event is None:
-        event = _new(UncalledBetReturned, (seat, amount))
-        if len(UNCALLED) < _LIMIT:
-            UNCALLED[key] = event
-    return event
+    return _shared(UNCALLED, UncalledBetReturned, amount << 5 | seat << 1, (seat, amount))
+
+
+def _sized(table: dict[int, _S], cls: type[_S], seat: int, to: int, adds: int, all_in: bool) -> _S:
+    """A (seat, to, adds, all_in) record: shared when both amounts fit in 16 bits."""
+    if to >= _SMALL or adds >= _SMALL:
+        return _new(cls, (seat, to, adds, all_in))
+    key = ((to << 16 | adds) << 5) | seat << 1 | all_in
+    return _shared(table, cls, key, (seat, to, adds, all_in))
 
 
 def called(seat: int, to: int, adds: int, all_in: bool) -> Called:
-    if to >= _SMALL or adds >= _SMALL:
-        return _new(Called, (seat, to, adds, all_in))
-    key = ((to << 16 | adds) << 5) | seat << 1 | all_in
-    event = CALLS.get(key)
-    if event is None:
-        event = _new(Called, (seat, to, adds, all_in))
-        if len(CALLS) < _LIMIT:
-            CALLS[key] = event
-    return event
+    return _sized(CALLS, Called, seat, to, adds, all_in)
 
 
 def completed(seat: int, to: int, adds: int, all_in: bool) -> Completed:
-    if to >= _SMALL or adds >= _SMALL:
-        return _new(Completed, (seat, to, adds, all_in))
-    key = ((to << 16 | adds) << 5) | seat << 1 | all_in
-    event = COMPLETES.get(key)
-    if event is None:
-        event = _new(Completed, (seat, to, adds, all_in))
-        if len(COMPLETES) < _LIMIT:
-            COMPLETES[key] = event
-    return event
+    return _sized(COMPLETES, Completed, seat, to, adds, all_in)
 
 
 def bet_made(seat: int, to: int, adds: int, all_in: bool) -> BetMade:
-    if to >= _SMALL or adds >= _SMALL:
-        return _new(BetMade, (seat, to, adds, all_in))
-    key = ((to << 16 | adds) << 5) | seat << 1 | all_in
-    event = BETS.get(key)
-    if event is None:
-        event = _new(BetMade, (seat, to, adds, all_in))
-        if len(BETS) < _LIMIT:
-            BETS[key] = event
-    return event
+    return _sized(BETS, BetMade, seat, to, adds, all_in)
 
 
 def raised(seat: int, to: int, adds: int, all_in: bool) -> Raised:
-    if to >= _SMALL or adds >= _SMALL:
-        return _new(Raised, (seat, to, adds, all_in))
-    key = ((to << 16 | adds) << 5) | seat << 1 | all_in
-    event = RAISES.get(key)
-    if event is None:
-        event = _new(Raised, (seat, to, adds, all_in))
-        if len(RAISES) < _LIMIT:
-            RAISES[key] = event
-    return event
+    return _sized(RAISES, Raised, seat, to, adds, all_in)

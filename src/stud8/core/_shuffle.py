@@ -10,33 +10,10 @@ from typing import TypeVar
 _T = TypeVar("_T")
 
 
-def _unrolled_fisher_yates() -> Callable[[int, list[_T]], None]:
-    """``fisher_yates(x, order)``: for i from 51 down to 1, swap ``order[i]`` with
-    ``order[j]``, j the next digit of ``x`` in radix i + 1 (``x, j = divmod(x, i + 1)``).
-
-    Written out in full (no loop), with the digits taken from chunks of ``x`` that
-    fit a machine word (a few big-number divisions instead of 51): the same digits,
-    three times faster.
-    """
-    lines = ["def fisher_yates(x, o):"]
-    i = 51
-    while i > 0:
-        radices: list[int] = []
-        product = 1
-        while i - len(radices) > 0 and product * (i - len(radices) + 1) < 2**30:
-            product *= i - len(radices) + 1
-            radices.append(i - len(radices))
-        lines.append(f"    x, r = divmod(x, {product})")
-        for k in radices:
-            lines.append(f"    j = r % {k + 1}; r //= {k + 1}; o[{k}], o[j] = o[j], o[{k}]")
-        i -= len(radices)
-    scope: dict[str, Callable[[int, list[_T]], None]] = {}
-    exec("\n".join(lines), scope)
-    return scope["fisher_yates"]
-
-
 def _chunks() -> tuple[tuple[int, int, int], ...]:
-    """The chunks of :func:`_unrolled_fisher_yates`: (product of the radices, first i, last i)."""
+    """The swaps grouped so that each group's digits come from one chunk of ``x`` that
+    fits a machine word (a few big-number divisions instead of 51): (the product of
+    the group's radices, its first i, its last i)."""
     out = []
     i = 51
     while i > 0:
@@ -51,6 +28,22 @@ def _chunks() -> tuple[tuple[int, int, int], ...]:
 
 
 _CHUNKS = _chunks()
+
+
+def _unrolled_fisher_yates() -> Callable[[int, list[_T]], None]:
+    """``fisher_yates(x, order)``: for i from 51 down to 1, swap ``order[i]`` with
+    ``order[j]``, j the next digit of ``x`` in radix i + 1 (``x, j = divmod(x, i + 1)``),
+    the digits taken chunk by chunk (:data:`_CHUNKS`). Written out in full (no loop):
+    three times faster in the interpreter.
+    """
+    lines = ["def fisher_yates(x, o):"]
+    for product, top, bottom in _CHUNKS:
+        lines.append(f"    x, r = divmod(x, {product})")
+        for k in range(top, bottom - 1, -1):
+            lines.append(f"    j = r % {k + 1}; r //= {k + 1}; o[{k}], o[j] = o[j], o[{k}]")
+    scope: dict[str, Callable[[int, list[_T]], None]] = {}
+    exec("\n".join(lines), scope)
+    return scope["fisher_yates"]
 
 
 def _looped_fisher_yates(x: int, o: list[_T]) -> None:

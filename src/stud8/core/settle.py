@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from stud8.core._shared_events import uncalled
 from stud8.core.betting import Betting, SeatState
 from stud8.core.cards import Card
 from stud8.core.evaluate import HighValue, LowValue, RazzValue, best_razz_low
@@ -15,7 +16,6 @@ from stud8.core.events import (
     HandShown,
     PotAwarded,
     RakeTaken,
-    UncalledBetReturned,
 )
 from stud8.core.pots import PotResult, build_pots, settle_pot, settle_razz_pot, take_rake
 from stud8.core.rules import ShowOrderNoBet
@@ -92,7 +92,7 @@ class Settlement(Betting):
                 back = p.contributed - most
                 p.contributed = most
                 p.stack += back
-                self.events.append(_new(UncalledBetReturned, (p.seat, back)))
+                self.events.append(uncalled(p.seat, back))
 
     def _end_hand(
         self,

@@ -331,6 +331,8 @@ class Holding:
         quads = self.quads
         top_pair = pairs.bit_length() + 1 if pairs else 0
         pair = top_pair
+        category = -1  # not yet known: below, trips, two pair, a pair or none
+        low_top = low_second = 0
         if len(self.cards) >= 5:
             if quads:
                 category = FOUR_OF_A_KIND
@@ -345,17 +347,8 @@ class Holding:
                 if run:
                     category = STRAIGHT
                     pair = run.bit_length() + 4
-                elif trips:
-                    category = THREE_OF_A_KIND
-                    pair = trips.bit_length() + 1
-                elif pairs & (pairs - 1):
-                    category = TWO_PAIR
-                elif pairs:
-                    category = ONE_PAIR
-                else:
-                    category = HIGH_CARD
             low_top, low_second = _BEST_LOW[(present & 0x7F) << 2 | (present >> 12 & 1) << 1]
-        else:  # four cards: trips, or two pair, or a pair at most
+        if category < 0:  # (with trips alone, the top pair is the trips: pair says it)
             if trips:
                 category = THREE_OF_A_KIND
             elif pairs & (pairs - 1):
@@ -364,7 +357,6 @@ class Holding:
                 category = ONE_PAIR
             else:
                 category = HIGH_CARD
-            low_top = low_second = 0
         if category == ONE_PAIR:
             hi = _pair_points(pair)
         elif category == TWO_PAIR:
