@@ -95,7 +95,12 @@ def _sized(table: dict[int, _S], cls: type[_S], seat: int, to: int, adds: int, a
     if to >= _SMALL or adds >= _SMALL:
         return _new(cls, (seat, to, adds, all_in))
     key = ((to << 16 | adds) << 5) | seat << 1 | all_in
-    return _shared(table, cls, key, (seat, to, adds, all_in))
+    event = table.get(key)  # _shared's lookup, written in: these are most of the actions
+    if event is None:
+        event = _new(cls, (seat, to, adds, all_in))
+        if len(table) < _LIMIT:
+            table[key] = event
+    return event
 
 
 def called(seat: int, to: int, adds: int, all_in: bool) -> Called:
