@@ -310,6 +310,11 @@ def test_sigkill_mid_hand_cancels_it_refunds_every_bet_and_the_audit_balances(
         )
         seat_2 = next(s for s in snapshots[0]["d"]["seats"] if s["seat"] == 2)
         assert seat_2["sitting_out"] and not seat_2["connected"]  # bob was not back yet
+        # her history, asked as soon as the hand finished, has it (the room's writer
+        # is drained first); so has the database after that
+        with httpx.Client(base_url=server.base, timeout=10) as http:
+            r = http.get("/api/v1/hands", headers=bearer(tokens["ann"]))
+            assert r.status_code == 200 and r.text.count("PokerStars Hand #") == 1, r.text
         engine = create_engine_for(url)
         try:
             ledger, store = Ledger(engine), HandStore(engine)

@@ -54,7 +54,7 @@ import gc
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -135,14 +135,17 @@ class HandTexts(Protocol):
     ) -> str: ...
 
 
-def hands_route(auth: Auth, store: HandTexts) -> Route:
+def hands_route(
+    auth: Auth, store: HandTexts, flush: Callable[[], Awaitable[None]] | None = None
+) -> Route:
     """``GET /api/v1/hands?limit=N[&player=NAME][&table=TABLE_ID]`` (bearer token):
     the latest ``limit`` hands (default 50, at most 1000) in PokerStars text,
     latest first, of one table if ``table`` is given. A player gets his own hands
     as he saw them at the table (his down cards, the others' only where shown;
     ``player=`` may only name himself); an operator gets every card, of
     ``player``'s hands or of the whole room. Hands cancelled by a restart have no
-    history and are left out."""
+    history and are left out. ``flush`` (the room writer's drain) is awaited before
+    reading, so a hand that has just finished at the table is in the answer."""
 
     async def hands(request: Request) -> Response:
         token = _bearer(request)
@@ -163,12 +166,15 @@ def hands_route(auth: Auth, store: HandTexts) -> Route:
         table = request.query_params.get("table")
         if table is not None and not 1 <= len(table) <= 100:
             return _error(400, "table must be a table id")
+        mine = player is None or player.casefold() == account.name.casefold()
+        if not account.operator and not mine:
+            return _error(403, "you may read your own hands only")
+        if flush is not None:
+            await flush()  # read our own writes: the hands finished so far
         if account.operator:
             text = await asyncio.to_thread(
                 store.pokerstars_for_operator, player=player, table=table, limit=limit
             )
-        elif player is not None and player.casefold() != account.name.casefold():
-            return _error(403, "you may read your own hands only")
         else:
             text = await asyncio.to_thread(
                 store.pokerstars_for, account.name, None, limit, table=table
@@ -267,7 +273,7 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
     app = create_app(
         settings, auth=auth, bank=bank, record_sink=store, default_spec=spec, keeper=keeper
     )
-    app.router.routes.insert(0, hands_route(auth, store))
+    app.router.routes.insert(0, hands_route(auth, store, writer.drain))
     _drain_at_shutdown(app, writer)
     return Room(app, engine, ledger, store, report, plan.returned, writer)
 
