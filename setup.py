@@ -1,9 +1,10 @@
 """Optional compiled build of the rules engine (mypyc).
 
 ``pip install .`` installs pure Python, as always. With ``STUD8_COMPILE=1`` the
-modules of ``stud8.core`` listed below are compiled with mypyc from the same source
-(about 2.5 times as fast a hand); the build backend (``_build/backend.py``) then
-asks for mypy in the build environment, and a C compiler and the Python headers must
+modules listed below (most of ``stud8.core``, and the rule-based bot) are compiled
+with mypyc from the same source (about 2.5 times as fast a hand, twice as fast a
+simulation); the build backend (``_build/backend.py``) then asks for mypy, and numpy
+for its types, in the build environment, and a C compiler and the Python headers must
 be present (Debian: ``apt-get install gcc python3-dev``). ``STUD8_COMPILE=auto``
 compiles when it can and falls back to pure Python when it cannot. The compiled
 modules import nothing outside the standard library at run time.
@@ -16,30 +17,36 @@ import sys
 
 from setuptools import setup
 
-CORE = "src/stud8/core"
-# Compiled. Left interpreted: rules and cards (TableRules, Card and Deck check and convert
-# their fields in __post_init__, with their own errors; compiled, a typed field refuses a
-# wrong type first, with a TypeError); actions, events and record (mypyc cannot compile
-# them as they are: the Action dataclasses' ClassVar ``kind`` becomes a field, fast_init is
-# no decorator it knows, @record builds tuple classes; LegalAction, read on every action,
-# lives in _legal, compiled, and the hot events come from _shared_events' tables); evaluate
-# (compiled, a returned tuple is unboxed and boxed again: slower, and no longer the shared
-# result tuple).
+PACKAGE = "src/stud8"
+# Compiled, as paths under src/stud8. Left interpreted in the core: rules and cards
+# (TableRules, Card and Deck check and convert their fields in __post_init__, with their
+# own errors; compiled, a typed field refuses a wrong type first, with a TypeError);
+# actions, events and record (mypyc cannot compile them as they are: the Action
+# dataclasses' ClassVar ``kind`` becomes a field, fast_init is no decorator it knows,
+# @record builds tuple classes; LegalAction, read on every action, lives in _legal,
+# compiled, and the hot events come from _shared_events' tables); evaluate (compiled, a
+# returned tuple is unboxed and boxed again: slower, and no longer the shared result
+# tuple). Of the bots, the rule-based player and the windows it decides from (what
+# ``stud8 simulate`` spends its time in); base stays interpreted, for its
+# runtime-checkable protocols, which mypyc does not keep.
 COMPILED = [
-    "__init__",
-    "_legal",
-    "_shared_events",
-    "_shuffle",
-    "_tables",
-    "betting",
-    "errors",
-    "hand",
-    "plan",
-    "pots",
-    "settle",
-    "showdown",
-    "streets",
-    "views",
+    "core/__init__",
+    "core/_legal",
+    "core/_shared_events",
+    "core/_shuffle",
+    "core/_tables",
+    "core/betting",
+    "core/errors",
+    "core/hand",
+    "core/plan",
+    "core/pots",
+    "core/settle",
+    "core/showdown",
+    "core/streets",
+    "core/views",
+    "tools/bots/reading",
+    "tools/bots/rules_based",
+    "tools/bots/window",
 ]
 
 
@@ -52,9 +59,9 @@ def ext_modules() -> list[object]:
 
         return list(
             mypycify(
-                [f"{CORE}/{name}.py" for name in COMPILED],
+                [f"{PACKAGE}/{name}.py" for name in COMPILED],
                 opt_level="3",
-                group_name="stud8_core",
+                group_name="stud8",
             )
         )
     except Exception as e:

@@ -26,10 +26,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import stud8.core.hand as hand_module
+import stud8.tools.bots.rules_based as rules_module
 from stud8.core import Deck, Hand, TableRules
 from stud8.core.actions import Action
 from stud8.tools.bots import BOTS, Bot
-from stud8.tools.bots.window import FastBot, HandWindows
+from stud8.tools.bots.base import FastBot
+from stud8.tools.bots.window import HandWindows
 from stud8.tools.simulate import SimulationConfig, simulate
 
 RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
@@ -178,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     n = args.hands
     print(f"python {sys.version.split()[0]}; six-handed, stakes 1/2/4/8, stacks {STACK}")
+    engine_build = "pure Python" if str(hand_module.__file__).endswith(".py") else "compiled"
+    bots_build = "pure Python" if str(rules_module.__file__).endswith(".py") else "compiled"
+    print(f"build: engine {engine_build}, rule-based bot {bots_build}")
     simulate(SimulationConfig(hands=500, bots=("rules",) * 6, seed=9))  # warm-up
     seconds = bench_simulate(n, args.repeat, 1)
     print(f"simulate, rule-based bots, 1 core   {n / seconds:>9,.0f} hands/s")
@@ -209,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         ("equity", True),
     ):
         count = args.equity_hands if kind == "equity" else hands
+        if count == 0:
+            continue
         alone, given, decided = decisions_per_second(kind, count, window=window)
         how = "window" if window else "HandView"
         print(f"  {kind:<16} {how:<9} {alone:>10,.0f} / {given:>9,.0f}   ({decided:,} decisions)")

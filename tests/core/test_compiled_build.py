@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 
 SETUP = Path(__file__).resolve().parents[2] / "setup.py"
-CORE = Path(__file__).resolve().parents[2] / "src" / "stud8" / "core"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "stud8"
 
 
 def _compiled_names() -> list[str]:
@@ -32,13 +32,14 @@ def _is_compiled(module: ModuleType) -> bool:
     return not str(module.__file__).endswith(".py")
 
 
-def _core(name: str) -> ModuleType:
-    return importlib.import_module("stud8.core" if name == "__init__" else f"stud8.core.{name}")
+def _module(path: str) -> ModuleType:
+    """The module of a path under src/stud8, as setup.py names it ("core/hand")."""
+    return importlib.import_module("stud8." + path.removesuffix("/__init__").replace("/", "."))
 
 
 def test_the_build_is_the_one_asked_for() -> None:
     expected = os.environ.get("STUD8_EXPECT_COMPILED", "") == "1"
-    states = {name: _is_compiled(_core(name)) for name in _compiled_names()}
+    states = {name: _is_compiled(_module(name)) for name in _compiled_names()}
     assert set(states.values()) == {expected}, (
         f"expected the {'compiled' if expected else 'pure'} engine, got {states} "
         "(STUD8_EXPECT_COMPILED=1 says the compiled build is meant)"
@@ -47,9 +48,41 @@ def test_the_build_is_the_one_asked_for() -> None:
 
 def test_the_modules_mypyc_cannot_compile_stay_python() -> None:
     compiled = set(_compiled_names())
-    others = sorted(p.stem for p in CORE.glob("*.py") if p.stem not in compiled)
-    assert {"actions", "cards", "events", "record", "rules", "evaluate"} <= set(others)
-    assert not [name for name in others if _is_compiled(_core(name))]
+    core = sorted(f"core/{p.stem}" for p in (PACKAGE / "core").glob("*.py"))
+    bots = sorted(f"tools/bots/{p.stem}" for p in (PACKAGE / "tools" / "bots").glob("*.py"))
+    others = [name for name in core + bots if name not in compiled]
+    kept = {"actions", "cards", "events", "record", "rules", "evaluate"}
+    assert {f"core/{name}" for name in kept} <= set(others)
+    assert "tools/bots/base" in others  # its protocols are checked at run time
+    assert not [name for name in others if _is_compiled(_module(name))]
+
+
+def test_the_compiled_bot_still_meets_the_bot_protocols() -> None:
+    """The rule-based bot (compiled in that build) is a Bot and a FastBot to isinstance,
+    as the room and ``stud8 simulate`` ask, and decides the same from a window as from
+    the full view."""
+    import random
+
+    from stud8.core import Deck, Hand, TableRules
+    from stud8.tools.bots import RuleBasedBot
+    from stud8.tools.bots.base import Bot, FastBot
+    from stud8.tools.bots.window import HandWindows
+
+    bots = {s: RuleBasedBot(random.Random(s)) for s in (1, 2, 3)}
+    twins = {s: RuleBasedBot(random.Random(s)) for s in (1, 2, 3)}
+    assert all(isinstance(b, Bot) and isinstance(b, FastBot) for b in bots.values())
+    rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+    rng = random.Random(11)
+    decisions = 0
+    for _ in range(40):
+        hand = Hand.start(rules=rules, stacks={1: 80, 2: 80, 3: 80}, deck=Deck.shuffled(rng))
+        windows = HandWindows(hand)
+        while (seat := hand.to_act) is not None:
+            action = bots[seat].decide(windows.seat(seat))
+            assert twins[seat].act(hand.view(seat)) == action
+            hand.apply(action)
+            decisions += 1
+    assert decisions > 100
 
 
 def test_a_finished_hand_and_its_result_pickle_and_copy_in_either_build() -> None:

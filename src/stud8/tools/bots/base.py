@@ -13,11 +13,14 @@ For speed (``stud8 simulate``), a bot may also decide from a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from stud8.core import Hand, HandResult
 from stud8.core.actions import Action, ActionKind, LegalAction
 from stud8.core.views import HandView
+
+if TYPE_CHECKING:
+    from stud8.tools.bots.window import SeatWindow
 
 
 @runtime_checkable
@@ -30,6 +33,14 @@ class Bot(Protocol):
         """The action to take; ``view.viewer`` is the seat to act and
         ``view.legal_actions`` what it may do."""
         ...
+
+
+@runtime_checkable
+class FastBot(Bot, Protocol):
+    """A bot that can also decide from a :class:`~stud8.tools.bots.window.SeatWindow`
+    (the same choice as ``act``)."""
+
+    def decide(self, window: SeatWindow) -> Action: ...
 
 
 def legal_by_kind(view: HandView) -> dict[ActionKind, LegalAction]:

@@ -43,7 +43,6 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import compress, repeat
 from operator import is_
 from types import MappingProxyType
-from typing import Protocol, runtime_checkable
 
 from stud8.core import Hand, HandResult
 from stud8.core.actions import Action, Fold, LegalAction
@@ -51,7 +50,7 @@ from stud8.core.cards import Card
 from stud8.core.events import CardDealt
 from stud8.core.rules import TableRules
 from stud8.core.views import HandView
-from stud8.tools.bots.base import Bot
+from stud8.tools.bots.base import Bot, FastBot
 
 __all__ = ["FastBot", "HandWindows", "SeatWindow", "deciders", "play_fast"]
 
@@ -282,13 +281,6 @@ class SeatWindow:
     def view(self) -> HandView:
         """The full :class:`HandView` of this seat (slower: every seat copied)."""
         return self._hand.view(self.seat)
-
-
-@runtime_checkable
-class FastBot(Bot, Protocol):
-    """A bot that can also decide from a :class:`SeatWindow` (the same choice as ``act``)."""
-
-    def decide(self, window: SeatWindow) -> Action: ...
 
 
 Decider = Callable[[SeatWindow], Action]
