@@ -11,6 +11,10 @@ fi
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 PGDATA=$(mktemp -d /tmp/stud8-pg.XXXXXX)
 PGPORT=${STUD8_PG_PORT:-54329}
+# A port already taken (another server left running on this machine) moves us up one.
+while [ -z "${STUD8_PG_PORT:-}" ] && (exec 3<>"/dev/tcp/127.0.0.1/$PGPORT") 2>/dev/null; do
+    PGPORT=$((PGPORT + 1))
+done
 chown postgres "$PGDATA"
 su postgres -s /bin/sh -c "cd / && $PGBIN/initdb -D $PGDATA -A trust -U postgres" >/dev/null
 su postgres -s /bin/sh -c "cd / && $PGBIN/pg_ctl -D $PGDATA -w -l $PGDATA/server.log \
