@@ -107,9 +107,7 @@ def test_the_engine_loads_only_the_standard_library() -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     # stud8__mypyc: the compiled build's shared library (group "stud8" in setup.py)
-    outside = (
-        set(run.stdout.split()) - set(sys.stdlib_module_names) - {"stud8", "stud8__mypyc"}
-    )
+    outside = set(run.stdout.split()) - set(sys.stdlib_module_names) - {"stud8", "stud8__mypyc"}
     assert not outside, f"importing stud8.core loads {sorted(outside)}"
 
 
