@@ -13,6 +13,7 @@ test fails.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -134,8 +135,13 @@ class Player:
         self.ws = ws
         self.messages: list[Msg] = []
         self.ids = 0
+        # what arrived while a command waited for its reply: the table may send the
+        # events an action caused (the next turn, too) before the ack of that action
+        self.backlog: collections.deque[Msg] = collections.deque()
 
     async def recv(self, timeout: float = 20) -> Msg:
+        if self.backlog:
+            return self.backlog.popleft()
         msg: Msg = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.messages.append(msg)
         return msg
@@ -150,10 +156,13 @@ class Player:
         self.ids += 1
         command_id = f"{self.name}-{self.ids}"
         await self.ws.send(json.dumps({"t": t, "d": {"id": command_id, **d}}))
+        passed: list[Msg] = []
         while True:
             msg = await self.recv()
             if msg["t"] in ("ack", "reject") and msg["d"]["id"] == command_id:
+                self.backlog.extendleft(reversed(passed))
                 return msg
+            passed.append(msg)
 
 
 def open_table(http: httpx.Client, op_token: str, table_id: str, **spec: Any) -> None:
@@ -173,7 +182,8 @@ async def bets_in_the_pot(server: Server, tokens: dict[str, str], table_id: str)
         assert (await bob.command("sit", seat=2, amount=200))["t"] == "ack"
         start = await ann.until("event", "hand_start")
         hand_id: str = start["d"]["hand_id"]
-        played: list[str] = []
+        played: list[str] = []  # in the order the turns came
+        by: dict[str, Player] = {}
 
         async def act(player: Player) -> None:
             turn = await player.until("turn")
@@ -184,19 +194,14 @@ async def bets_in_the_pot(server: Server, tokens: dict[str, str], table_id: str)
                 choice = {"kind": "complete", "amount": kinds["complete"]["min_to"]}
             else:
                 choice = {"kind": "call"}
+            played.append(choice["kind"])
+            by[choice["kind"]] = player
             reply = await player.command("act", **choice)
             assert reply["t"] == "ack", reply
-            played.append(choice["kind"])
 
         # whoever is to act first gets a turn message; the other waits for his
-        first = asyncio.create_task(act(ann))
-        second = asyncio.create_task(act(bob))
-        done, _ = await asyncio.wait({first, second}, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            task.result()
-        bring_in_player = ann if first in done else bob
-        await asyncio.gather(first, second)
-        await act(bring_in_player)  # calls the completion
+        await asyncio.gather(act(ann), act(bob))
+        await act(by["bring_in"])  # calls the completion
         assert played == ["bring_in", "complete", "call"], played
         return hand_id
 
