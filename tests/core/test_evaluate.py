@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations, pairwise
@@ -566,6 +568,23 @@ def test_shared_instances_no_allocation_per_call() -> None:
     f1 = evaluate_hi_lo(cards("2h 8h Ah Jh 5h 5c 3d"))
     f2 = evaluate_hi_lo(cards("2s 8s As Js 5s 5d 3c"))
     assert f1[0] is f2[0] and f1[1] is f2[1]
+
+
+def test_build_tables_builds_them_before_the_first_evaluation() -> None:
+    # In a fresh interpreter: in this one, earlier tests have built them already.
+    script = (
+        "from stud8.core import evaluate\n"
+        "assert not evaluate._KEYS, 'built at import'\n"
+        "evaluate.build_tables()\n"
+        "assert len(evaluate._KEYS) == 52\n"
+        "evaluate.build_tables()\n"
+        "print(len(evaluate._KEYS))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "52"
 
 
 def _evaluate_all(hands: Iterable[Sequence[Card]]) -> None:

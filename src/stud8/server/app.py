@@ -46,6 +46,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from stud8.core.cards import Deck
+from stud8.core.evaluate import build_tables
 from stud8.server.auth import Account, Auth, AuthError
 from stud8.server.bank import ChipBank
 from stud8.server.clock import AsyncioClock, Clock
@@ -263,6 +264,9 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         spec = default_spec or TableSpec(bots=settings.bots_per_table)
+        # Now, before serving: built at the first showdown instead, they would stop
+        # every table for a third of a second.
+        build_tables()
         had_tables = keeper is not None and await keeper.restore(lobby)
         for _ in range(0 if had_tables else settings.default_tables):
             table = await lobby.create(spec)
