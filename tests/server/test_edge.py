@@ -399,6 +399,10 @@ def test_a_repeated_command_id_is_applied_once() -> None:
                 assert first == second and first["t"] == "ack"
                 assert len(hand.decisions) == 1
                 assert len(hand.events) > n_events
+                # once answered, the same id is answered the same again, and not applied
+                await mover.send("act", id="same", **choice)
+                assert await mover.reply("same") == first
+                assert len(hand.decisions) == 1
                 # on a new connection (a reconnect), the same id is still applied once
                 n_decisions = len(hand.decisions)
                 mover_token = ann_t if mover is ann else bob_t

@@ -138,7 +138,7 @@ class Connection:
         rate: float = 20.0,
         burst: int = 40,
         now: Callable[[], float] = time.monotonic,
-        remembered: int = 1024,
+        remembered: int = 128,  # answers kept (the table keeps more, across reconnects)
         max_outgoing: int = 10_000,
     ) -> None:
         self.entry = entry
@@ -147,7 +147,9 @@ class Connection:
         self.everything = everything
         self._send = send
         self._bucket = TokenBucket(rate, burst, now)
-        self._answers: OrderedDict[str, asyncio.Future[str]] = OrderedDict()
+        # A command's answer: its future while the table works on it, then its text
+        # (a string, which the garbage collector does not track; a done future it does).
+        self._answers: OrderedDict[str, asyncio.Future[str] | str] = OrderedDict()
         self._remembered = remembered
         self._outgoing: asyncio.Queue[str | None] = asyncio.Queue()
         self._max_outgoing = max_outgoing
@@ -278,6 +280,9 @@ class Connection:
             self._queue(envelope("pong", self.table.last_seq, {"id": command_id}))
             return
         first = self._answers.get(command_id)
+        if isinstance(first, str):
+            self._queue(first)
+            return
         if first is not None:
             self._later(self._repeat(first))
             return
@@ -312,6 +317,8 @@ class Connection:
             text = reply_message(command_id, reply)
         if not answer.done():
             answer.set_result(text)
+        if self._answers.get(command_id) is answer:
+            self._answers[command_id] = text  # stays where it was in the order
         self._queue(text)
 
     async def _repeat(self, first: asyncio.Future[str]) -> None:

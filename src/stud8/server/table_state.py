@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from stud8.core.rules import TableRules
 from stud8.core.views import HandView
@@ -24,7 +25,10 @@ class TableConfig:
     offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
     # a player dealt out (sat out, disconnected, no chips) this long is stood up
     sit_out_seconds: float = 600.0
-    history_size: int = 2000  # events kept for viewers who come back
+    # Events kept for viewers who come back (one who missed more gets a snapshot):
+    # about five hands at a full table. Every event kept is an object the garbage
+    # collector walks, at every table, so not more.
+    history_size: int = 500
     remembered_commands: int = 4096  # command ids kept to answer repeats
     # Events are numbered from first_seq + 1. A table that comes back after a
     # restart starts far above its old numbers, so that a client's last_seen from
@@ -116,8 +120,14 @@ class LeaveWaitlist(Command):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Reply:
+class Reply(NamedTuple):
+    """The table's answer to a command.
+
+    A tuple of plain values, so the garbage collector stops tracking it: a table
+    remembers thousands of them (to answer a repeated command the same way), and
+    the collector would otherwise walk them all, stalling every table.
+    """
+
     ok: bool
     reason: str = ""
     seq: int = 0  # the table's last event number after the command
