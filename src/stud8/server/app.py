@@ -33,6 +33,7 @@ large). A websocket refused at the start is closed with code 4400 (bad query), 4
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -50,6 +51,7 @@ from stud8.core.evaluate import build_tables
 from stud8.server.auth import Account, Auth, AuthError
 from stud8.server.bank import ChipBank
 from stud8.server.clock import AsyncioClock, Clock
+from stud8.server.collector import collect_regularly, paced
 from stud8.server.edge import Connection
 from stud8.server.lobby import Lobby, LobbyError, TableKeeper, TableSpec
 from stud8.server.protocol import ProtocolError, json_schemas, object_fields
@@ -267,6 +269,8 @@ def create_app(
         # Now, before serving: built at the first showdown instead, they would stop
         # every table for a third of a second.
         build_tables()
+        # In a serving process the room, not CPython, decides when to collect.
+        pacer = asyncio.create_task(collect_regularly()) if paced() else None
         had_tables = keeper is not None and await keeper.restore(lobby)
         for _ in range(0 if had_tables else settings.default_tables):
             table = await lobby.create(spec)
@@ -274,6 +278,8 @@ def create_app(
         try:
             yield
         finally:
+            if pacer is not None:
+                pacer.cancel()
             await lobby.close_all()
 
     app = Starlette(

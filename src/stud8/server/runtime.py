@@ -50,10 +50,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -69,6 +67,7 @@ from stud8.server.accounts import Accounts
 from stud8.server.app import create_app
 from stud8.server.auth import Account, Auth, MemoryAuth
 from stud8.server.bank import MemoryBank
+from stud8.server.collector import tune_for_serving
 from stud8.server.db_auth import AccountsAuth
 from stud8.server.hand_memory import MemoryHandStore
 from stud8.server.ledger import Ledger, LedgerError
@@ -329,7 +328,7 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
     """Run the room with uvicorn until it is stopped (``stud8 serve``)."""
     import uvicorn
 
-    _tune_garbage_collector()
+    tune_for_serving()
 
     if memory:
         log.warning("accounts and chips are kept IN MEMORY: everything is lost at exit")
@@ -353,34 +352,3 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
     finally:
         room.close()
     return 0
-
-
-def _tune_garbage_collector() -> None:
-    """Keep the event loop from stalling on full collections: a room holds many
-    small, long-lived objects (tables' event histories, connections), and CPython's
-    default thresholds make it walk all of them often. What is alive at startup is
-    frozen out of collection, and the young generation is allowed to grow larger."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 100)
-    gc.callbacks.append(_log_long_collections)
-
-
-_gc_started = 0.0
-GC_PAUSE_LOGGED = 0.05  # seconds: a collection this long stalls every table
-
-
-def _log_long_collections(phase: str, info: dict[str, int]) -> None:
-    """Log a garbage collection that stopped the room for a while."""
-    global _gc_started
-    if phase == "start":
-        _gc_started = time.perf_counter()
-        return
-    paused = time.perf_counter() - _gc_started
-    if paused >= GC_PAUSE_LOGGED:
-        log.warning(
-            "garbage collection of generation %d stopped the room %.0f ms (%d collected)",
-            info.get("generation", -1),
-            paused * 1000,
-            info.get("collected", 0),
-        )
