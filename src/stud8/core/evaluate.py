@@ -340,7 +340,7 @@ class _RazzBuilt:
 _SHIFT = _tables.SUIT_SHIFT
 _RANK_MASK = _tables.RANK_MASK
 _LOCK = threading.Lock()
-# Filled in place by _build(); _KEYS, filled last, says the tables are ready.
+# Filled in place by build_tables(); _KEYS, filled last, says the tables are ready.
 _KEYS: list[int] = []
 _FLUSH_SUIT: list[int] = []
 _HILO: dict[int, HiLo] = {}
@@ -352,7 +352,19 @@ _RAZZ: list[_RazzBuilt] = []
 _HIGH_BY_CLASS: dict[tuple[int, tuple[int, ...]], HighValue] = {}
 
 
-def _build() -> None:
+def build_tables() -> None:
+    """Build the high and 8-or-better low tables now instead of at the first
+    evaluation (Razz's are built at their own first use).
+
+    Building them takes about a third of a second, once per process. A server calls
+    this before it serves, so that no table's first showdown holds up every other
+    table while they are built. Calling it again does nothing.
+
+    >>> from stud8.core.cards import parse_cards
+    >>> build_tables()
+    >>> evaluate_hi_lo(parse_cards("As 2s 3d 4c 5h Kd Kc"))[1]
+    LowValue.from_ranks((5, 4, 3, 2, 1))
+    """
     with _LOCK:
         if _KEYS:
             return
@@ -366,24 +378,9 @@ def _build() -> None:
         _KEYS[:] = _tables.CARD_KEYS
 
 
-def build_tables() -> None:
-    """Build the evaluation tables now instead of at the first evaluation.
-
-    Building them takes about a third of a second, once per process. A server calls
-    this before it serves, so that no table's first showdown holds up every other
-    table while they are built. Calling it again does nothing.
-
-    >>> from stud8.core.cards import parse_cards
-    >>> build_tables()
-    >>> evaluate_hi_lo(parse_cards("As 2s 3d 4c 5h Kd Kc"))[1]
-    LowValue.from_ranks((5, 4, 3, 2, 1))
-    """
-    _build()
-
-
 def _tables_ready() -> _Built:
     if not _KEYS:
-        _build()
+        build_tables()
     return _BUILT[0]
 
 
@@ -423,7 +420,7 @@ def evaluate_hi_lo(cards: Sequence[Card]) -> tuple[HighValue, LowValue | None]:
     """
     keys = _KEYS
     if not keys:
-        _build()
+        build_tables()
     k = 0
     try:
         for c in cards:
@@ -454,7 +451,7 @@ def hi_lo_codes(codes: Sequence[int]) -> tuple[int, int]:
     """
     keys = _KEYS
     if not keys:
-        _build()
+        build_tables()
     k = 0
     try:
         for c in codes:

@@ -9,8 +9,9 @@ of thousands of survivors: 60 to 80 ms here, with a 1,000-player load, every 20 
 
 So a serving room collects on its own clock instead: the young generation every
 second (about 10 ms under that load), the middle one every tenth second (about
-40 ms), and the whole heap when CPython's own rule would (the oldest generation's
-count over its threshold: every 100 middle collections, about 17 minutes).
+40 ms), and the whole heap when the oldest generation's count passes its
+threshold (every 100 middle collections, about 17 minutes; CPython's own rule
+also waits for the survivors to be a quarter of the heap, which Python cannot read).
 CPython's thresholds are raised so that its own collections are only a backstop
 for a burst of allocations. Tests and embedders who do not call
 :func:`tune_for_serving` keep CPython's defaults, and the room does not pace.
