@@ -173,8 +173,14 @@ def state(page: Page, expr: str) -> Any:
 
 
 def wait_state(page: Page, expr: str, timeout: float = 10_000) -> None:
+    """Wait until the state makes `expr` true and the page has drawn that state.
+
+    The client draws in the next animation frame after a message, so the state alone can be
+    ahead of what the page shows.
+    """
     page.wait_for_function(
-        f"() => {{ const s = window.stud8 && window.stud8.state; return !!s && !!({expr}); }}",
+        "() => { const c = window.stud8; const s = c && c.state;"
+        f" return !!s && !!({expr}) && c.drawn(); }}",
         timeout=timeout,
     )
 

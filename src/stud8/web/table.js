@@ -229,7 +229,8 @@ export function tableView(app, tableId, query) {
   $("#to-lobby").onclick = () => go("#/");
   $("#four-colour").onchange = (e) => { prefs.fourColor = e.target.checked; schedule(); };
 
-  window.stud8 = { state, socket };
+  // drawn(): the page shows the state as it is now (no frame waiting to draw it)
+  window.stud8 = { state, socket, drawn: () => frame === 0 };
   return {
     stop() {
       stopped = true;
