@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 from roomdb import serving
 from test_protocol import SCHEMAS, conforms
@@ -24,6 +25,7 @@ from stud8.server.lobby import Lobby, TableSpec
 from stud8.server.protocol import event_message
 from stud8.server.settings import Settings
 from stud8.server.table import Table
+from stud8.server.table_state import Command, Reply
 
 Msg = dict[str, Any]
 SPEC = TableSpec(
@@ -381,13 +383,21 @@ def test_every_kind_of_bad_message_gets_a_reason_and_changes_nothing() -> None:
     run(body)
 
 
-def test_a_repeated_command_id_is_applied_once() -> None:
+def test_a_repeated_command_id_is_applied_once(monkeypatch: pytest.MonkeyPatch) -> None:
     async def body() -> None:
         async with serve() as room:
             ann_t, bob_t = await room.player("ann"), await room.player("bob")
             async with room.connect(ann_t) as ann, room.connect(bob_t) as bob:
                 mover, _, turn = await _start_hand(room, ann, bob)
                 table = room.table()
+                submitted: list[str | None] = []  # command ids that reached the table
+                submit = table.submit
+
+                async def counted(command: Command) -> Reply:
+                    submitted.append(command.command_id)
+                    return await submit(command)
+
+                monkeypatch.setattr(table, "submit", counted)
                 hand = table.hand
                 assert hand is not None
                 n_events = len(hand.events)
@@ -399,10 +409,13 @@ def test_a_repeated_command_id_is_applied_once() -> None:
                 assert first == second and first["t"] == "ack"
                 assert len(hand.decisions) == 1
                 assert len(hand.events) > n_events
-                # once answered, the same id is answered the same again, and not applied
+                # once answered, the same id is answered the same again, and not applied:
+                # the connection answers it from its own copy, without asking the table
+                n_submitted = len(submitted)
                 await mover.send("act", id="same", **choice)
                 assert await mover.reply("same") == first
                 assert len(hand.decisions) == 1
+                assert len(submitted) == n_submitted
                 # on a new connection (a reconnect), the same id is still applied once
                 n_decisions = len(hand.decisions)
                 mover_token = ann_t if mover is ann else bob_t

@@ -202,8 +202,10 @@ def wait_turn(pages: list[Page], timeout: float = 15) -> Page:
     while time.monotonic() < deadline:
         for page in pages:
             if my_turn(page):
-                page.wait_for_selector("button.act:not([disabled])")
-                page.wait_for_function("() => window.stud8.drawn()")  # this turn drawn
+                page.wait_for_function(  # this turn drawn: its buttons, nothing left to draw
+                    "() => window.stud8.drawn()"
+                    " && !!document.querySelector('button.act:not([disabled])')"
+                )
                 return page
         time.sleep(0.05)
     raise AssertionError("nobody's turn came")
