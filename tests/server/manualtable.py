@@ -4,8 +4,8 @@ what falls due, and move time on one timer at a time."""
 from __future__ import annotations
 
 from stud8.server.clock import ManualClock
-from stud8.server.table import Table
-from stud8.server.table_state import Command, Reply
+from stud8.server.table.commands import Command, Reply
+from stud8.server.table.owner import Table
 
 
 class ClockedTable:

@@ -9,12 +9,12 @@ import logging
 from collections.abc import Iterator
 
 import pytest
-from roomdb import serving
 
+from server.roomdb import serving
 from stud8.server import collector
-from stud8.server.app import create_app
-from stud8.server.auth import MemoryAuth
-from stud8.server.bank import MemoryBank
+from stud8.server.accounts.auth import MemoryAuth
+from stud8.server.books.bank import MemoryBank
+from stud8.server.http.app import create_app
 from stud8.server.settings import Settings
 
 

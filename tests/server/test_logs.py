@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import httpx
-from roomdb import free_port
 from websockets.asyncio.client import connect
 
+from server.roomdb import free_port
 from stud8.server.logs import REDACTED, RedactTokens, redact, uvicorn_log_config
 
 

@@ -18,8 +18,8 @@ from stud8.core.events import StreetStarted
 from stud8.core.hand import Hand
 from stud8.core.pots import build_pots
 from stud8.core.rules import BettingStructure, TableRules, TimeoutPolicy
-from stud8.server.protocol import encode_any_event
-from stud8.server.table_events import HandStarted
+from stud8.server.table.events import HandStarted
+from stud8.server.wire.schemas import encode_any_event
 
 # After each event: the client's pots [[amount, [eligible seats]], ...] and its pot.
 # (as JSON text both ways: Playwright passes big structures slowly)

@@ -18,9 +18,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from starlette.applications import Starlette
 
 from stud8.core.cards import Deck
-from stud8.server.bank import MemoryBank
-from stud8.server.lobby import TableSpec
-from stud8.server.runtime import memory_app, open_room
+from stud8.server.books.bank import MemoryBank
+from stud8.server.room.lobby import TableSpec
+from stud8.server.room.runtime import memory_app, open_room
 from stud8.server.settings import Settings
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"

@@ -1,7 +1,7 @@
 """Operator commands on the room's database (``stud8 admin ...``).
 
 ``stud8 admin audit [--database URL]`` checks the chip ledger
-(:meth:`stud8.server.ledger.Ledger.audit`): every transaction balanced, every
+(:meth:`stud8.server.books.ledger.Ledger.audit`): every transaction balanced, every
 cached balance equal to its entries, nothing negative, every pot empty, and the
 chips issued equal to the chips held (banks + tables + rake). It prints the report
 and exits 0 if the books balance, 1 if not, 2 if the database has no schema.
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from stud8.server.ledger import AuditReport, Ledger
-from stud8.server.records import HandStore
+from stud8.server.books.hands import HandStore
+from stud8.server.books.ledger import AuditReport, Ledger
 from stud8.server.storage import create_engine_for
 from stud8.server.storage.db import current_revision
 

@@ -15,18 +15,18 @@
 ``players``, ``sessions``
     Registered players (a unique name, its case-folded ``name_key``, an argon2id
     password hash, a role) and their log-in sessions (the sha256 of the token,
-    its expiry). See ``stud8.server.accounts``.
+    its expiry). See ``stud8.server.accounts.accounts``.
 ``hands``, ``hand_players``
     Every finished hand whole (its ``HandRecord`` JSON; none for a hand cancelled
-    by a restart) and who played it in which seat with what stack. See ``stud8.server.records``.
+    by a restart) and who played it in which seat with what stack. See ``stud8.server.books.hands``.
 ``hands_in_progress``
     One row per hand dealt and not yet recorded: its table, players and starting
-    stacks, so a restart can cancel it (``stud8.server.recovery``).
+    stacks, so a restart can cancel it (``stud8.server.books.recovery``).
 ``room_tables``, ``table_seats``
     Every table the room ever opened (its id, name and settings as JSON; when it
     was closed, if it was) and who sits in which seat of an open table (a bot or
     not), so a restart brings the tables back with their players; the chips are
-    the ledger's. See ``stud8.server.room_tables``.
+    the ledger's. See ``stud8.server.books.seats``.
 
 Changing these tables means a new Alembic revision in ``migrations/versions``.
 """

@@ -1,0 +1,117 @@
+"""The :class:`~stud8.server.accounts.auth.Auth` protocol over the database accounts.
+
+:class:`AccountsAuth` adapts :class:`~stud8.server.accounts.accounts.Accounts` (blocking
+SQLAlchemy calls, argon2id hashes) to what the web layer needs: every call runs
+in a worker thread, never on the event loop; those that hash a password
+(registering, logging in) in a small pool of their own (:data:`HASH_WORKERS`
+threads), so a burst of sign-ups uses the cores without piling up argon2's
+memory or starving the other calls of threads; an
+:class:`~stud8.server.accounts.accounts.AccountError` becomes an
+:class:`~stud8.server.accounts.auth.AuthError` with the same message (a taken name says
+"taken", which the app answers with 409), and a
+:class:`~stud8.server.accounts.accounts.Player` becomes an
+:class:`~stud8.server.accounts.auth.Account` (operator when his role is ``operator``).
+
+The names in ``operators`` get the operator role when they register (and when
+they log in, if they were registered before being named an operator). Names
+that look like the room's bots (``bot`` followed by digits) are refused: the
+bots' chips live in bank accounts of those names.
+
+>>> import asyncio, tempfile
+>>> from argon2 import PasswordHasher
+>>> from stud8.server.accounts.accounts import Accounts
+>>> from stud8.server.books.ledger import Ledger, bank
+>>> from stud8.server.storage import create_engine_for, upgrade
+>>> engine = create_engine_for(f"sqlite:///{tempfile.mkdtemp()}/room.db")
+>>> upgrade(engine)
+>>> ledger = Ledger(engine)
+>>> accounts = Accounts(engine, ledger, hasher=PasswordHasher(time_cost=1, memory_cost=64))
+>>> auth = AccountsAuth(accounts, operators={"root"})
+>>> asyncio.run(auth.register("ann", "correct horse"))
+Account(name='ann', operator=False)
+>>> asyncio.run(auth.register("root", "correct horse"))
+Account(name='root', operator=True)
+>>> token = asyncio.run(auth.login("ann", "correct horse"))
+>>> asyncio.run(auth.account_for_token(token))
+Account(name='ann', operator=False)
+>>> ledger.balance(bank("ann"))
+10000
+>>> engine.dispose()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import re
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
+
+from stud8.server.accounts.accounts import AccountError, Accounts, Player
+from stud8.server.accounts.auth import Account, AuthError
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+# one hash per core at a time: argon2 is CPU and memory bound
+HASH_WORKERS = max(1, min(4, os.cpu_count() or 1))
+BOT_NAME = re.compile(r"bot\d+", re.IGNORECASE)
+
+
+def _account(player: Player) -> Account:
+    return Account(player.name, player.is_operator)
+
+
+class AccountsAuth:
+    """:class:`~stud8.server.accounts.auth.Auth` over the database :class:`Accounts`."""
+
+    def __init__(
+        self, accounts: Accounts, *, operators: Iterable[str] = (), hash_workers: int = 0
+    ) -> None:
+        self.accounts = accounts
+        self._operators = frozenset(name.casefold() for name in operators)
+        self._hashing = ThreadPoolExecutor(
+            max_workers=hash_workers or HASH_WORKERS, thread_name_prefix="stud8-hash"
+        )
+
+    async def _call(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await asyncio.to_thread(method, *args, **kwargs)
+        except AccountError as exc:
+            raise AuthError(str(exc)) from exc
+
+    async def _hashing_call(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self._hashing, functools.partial(method, *args, **kwargs)
+            )
+        except AccountError as exc:
+            raise AuthError(str(exc)) from exc
+
+    def _is_operator(self, name: str) -> bool:
+        return name.casefold() in self._operators
+
+    async def register(self, name: str, password: str) -> Account:
+        if isinstance(name, str) and BOT_NAME.fullmatch(name):
+            raise AuthError(f"the name {name!r} is taken (by a bot)")
+        role = "operator" if isinstance(name, str) and self._is_operator(name) else "player"
+        player = await self._hashing_call(self.accounts.register, name, password, role=role)
+        return _account(player)
+
+    async def login(self, name: str, password: str) -> str:
+        token = await self._hashing_call(self.accounts.login, name, password)
+        if self._is_operator(name):
+            player = await self._call(self.accounts.get, name)
+            if player is not None and not player.is_operator:
+                await self._call(self.accounts.make_operator, name)
+        return token
+
+    async def logout(self, token: str) -> None:
+        await self._call(self.accounts.logout, token)
+
+    async def account_for_token(self, token: str) -> Account | None:
+        player = await self._call(self.accounts.player_for_token, token)
+        return None if player is None else _account(player)

@@ -1,0 +1,412 @@
+"""The hand records: every hand stored whole (RULES.md section 7).
+
+:class:`HandStore` keeps
+
+- ``hands``: one row per finished or cancelled hand, with its table, start and
+  end times and the whole :class:`~stud8.formats.record.HandRecord` as JSON
+  (``record.dumps()``: the deck order, every event with its time, every decision,
+  the pots, the rake, who won what). A hand cancelled by a server restart has no
+  record (the events were in memory only): it is stored as a *cancelled entry*
+  with its players, their starting stacks and a note (see
+  :mod:`stud8.server.books.recovery`);
+- ``hand_players``: (hand, player, seat), so the hands of a player are found by
+  an index;
+- ``hands_in_progress``: a row written when a hand is dealt (:meth:`HandStore.begin`,
+  or :meth:`HandStore.watch` a table so its ``HandStarted`` events write it) and
+  deleted in the same database transaction that stores the hand's record
+  (:meth:`HandStore.store`, the table's ``record_sink``). A row still there at
+  startup is a hand the server did not finish: recovery cancels it.
+
+A player reads the hands he played in PokerStars text as he saw them at the
+table (his own down cards, the others' only where shown:
+:meth:`HandStore.pokerstars_for`); the operator sees every card
+(:meth:`HandStore.pokerstars_for_operator`).
+
+Writes are blocking calls (a few milliseconds on SQLite). The running room
+gives the store its :class:`~stud8.server.books.writer.RoomWriter`: the record
+sink then hands the record over to it (nothing blocks the event loop) and it
+lands in the transaction of its hand's settlement.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, CursorResult, Engine, delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.record import HandRecord
+from stud8.server.books.writer import RoomWriter
+from stud8.server.storage.db import session_factory
+from stud8.server.storage.models import HandInProgress, HandPlayer, StoredHand
+from stud8.server.table.events import HandStarted, Numbered
+
+if TYPE_CHECKING:
+    from stud8.server.table.owner import Subscription, Table
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 1000
+
+
+class HandNotFoundError(LookupError):
+    """No such hand (or not one of the player's: the same message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEntry:
+    seat: int
+    player: str
+    stack: int  # at the start of the hand
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """A stored hand: its record, or none for a hand cancelled by a restart."""
+
+    hand_id: str
+    table: str
+    started_at: datetime | None
+    ended_at: datetime
+    cancelled: bool
+    note: str
+    seats: tuple[SeatEntry, ...]
+    record: HandRecord | None
+
+    def seat_of(self, player: str) -> int | None:
+        for entry in self.seats:
+            if entry.player == player:
+                return entry.seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class InProgress:
+    """A hand dealt and not yet recorded."""
+
+    hand_id: str
+    table: str
+    started_at: datetime
+    seats: tuple[SeatEntry, ...]
+
+    @property
+    def players(self) -> dict[str, int]:
+        """Each player's starting stack."""
+        return {s.player: s.stack for s in self.seats}
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _seats_json(seats: Iterable[SeatEntry]) -> str:
+    return json.dumps([[s.seat, s.player, s.stack] for s in seats], separators=(",", ":"))
+
+
+def _seats_from_json(text: str) -> tuple[SeatEntry, ...]:
+    return tuple(SeatEntry(int(s), str(p), int(c)) for s, p, c in json.loads(text))
+
+
+class HandStore:
+    """The hands of a room, on a migrated database."""
+
+    def __init__(self, engine: Engine, writer: RoomWriter | None = None) -> None:
+        self.engine = engine
+        self.writer = writer  # the running room's: records are written in its batches
+        self._sessions = session_factory(engine)
+
+    # ------------------------------------------------------------ in progress
+    def begin(
+        self,
+        hand_id: str,
+        table: str,
+        seats: Mapping[int, tuple[str, int]],
+        started_at: datetime | None = None,
+    ) -> None:
+        """Note a hand just dealt: ``seats`` maps each seat dealt in to (player,
+        starting stack). Writing it twice changes nothing."""
+        with self.engine.begin() as conn:
+            self.begin_in(conn, hand_id, table, seats, started_at)
+
+    @staticmethod
+    def begin_in(
+        conn: Connection,
+        hand_id: str,
+        table: str,
+        seats: Mapping[int, tuple[str, int]],
+        started_at: datetime | None = None,
+    ) -> None:
+        """:meth:`begin` in the connection's open transaction."""
+        noted = select(HandInProgress.id).where(HandInProgress.hand_id == hand_id)
+        if conn.execute(noted).first() is not None:
+            return
+        entries = [SeatEntry(n, p, c) for n, (p, c) in sorted(seats.items())]
+        conn.execute(
+            insert(HandInProgress).values(
+                hand_id=hand_id,
+                table_id=table,
+                started_at=started_at or _now(),
+                seats=_seats_json(entries),
+            )
+        )
+
+    def in_progress(self) -> list[InProgress]:
+        """The hands dealt and not recorded, oldest first."""
+        with self._sessions() as session:
+            rows = session.scalars(select(HandInProgress).order_by(HandInProgress.id))
+            return [
+                InProgress(r.hand_id, r.table_id, _aware(r.started_at), _seats_from_json(r.seats))
+                for r in rows
+            ]
+
+    def watch(self, table: Table) -> Subscription:
+        """Follow a table (as an observer) and note each hand it deals."""
+
+        def deliver(item: Numbered) -> None:
+            event = item.event
+            if isinstance(event, HandStarted):
+                players = item.seats or {}
+                self.begin(
+                    event.hand_id,
+                    table.table_id,
+                    {seat: (players[seat], chips) for seat, chips in event.stacks},
+                )
+
+        return table.subscribe(None, deliver)
+
+    # ------------------------------------------------------------ storing
+    def store(self, record: HandRecord, ended_at: datetime | None = None) -> bool:
+        """Store a finished (or cancelled) hand and close its in-progress row, in
+        one transaction. False if the hand was already stored (nothing changes)."""
+        with self.engine.begin() as conn:
+            return self.store_in(conn, record, ended_at)
+
+    def store_in(
+        self, conn: Connection, record: HandRecord, ended_at: datetime | None = None
+    ) -> bool:
+        """:meth:`store` in the connection's open transaction."""
+        stored = select(StoredHand.id).where(StoredHand.hand_id == record.hand_id)
+        if conn.execute(stored).first() is not None:
+            return False
+        self._add(
+            conn,
+            hand_id=record.hand_id,
+            table=record.table,
+            started_at=record.started_at,
+            ended_at=ended_at or _now(),
+            cancelled=record.cancelled,
+            note="",
+            record=record.dumps(),
+            seats=[SeatEntry(s.seat, s.name, s.stack) for s in record.seats],
+        )
+        conn.execute(delete(HandInProgress).where(HandInProgress.hand_id == record.hand_id))
+        return True
+
+    def __call__(self, record: HandRecord) -> None:
+        """The table runtime's ``record_sink``. With a writer, the record joins its
+        hand's settlement (handed over just before, in the same turn of the loop):
+        one transaction settles the hand, stores it and removes its note."""
+        writer = self.writer
+        if writer is None:
+            self.store(record)
+            return
+        writer.attach(
+            record.hand_id,
+            lambda conn: self.store_in(conn, record),
+            what=f"the record of hand {record.hand_id}",
+        )
+
+    def close_unfinished(self, hand: InProgress, *, cancelled: bool, note: str) -> bool:
+        """Store a hand the server did not finish (no record) and close its
+        in-progress row, in one transaction. False if it was already stored."""
+        with self.engine.begin() as conn:
+            found = select(StoredHand.id).where(StoredHand.hand_id == hand.hand_id)
+            stored = conn.execute(found).first()
+            if stored is None:
+                self._add(
+                    conn,
+                    hand_id=hand.hand_id,
+                    table=hand.table,
+                    started_at=hand.started_at,
+                    ended_at=_now(),
+                    cancelled=cancelled,
+                    note=note[:500],
+                    record=None,
+                    seats=hand.seats,
+                )
+            conn.execute(delete(HandInProgress).where(HandInProgress.hand_id == hand.hand_id))
+        return stored is None
+
+    @staticmethod
+    def _add(
+        conn: Connection,
+        *,
+        hand_id: str,
+        table: str,
+        started_at: datetime | None,
+        ended_at: datetime,
+        cancelled: bool,
+        note: str,
+        record: str | None,
+        seats: Sequence[SeatEntry],
+    ) -> None:
+        row = conn.execute(
+            insert(StoredHand).values(
+                hand_id=hand_id,
+                table_id=table,
+                started_at=started_at,
+                ended_at=ended_at,
+                cancelled=cancelled,
+                note=note,
+                record=record,
+            )
+        )
+        ref = _new_id(row)
+        if seats:
+            conn.execute(
+                insert(HandPlayer),
+                [
+                    {"hand_ref": ref, "player": s.player, "seat": s.seat, "stack": s.stack}
+                    for s in seats
+                ],
+            )
+
+    # ------------------------------------------------------------ reading
+    def fetch(self, hand_id: str) -> HandSummary | None:
+        """A stored hand, or None."""
+        with self._sessions() as session:
+            row = session.scalar(select(StoredHand).where(StoredHand.hand_id == hand_id))
+            return None if row is None else self._summary(session, row)
+
+    def record(self, hand_id: str) -> HandRecord | None:
+        """A stored hand's record (None if unknown, or cancelled by a restart)."""
+        found = self.fetch(hand_id)
+        return None if found is None else found.record
+
+    def hands_of(
+        self, player: str, limit: int = DEFAULT_LIMIT, *, table: str | None = None
+    ) -> list[str]:
+        """The ids of the hands the player played (at ``table``, if given), the
+        latest first."""
+        limit = max(0, min(limit, MAX_LIMIT))
+        query = (
+            select(StoredHand.hand_id)
+            .join(HandPlayer, HandPlayer.hand_ref == StoredHand.id)
+            .where(HandPlayer.player == player)
+        )
+        if table is not None:
+            query = query.where(StoredHand.table_id == table)
+        with self._sessions() as session:
+            return list(session.scalars(query.order_by(StoredHand.id.desc()).limit(limit)))
+
+    def latest(self, limit: int = DEFAULT_LIMIT, *, table: str | None = None) -> list[str]:
+        """The ids of the room's (or ``table``'s) latest hands, the latest first."""
+        query = select(StoredHand.hand_id)
+        if table is not None:
+            query = query.where(StoredHand.table_id == table)
+        with self._sessions() as session:
+            return list(
+                session.scalars(
+                    query.order_by(StoredHand.id.desc()).limit(max(0, min(limit, MAX_LIMIT)))
+                )
+            )
+
+    def summaries_of(self, player: str, limit: int = DEFAULT_LIMIT) -> list[HandSummary]:
+        """The hands the player played, the latest first."""
+        ids = self.hands_of(player, limit)
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(StoredHand).where(StoredHand.hand_id.in_(ids)).order_by(StoredHand.id.desc())
+            )
+            return [self._summary(session, row) for row in rows]
+
+    def count(self) -> int:
+        """How many hands are stored."""
+        with self._sessions() as session:
+            return session.scalar(select(func.count()).select_from(StoredHand)) or 0
+
+    def _summary(self, session: Session, row: StoredHand) -> HandSummary:
+        links = session.scalars(
+            select(HandPlayer).where(HandPlayer.hand_ref == row.id).order_by(HandPlayer.seat)
+        )
+        return HandSummary(
+            hand_id=row.hand_id,
+            table=row.table_id,
+            started_at=_aware(row.started_at) if row.started_at is not None else None,
+            ended_at=_aware(row.ended_at),
+            cancelled=row.cancelled,
+            note=row.note,
+            seats=tuple(SeatEntry(p.seat, p.player, p.stack) for p in links),
+            record=HandRecord.loads(row.record) if row.record is not None else None,
+        )
+
+    # ------------------------------------------------------------ PokerStars
+    def pokerstars_for(
+        self,
+        player: str,
+        hand_ids: Sequence[str] | None = None,
+        limit: int = DEFAULT_LIMIT,
+        *,
+        table: str | None = None,
+    ) -> str:
+        """The player's hands (``hand_ids``, or his latest ``limit``, at ``table``
+        if given) in PokerStars text, each as he saw it at the table. A hand id
+        that is not one of his raises :class:`HandNotFoundError`. Hands cancelled
+        by a restart have no history and are left out."""
+        if hand_ids is None:
+            hand_ids = self.hands_of(player, limit, table=table)
+        return HAND_SEPARATOR.join(
+            to_pokerstars(record, seat=seat) for record, seat in self._his(player, hand_ids, limit)
+        )
+
+    def pokerstars_for_operator(
+        self,
+        hand_ids: Sequence[str] | None = None,
+        *,
+        player: str | None = None,
+        table: str | None = None,
+        limit: int = DEFAULT_LIMIT,
+    ) -> str:
+        """Hands in PokerStars text with every card: ``hand_ids``, or the latest
+        ``limit`` hands of ``player`` (or of the room), at ``table`` if given."""
+        if hand_ids is None and player is not None:
+            hand_ids = self.hands_of(player, limit, table=table)
+        elif hand_ids is None:
+            hand_ids = self.latest(limit, table=table)
+        texts = []
+        for hand_id in hand_ids:
+            found = self.fetch(hand_id)
+            if found is None:
+                raise HandNotFoundError(f"no hand {hand_id!r}")
+            if found.record is not None:
+                texts.append(to_pokerstars(found.record, everything=True))
+        return HAND_SEPARATOR.join(texts)
+
+    def _his(
+        self, player: str, hand_ids: Sequence[str] | None, limit: int
+    ) -> list[tuple[HandRecord, int]]:
+        ids = list(hand_ids) if hand_ids is not None else self.hands_of(player, limit)
+        out: list[tuple[HandRecord, int]] = []
+        for hand_id in ids:
+            found = self.fetch(hand_id)
+            seat = found.seat_of(player) if found is not None else None
+            if found is None or seat is None:
+                raise HandNotFoundError(f"no hand {hand_id!r} of yours")
+            if found.record is not None:
+                out.append((found.record, seat))
+        return out
+
+
+def _new_id(inserted: CursorResult[Any]) -> int:
+    """The primary key of the row a Core insert just made."""
+    key = inserted.inserted_primary_key
+    assert key is not None
+    return int(key[0])

@@ -1,0 +1,233 @@
+"""One writer per database: the room's writes, batched, off the event loop.
+
+The tables must never wait on the database while they play, nor have the event
+loop stopped by it. So every write of the running room (a hand's settlement or
+refund with its record and the removal of its in-progress note, a hand's note
+when it is dealt, a seat taken or left, a buy-in, a top-up, a cash-out, a bot's
+chips) is a *job* handed to the :class:`RoomWriter`, which writes them in order
+from one thread of its own:
+
+- the jobs handed over in one turn of the event loop are released together when
+  that turn ends (``loop.call_soon``), so what a table hands over for one hand
+  (its settlement, then its record: :meth:`RoomWriter.attach`) always lands in
+  the same database transaction;
+- the thread takes every job released so far and writes them as **one
+  transaction** (up to :data:`MAX_BATCH` jobs), each job in a savepoint of its
+  own: a job refused (a :class:`~stud8.server.books.ledger.LedgerError`, a duplicate
+  key) is undone alone and the others commit;
+- jobs are written in the order they were handed over, so a cash-out always sees
+  the settlements of the hands before it;
+- a job may be awaited (:meth:`RoomWriter.call`: the buy-ins, the hand notes) or
+  not (:meth:`RoomWriter.submit`: the settlements, the records, the seats); a
+  failure of a job nobody awaits is logged.
+
+Crash safety is the ledger's and the hand notes': a hand is noted (awaited, so
+durable) before its cards are dealt, and the note is removed in the transaction
+that settles it and stores its record. A crash before that batch is written
+leaves the note, the ledger without the hand, and the table accounts as they
+were before it: the restart refunds it (:mod:`stud8.server.books.recovery`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from stud8.server.books.ledger import DuplicateHandError, LedgerError, retryable
+
+log = logging.getLogger("stud8.server")
+
+T = TypeVar("T")
+Work = Callable[[Connection], Any]
+
+MAX_BATCH = 500  # jobs in one transaction
+ATTEMPTS = 8  # a batch hitting a lock or a serialization conflict is tried again
+
+
+@dataclass(slots=True)
+class Job:
+    """Some writes that succeed or fail together (one savepoint)."""
+
+    work: list[Work]
+    what: str
+    hand_id: str | None = None
+    future: asyncio.Future[Any] | None = None
+
+
+@dataclass(slots=True)
+class WriterStats:
+    batches: int = 0
+    jobs: int = 0
+    failed: int = 0
+    largest: int = 0
+    sizes: list[int] = field(default_factory=list)  # the last batches' sizes
+
+
+class RoomWriter:
+    """The room's database writes, in order, batched, from one thread."""
+
+    def __init__(self, engine: Engine, *, max_batch: int = MAX_BATCH) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self.stats = WriterStats()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pending: list[Job] = []  # this turn of the loop's (loop thread only)
+        self._released = False
+        self._ready: list[Job] = []  # handed to the thread (under the lock)
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ the loop's side
+    def submit(self, work: Work, *, what: str, hand_id: str | None = None) -> None:
+        """Write ``work`` soon; nobody waits for it (a failure is logged)."""
+        self._add(Job([work], what, hand_id))
+
+    async def call(self, work: Callable[[Connection], T], *, what: str) -> T:
+        """Write ``work`` and wait until its batch is committed; its result, or
+        the exception it raised (the job alone is undone)."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._add(Job([work], what, None, future))
+        return await future
+
+    def attach(self, hand_id: str, work: Work, *, what: str) -> None:
+        """Add ``work`` to the job of ``hand_id`` handed over in this turn of the
+        loop (same savepoint, same transaction); a job of its own otherwise."""
+        for job in reversed(self._pending):
+            if job.hand_id == hand_id:
+                job.work.append(work)
+                return
+        self._add(Job([work], what, hand_id))
+
+    async def drain(self) -> None:
+        """Wait until everything handed over so far is written."""
+        await self.call(lambda _conn: None, what="drain")
+
+    def _add(self, job: Job) -> None:
+        if self._stopping:
+            raise RuntimeError("the room's writer is closed")
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        self._pending.append(job)
+        if not self._released:
+            self._released = True
+            loop.call_soon(self._release)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="stud8-writer", daemon=True)
+            self._thread.start()
+
+    def _release(self) -> None:
+        self._released = False
+        jobs, self._pending = self._pending, []
+        with self._lock:
+            self._ready.extend(jobs)
+        self._wake.set()
+
+    def close(self) -> None:
+        """Write what is left and stop the thread (blocking; after the loop's
+        last job)."""
+        if self._stopping:
+            return
+        self._stopping = True
+        with self._lock:
+            self._ready.extend(self._pending)
+            self._pending = []
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    # ------------------------------------------------------------ the thread
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            with self._lock:
+                jobs, self._ready = self._ready, []
+                self._wake.clear()
+            for start in range(0, len(jobs), self.max_batch):
+                self._write(jobs[start : start + self.max_batch])
+            if self._stopping:
+                with self._lock:
+                    if not self._ready:
+                        return
+
+    def _write(self, jobs: list[Job]) -> None:
+        outcomes: list[tuple[Job, Any, BaseException | None]] = []
+        for attempt in range(ATTEMPTS):
+            outcomes = []
+            try:
+                with self.engine.begin() as conn:
+                    for job in jobs:
+                        outcomes.append(self._one(conn, job))
+                break
+            except DBAPIError as exc:
+                if attempt < ATTEMPTS - 1 and retryable(exc):
+                    time.sleep(0.01 * (attempt + 1))
+                    continue
+                log.error("the room's writer could not write %d job(s): %s", len(jobs), exc)
+                outcomes = [(job, None, exc) for job in jobs]
+                break
+            except Exception as exc:  # a bug in a job: log it, never kill the writer
+                log.exception("the room's writer failed on a batch of %d job(s)", len(jobs))
+                outcomes = [(job, None, exc) for job in jobs]
+                break
+        stats = self.stats
+        stats.batches += 1
+        stats.jobs += len(jobs)
+        stats.largest = max(stats.largest, len(jobs))
+        stats.sizes = [*stats.sizes[-99:], len(jobs)]
+        for job, result, error in outcomes:
+            if error is not None:
+                stats.failed += 1
+            self._settle(job, result, error)
+
+    @staticmethod
+    def _one(conn: Connection, job: Job) -> tuple[Job, Any, BaseException | None]:
+        result: Any = None
+        for attempt in range(3):
+            try:
+                with conn.begin_nested():
+                    for work in job.work:
+                        result = work(conn)
+            except LedgerError as exc:  # refused: this job alone is undone
+                return job, None, exc
+            except IntegrityError as exc:
+                # another connection made the same row first (an account opened by
+                # a sign-up at the same moment, on PostgreSQL): the next try sees it
+                if attempt == 2:
+                    return job, None, exc
+                continue
+            return job, result, None
+        raise AssertionError("unreachable")
+
+    def _settle(self, job: Job, result: Any, error: BaseException | None) -> None:
+        future, loop = job.future, self._loop
+        if future is None:
+            if isinstance(error, DuplicateHandError):
+                log.debug("%s: %s", job.what, error)  # applied once already
+            elif error is not None:
+                log.error("%s was not written: %s", job.what, error)
+            return
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(_resolve, future, result, error)
+
+
+def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(cast(object, result))

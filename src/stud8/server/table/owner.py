@@ -1,0 +1,543 @@
+"""The table runtime: one asyncio task owns a table and alone changes its hand.
+
+Commands come in through the table's queue (:meth:`Table.submit`), each answered
+with a :class:`Reply`: ok, or a refusal that says why and changed nothing. A
+command that carries a ``command_id`` already seen from that player is not
+applied again: it gets the first answer again. Timers and bots post their own
+messages to the same queue, so the owner task is the only writer.
+
+Every event (see :mod:`stud8.server.table.events`) is numbered, kept in a bounded
+history and handed to each subscriber as that subscriber may see it (its
+:class:`~stud8.server.table.feed.Feed`). The waiting list and the seat it holds
+are :class:`~stud8.server.table.waitlist.WaitingList`'s; the seat commands are
+:class:`~stud8.server.table.seating.TableSeating`'s.
+
+Timers follow RULES.md section 6, with the times of the table's
+:class:`~stud8.core.rules.TableRules`: ``action_seconds``, then a visible
+``time_bank_seconds`` countdown, then the engine's timeout rule
+(:meth:`Hand.time_out`); a player who reconnects during his turn gets
+``reconnect_seconds`` more, once a turn; a player disconnected or leaving is
+dealt out of the next hands, his chips his own; one dealt out for the table's
+``sit_out_seconds`` is stood up (:mod:`stud8.server.table.seating`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from types import MappingProxyType
+
+from stud8.core.actions import make_action
+from stud8.core.cards import Deck
+from stud8.core.errors import Stud8Error
+from stud8.core.events import Event, HandCancelled
+from stud8.core.hand import Hand
+from stud8.formats.record import HandRecord
+from stud8.server.books.bank import ChipBank, HandNoter
+from stud8.server.clock import Clock, TimerHandle
+from stud8.server.table.commands import (
+    Act,
+    AwayCheck,
+    BotTurn,
+    Cancel,
+    ComeBack,
+    Command,
+    Connect,
+    Disconnect,
+    JoinWaitlist,
+    Leave,
+    LeaveWaitlist,
+    Message,
+    OfferTimeout,
+    Refused,
+    Reply,
+    Seat,
+    SeatBot,
+    SeatSnapshot,
+    Sit,
+    SitOut,
+    StartHand,
+    TableConfig,
+    TableSnapshot,
+    Tick,
+    TopUp,
+    Turn,
+)
+from stud8.server.table.events import (
+    HandFinished,
+    HandStarted,
+    Numbered,
+    TimerStarted,
+)
+from stud8.server.table.feed import Feed, Subscription
+from stud8.server.table.seating import TableSeating
+from stud8.server.table.waitlist import WaitingList
+
+__all__ = ["RecordSink", "Subscription", "Table"]
+
+RecordSink = Callable[[HandRecord], None]
+
+
+log = logging.getLogger("stud8.server")
+
+
+def _new_hand_id() -> str:
+    return uuid.uuid4().hex
+
+
+# ---------------------------------------------------------------- the table
+
+
+class Table(TableSeating):
+    """One table; :meth:`start` runs its owner task, :meth:`stop` ends it."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        *,
+        bank: ChipBank,
+        clock: Clock,
+        deck_source: Callable[[], Deck] = Deck.shuffled,
+        record_sink: RecordSink | None = None,
+        hand_ids: Callable[[], str] = _new_hand_id,
+        bot_seed: int | None = None,
+    ) -> None:
+        self.config = config
+        self.rules = config.rules
+        self.table_id = config.table_id
+        self._bank = bank
+        self._noter = bank if isinstance(bank, HandNoter) else None
+        self._clock = clock
+        self._deck_source = deck_source
+        self._record_sink = record_sink
+        self._hand_ids = hand_ids
+        self._bot_rng = random.Random(bot_seed)
+        self._queue: asyncio.Queue[tuple[Message, asyncio.Future[Reply] | None]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.seats: dict[int, Seat] = {}
+        self.hand: Hand | None = None
+        self._hand_players: Mapping[int, str] = MappingProxyType({})
+        self._hand_started_at: datetime | None = None
+        self._hand_times: list[datetime] = []
+        self._seen_events = 0  # events of the hand already numbered
+        self._turn: Turn | None = None
+        self._token = 0
+        self._start_timer: TimerHandle | None = None
+        self._away_timer: TimerHandle | None = None
+        self._away_due: float | None = None
+        self._away_token = 0
+        self._feed = Feed(config.history_size, config.first_seq)
+        self._emit = self._feed.emit
+        self.waiting = WaitingList(
+            clock=clock,
+            seconds=config.offer_seconds,
+            emit=self._emit,
+            post=lambda message: self._queue.put_nowait((message, None)),
+        )
+        self._answers: OrderedDict[tuple[str, str], Reply] = OrderedDict()
+        self.hands_played = 0
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), name=f"table {self.table_id}"
+            )
+            # seats restored before the start are counted away from now
+            self._queue.put_nowait((AwayCheck(), None))
+
+    async def stop(self) -> None:
+        """End the owner task and the timers (the hand, if any, stays as it is)."""
+        self._cancel_turn()
+        self.waiting.stop()
+        self._stop_away_timer()
+        if self._start_timer is not None:
+            self._start_timer.cancel()
+            self._start_timer = None
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        while not self._queue.empty():
+            _, fut = self._queue.get_nowait()
+            if fut is not None and not fut.done():
+                fut.cancel()
+
+    async def settled(self) -> None:
+        """Wait until every message queued so far (and what it caused) is handled."""
+        task = self._task
+        if task is None:
+            raise RuntimeError("the table is not running")
+        join = asyncio.ensure_future(self._queue.join())
+        done, _ = await asyncio.wait({join, task}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            join.cancel()
+            task.result()  # raises what killed the table
+            raise RuntimeError("the table stopped")
+
+    # ------------------------------------------------------------ the edge's side
+    async def submit(self, command: Command) -> Reply:
+        """Queue a command; its reply when the table has handled it."""
+        fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((command, fut))
+        return await fut
+
+    async def cancel_hand(self, reason: str = "") -> Reply:
+        """Cancel the hand in play: every chip goes back (RULES.md section 7)."""
+        fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((Cancel(reason), fut))
+        return await fut
+
+    @property
+    def last_seq(self) -> int:
+        return self._feed.last_seq
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def subscribe(
+        self,
+        player: str | None,
+        deliver: Callable[[Numbered], None],
+        last_seen: int | None = None,
+        *,
+        everything: bool = False,
+    ) -> Subscription:
+        """Follow the table as ``player`` (None: an observer) sees it; with
+        ``everything`` (an operator) every card, but in a hand he is dealt into.
+
+        With ``last_seen``, the events after it are delivered at once if the history
+        still has them; otherwise (or without ``last_seen``) the subscription carries
+        a snapshot, and events after the snapshot's ``seq`` follow.
+        """
+        return self._feed.subscribe(
+            player,
+            deliver,
+            last_seen,
+            lambda: self.snapshot(player, everything=everything),
+            everything=everything,
+        )
+
+    def events_since(self, last_seen: int, player: str | None = None) -> list[Numbered] | None:
+        """The events after ``last_seen`` as ``player`` may see them; None if the
+        history no longer has them all (a snapshot is needed)."""
+        return self._feed.since(last_seen, player)
+
+    def snapshot(self, player: str | None = None, *, everything: bool = False) -> TableSnapshot:
+        hand = self.hand
+        viewer = None
+        if hand is not None and player is not None:
+            for s, who in self._hand_players.items():
+                if who == player:
+                    viewer = s
+        turn = self._turn
+        waiting, offer = self.waiting.snapshot()
+        return TableSnapshot(
+            table_id=self.table_id,
+            seq=self.last_seq,
+            viewer_seat=viewer,
+            seats=tuple(
+                SeatSnapshot(
+                    seat=n,
+                    player=s.player,
+                    chips=s.chips,
+                    bot=s.bot is not None,
+                    sitting_out=s.sitting_out,
+                    connected=s.connected,
+                    in_hand=hand is not None and n in self._hand_players,
+                )
+                for n, s in sorted(self.seats.items())
+            ),
+            hand_id=hand.hand_id if hand is not None else None,
+            hand=(
+                hand.view(viewer, everything=everything and viewer is None)
+                if hand is not None
+                else None
+            ),
+            turn=(
+                TimerStarted(
+                    turn.seat, turn.phase, turn.deadline - self._clock.now(), turn.deadline
+                )
+                if turn is not None
+                else None
+            ),
+            waiting_list=waiting,
+            offer=offer,
+        )
+
+    # ------------------------------------------------------------ the owner task
+    async def _run(self) -> None:
+        while True:
+            message, fut = await self._queue.get()
+            try:
+                reply: Reply | None = None
+                if isinstance(message, Command):
+                    reply = await self._command(message)
+                elif isinstance(message, Cancel):
+                    reply = await self._refusing(self._cancel, message.reason)
+                else:
+                    await self._internal(message)
+                await self._check_away()  # any message may change who is away
+                if reply is not None and fut is not None and not fut.done():
+                    fut.set_result(reply)
+            except BaseException as exc:
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc if isinstance(exc, Exception) else RuntimeError(exc))
+                raise
+            finally:
+                self._queue.task_done()
+
+    async def _refusing(self, handler: Callable[..., object], *args: object) -> Reply:
+        try:
+            result = handler(*args)
+            if asyncio.iscoroutine(result):
+                await result
+        except Refused as refusal:
+            return Reply(False, str(refusal), self.last_seq)
+        return Reply(True, "", self.last_seq)
+
+    async def _command(self, cmd: Command) -> Reply:
+        key = (cmd.player, cmd.command_id) if cmd.command_id is not None else None
+        if key is not None and key in self._answers:
+            return self._answers[key]
+        reply = await self._refusing(self._handle, cmd)
+        if key is not None:
+            self._answers[key] = reply
+            while len(self._answers) > self.config.remembered_commands:
+                self._answers.popitem(last=False)
+        return reply
+
+    async def _handle(self, cmd: Command) -> None:
+        if isinstance(cmd, Act):
+            await self._act(cmd)
+        elif isinstance(cmd, (Sit, SeatBot)):
+            await self._sit(cmd)
+        elif isinstance(cmd, TopUp):
+            await self._top_up(cmd)
+        elif isinstance(cmd, Leave):
+            await self._leave(cmd)
+        elif isinstance(cmd, SitOut):
+            self._sit_out(cmd)
+        elif isinstance(cmd, ComeBack):
+            self._come_back(cmd)
+        elif isinstance(cmd, Connect):
+            self._connect(cmd)
+        elif isinstance(cmd, Disconnect):
+            self._disconnect(cmd)
+        elif isinstance(cmd, JoinWaitlist):
+            seated = self.seat_of(cmd.player) is not None
+            self.waiting.join(cmd.player, seated=seated, free_seats=self._free_seats())
+        elif isinstance(cmd, LeaveWaitlist):
+            self.waiting.leave(cmd.player, self._free_seats())
+        else:
+            raise Refused(f"unknown command {type(cmd).__name__}")
+
+    async def _internal(
+        self, message: Tick | BotTurn | StartHand | OfferTimeout | AwayCheck
+    ) -> None:
+        if isinstance(message, AwayCheck):
+            self._away_timer_fired(message)  # _run checks after every message
+            return
+        if isinstance(message, StartHand):
+            self._start_timer = None
+            await self._start_hand()
+            return
+        if isinstance(message, OfferTimeout):
+            self.waiting.expired(message.token, self._free_seats())
+            return
+        turn, hand = self._turn, self.hand
+        if turn is None or hand is None or message.token != turn.token:
+            return  # a stale timer or bot turn
+        if isinstance(message, BotTurn):
+            bot = self.seats[turn.seat].bot
+            assert bot is not None
+            self._turn = None
+            try:
+                events = hand.apply(bot.act(hand.view(turn.seat)))
+            except Stud8Error:
+                events = hand.time_out()
+            await self._progress(events)
+        elif turn.phase == "action" and self.rules.time_bank_seconds > 0:
+            self._set_phase(turn, "time_bank", self._clock.now() + self.rules.time_bank_seconds)
+        else:
+            self._turn = None
+            await self._progress(hand.time_out())
+
+    # ------------------------------------------------------------ events
+    def _emit_hand_events(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        now = self._clock.wall()
+        for event in hand.events[self._seen_events :]:
+            self._hand_times.append(now)
+            self._emit(event, self._hand_players)
+        self._seen_events = len(hand.events)
+
+    # ------------------------------------------------------------ commands
+    async def _act(self, cmd: Act) -> None:
+        hand = self.hand
+        number, _ = self._seat_of(cmd.player)
+        if hand is None or not self._in_hand(number):
+            raise Refused("you are not in a hand")
+        if hand.to_act != number:
+            raise Refused(f"it is not your turn (seat {hand.to_act} is to act)")
+        amount = cmd.amount
+        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
+            raise Refused(f"the amount must be a whole number of chips, got {amount!r}")
+        try:
+            action = make_action(cmd.kind, amount)
+        except ValueError as exc:  # an unknown kind, or an amount where none goes
+            raise Refused(f"not an action: {cmd.kind!r} {amount!r} ({exc})") from None
+        try:
+            events = hand.apply(action)
+        except Stud8Error as exc:
+            raise Refused(str(exc)) from None
+        self._cancel_turn()
+        await self._progress(events)
+
+    async def _cancel(self, reason: str) -> None:
+        hand = self.hand
+        if hand is None:
+            raise Refused("no hand is in play")
+        self._cancel_turn()
+        await self._progress(hand.cancel(reason))
+
+    # ------------------------------------------------------------ the hand
+    def _schedule_start(self) -> None:
+        if self.hand is not None or self._start_timer is not None or self._task is None:
+            return
+        if sum(1 for s in self.seats.values() if s.ready) < 2:
+            return
+        self._start_timer = self._clock.call_at(
+            self._clock.now() + self.config.between_hands,
+            lambda: self._queue.put_nowait((StartHand(), None)),
+        )
+
+    async def _start_hand(self) -> None:
+        if self.hand is not None:
+            return
+        stacks = {n: s.chips for n, s in sorted(self.seats.items()) if s.ready}
+        if len(stacks) < 2:
+            return
+        hand_id = self._hand_ids()
+        players = {n: self.seats[n].player for n in stacks}
+        started_at = self._clock.wall()
+        if self._noter is not None:
+            # noted (written) before a card is dealt, so a restart can cancel it
+            noted = {n: (players[n], chips) for n, chips in stacks.items()}
+            try:
+                await self._noter.note_hand(hand_id, self.table_id, noted, started_at)
+            except Exception:
+                log.exception("table %s: cannot note a new hand; trying again", self.table_id)
+                self._start_timer = self._clock.call_at(
+                    self._clock.now() + max(1.0, self.config.between_hands),
+                    lambda: self._queue.put_nowait((StartHand(), None)),
+                )
+                return
+        self._hand_players = MappingProxyType(players)
+        self._hand_started_at = started_at
+        self._hand_times = []
+        self._seen_events = 0
+        hand = Hand.start(
+            rules=self.rules, stacks=stacks, deck=self._deck_source(), hand_id=hand_id
+        )
+        self.hand = hand
+        self._emit(HandStarted(hand_id, tuple(stacks.items())), self._hand_players)
+        await self._progress(hand.events)
+
+    async def _progress(self, _new: list[Event]) -> None:
+        """Number the hand's new events; then start the next turn or end the hand."""
+        hand = self.hand
+        assert hand is not None
+        self._emit_hand_events()
+        if hand.is_over:
+            await self._finish_hand(hand)
+        elif hand.to_act is not None:
+            self._start_turn(hand.to_act)
+
+    def _start_turn(self, number: int) -> None:
+        self._cancel_turn()
+        self._token += 1
+        token = self._token
+        seat = self.seats[number]
+        if seat.bot is not None:
+            self._turn = Turn(number, token, "bot", self._clock.now() + self.config.bot_delay)
+            message = BotTurn(token)
+            if self.config.bot_delay <= 0:
+                self._queue.put_nowait((message, None))
+            else:
+                self._turn.timer = self._clock.call_at(
+                    self._turn.deadline, lambda: self._queue.put_nowait((message, None))
+                )
+            return
+        turn = Turn(number, token, "action", 0.0)
+        self._turn = turn
+        self._set_phase(turn, "action", self._clock.now() + self.rules.action_seconds)
+
+    def _set_phase(self, turn: Turn, phase: str, deadline: float, shown: str = "") -> None:
+        if turn.timer is not None:
+            turn.timer.cancel()
+        turn.phase, turn.deadline = phase, deadline
+        now = self._clock.now()
+        self._emit(TimerStarted(turn.seat, shown or phase, deadline - now, deadline))
+        tick = Tick(turn.token)
+        turn.timer = self._clock.call_at(deadline, lambda: self._queue.put_nowait((tick, None)))
+
+    def _cancel_turn(self) -> None:
+        turn, self._turn = self._turn, None
+        if turn is not None and turn.timer is not None:
+            turn.timer.cancel()
+
+    async def _finish_hand(self, hand: Hand) -> None:
+        self._cancel_turn()
+        players = self._hand_players
+        start = dict(hand.setup.stacks)
+        if hand.cancelled:
+            cancel = next(e for e in reversed(hand.events) if isinstance(e, HandCancelled))
+            await self._bank.refund_hand(
+                hand.hand_id, self.table_id, {players[s]: c for s, c in cancel.refunds}
+            )
+            final = start
+        else:
+            result = hand.result
+            assert result is not None
+            final = dict(result.stacks)
+            await self._bank.settle_hand(
+                hand.hand_id,
+                self.table_id,
+                {players[s]: final[s] - start[s] for s in start},
+                result.rake,
+            )
+        for number, chips in final.items():
+            self.seats[number].chips = chips
+        self._emit(HandFinished(hand.hand_id, hand.cancelled), players)
+        if self._record_sink is not None:
+            self._record_sink(
+                HandRecord.from_hand(
+                    hand,
+                    names=dict(players),
+                    table=self.table_id,
+                    started_at=self._hand_started_at,
+                    times=self._hand_times,
+                )
+            )
+        self.hand = None
+        self.hands_played += 1
+        # between hands: the leaving leave, the disconnected and the broke are dealt out
+        for number in list(players):
+            seat = self.seats[number]
+            if seat.leaving:
+                await self._remove(number, "left")
+            elif seat.bot is not None and seat.chips == 0:
+                await self._remove(number, "no_chips")
+            elif not seat.connected:
+                self._deal_out(number, seat, "disconnected")
+        self._schedule_start()

@@ -1,0 +1,296 @@
+"""Who sits where at a table: the seat commands (a base of :class:`stud8.server.table.owner.Table`).
+
+Sitting down buys in through the bank; leaving cashes out (at the end of the
+hand if he is in one); sitting out, coming back, connecting and disconnecting
+change whether the seat is dealt in (RULES.md section 6: a player disconnected
+between hands is dealt out, his chips his own, and dealt in again when he comes
+back). :meth:`TableSeating.restore_seat` puts back, before the table starts, a
+player seated when the server stopped, with the chips the ledger still holds for
+him at the table (no buy-in: the chips never left the table).
+
+A player kept out of the hands (sat out, disconnected, reseated after a restart
+and not back yet, or without chips) for the table's ``sit_out_seconds`` is stood
+up, as real rooms do: once he is in no hand, he leaves the table (a ``leave``
+event, reason ``sat_out``), his chips back to his account, and the seat goes to
+the waiting list. :meth:`TableSeating._check_away` keeps that count; the table
+runs it after every message it handles, and a timer wakes it when a count is due.
+
+These methods run in the table's owner task only, like the rest of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from stud8.core.hand import Hand
+from stud8.core.rules import TableRules
+from stud8.server.books.bank import BankError, ChipBank
+from stud8.server.clock import Clock, TimerHandle
+from stud8.server.table.commands import (
+    AwayCheck,
+    ComeBack,
+    Connect,
+    Disconnect,
+    Leave,
+    Refused,
+    Seat,
+    SeatBot,
+    Sit,
+    SitOut,
+    TableConfig,
+    TopUp,
+    Turn,
+)
+from stud8.server.table.events import (
+    CameBack,
+    Disconnected,
+    Reconnected,
+    SatOut,
+    SeatLeft,
+    SeatTaken,
+    ToppedUp,
+)
+from stud8.server.table.waitlist import WaitingList
+from stud8.tools.bots import BOTS, Bot
+
+
+class TableSeating:
+    """The seat commands; :class:`~stud8.server.table.owner.Table` provides the rest."""
+
+    table_id: str
+    rules: TableRules
+    config: TableConfig
+    seats: dict[int, Seat]
+    hand: Hand | None
+    waiting: WaitingList
+    _hand_players: Mapping[int, str]
+    _bank: ChipBank
+    _clock: Clock
+    _queue: asyncio.Queue[tuple[Any, Any]]
+    _away_timer: TimerHandle | None
+    _away_due: float | None
+    _away_token: int
+    _bot_rng: random.Random
+    _turn: Turn | None
+    _task: asyncio.Task[None] | None
+    _emit: Callable[..., None]
+
+    def _schedule_start(self) -> None:
+        raise NotImplementedError
+
+    def _set_phase(self, turn: Turn, phase: str, deadline: float, shown: str = "") -> None:
+        raise NotImplementedError
+
+    def restore_seat(self, seat: int, player: str, chips: int, *, bot: str | None = None) -> None:
+        """Before :meth:`start`: seat ``player`` again in ``seat`` with ``chips``
+        that are already his at this table (nothing is bought in). A bot (``bot``
+        is its policy) plays at once; a player is not connected yet, so he is
+        dealt out until he connects (RULES.md section 6)."""
+        if self._task is not None:
+            raise RuntimeError("seats are restored before the table starts")
+        if not 1 <= seat <= self.rules.max_seats or seat in self.seats:
+            raise ValueError(f"seat {seat} is not free at {self.table_id}")
+        if self.seat_of(player) is not None:
+            raise ValueError(f"{player} is already seated at {self.table_id}")
+        if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
+            raise ValueError(f"a seat comes back with chips, not {chips!r}")
+        robot: Bot | None = None
+        if bot is not None:
+            factory = BOTS.get(bot)
+            if factory is None:
+                raise ValueError(f"no bot policy {bot!r}")
+            robot = factory(random.Random(self._bot_rng.getrandbits(64)))
+        absent = robot is None
+        self.seats[seat] = Seat(
+            player,
+            chips,
+            robot,
+            sitting_out=absent,
+            out_reason="disconnected" if absent else "",
+            connected=not absent,
+        )
+        self._emit(SeatTaken(seat, player, chips, robot is not None))
+        if absent:
+            self._emit(SatOut(seat, "disconnected"))
+
+    def seat_of(self, player: str) -> int | None:
+        for number, seat in self.seats.items():
+            if seat.player == player:
+                return number
+        return None
+
+    def _seat_of(self, player: str) -> tuple[int, Seat]:
+        for number, seat in self.seats.items():
+            if seat.player == player:
+                return number, seat
+        raise Refused(f"{player} is not seated at this table")
+
+    def _in_hand(self, number: int) -> bool:
+        return self.hand is not None and number in self._hand_players
+
+    async def _sit(self, cmd: Sit | SeatBot) -> None:
+        rules, config = self.rules, self.config
+        if not 1 <= cmd.seat <= rules.max_seats:
+            raise Refused(f"seats run from 1 to {rules.max_seats}, not {cmd.seat}")
+        if cmd.seat in self.seats:
+            raise Refused(f"seat {cmd.seat} is taken")
+        if self.seat_of(cmd.player) is not None:
+            raise Refused(f"{cmd.player} is already seated at this table")
+        self.waiting.check_sit(cmd.seat, cmd.player)
+        if not isinstance(cmd.amount, int) or not (
+            config.min_buy_in <= cmd.amount <= config.max_buy_in
+        ):
+            raise Refused(
+                f"the buy-in is {config.min_buy_in} to {config.max_buy_in} chips, not {cmd.amount}"
+            )
+        bot: Bot | None = None
+        if isinstance(cmd, SeatBot):
+            factory = BOTS.get(cmd.policy)
+            if factory is None:
+                raise Refused(f"no bot policy {cmd.policy!r} (there are {', '.join(BOTS)})")
+            seed = cmd.seed if cmd.seed is not None else self._bot_rng.getrandbits(64)
+            bot = factory(random.Random(seed))
+        try:
+            await self._bank.buy_in(cmd.player, self.table_id, cmd.seat, cmd.amount)
+        except BankError as exc:
+            raise Refused(str(exc)) from None
+        self.seats[cmd.seat] = Seat(cmd.player, cmd.amount, bot)
+        self._emit(SeatTaken(cmd.seat, cmd.player, cmd.amount, bot is not None))
+        self.waiting.sat(cmd.player, self._free_seats())
+        self._schedule_start()
+
+    async def _top_up(self, cmd: TopUp) -> None:
+        number, seat = self._seat_of(cmd.player)
+        if self._in_hand(number):
+            raise Refused("you may top up between hands only")
+        amount = cmd.amount
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise Refused(f"a top-up must be a positive number of chips, got {amount!r}")
+        if seat.chips + amount > self.config.max_buy_in:
+            raise Refused(
+                f"you may have at most {self.config.max_buy_in} chips at this table; "
+                f"you have {seat.chips}"
+            )
+        try:
+            await self._bank.top_up(cmd.player, self.table_id, number, amount)
+        except BankError as exc:
+            raise Refused(str(exc)) from None
+        seat.chips += amount
+        self._emit(ToppedUp(number, amount, seat.chips))
+        self._schedule_start()
+
+    async def _leave(self, cmd: Leave) -> None:
+        number, seat = self._seat_of(cmd.player)
+        if self._in_hand(number):
+            # He plays this hand out (the timers act for him) and leaves at its end.
+            if not seat.leaving:
+                seat.leaving = True
+                self._emit(SatOut(number, "leaving"))
+            return
+        await self._remove(number, cmd.reason)
+
+    async def _remove(self, number: int, reason: str) -> None:
+        seat = self.seats.pop(number)
+        if seat.chips:
+            await self._bank.cash_out(seat.player, self.table_id, number, seat.chips)
+        self._emit(SeatLeft(number, seat.player, seat.chips, reason))
+        self.waiting.offer_next(self._free_seats())
+
+    def _free_seats(self) -> list[int]:
+        return [n for n in range(1, self.rules.max_seats + 1) if n not in self.seats]
+
+    def _sit_out(self, cmd: SitOut) -> None:
+        number, seat = self._seat_of(cmd.player)
+        if seat.sitting_out:
+            raise Refused("you are already sitting out")
+        seat.sitting_out, seat.out_reason = True, "asked"
+        self._emit(SatOut(number, "asked"))
+
+    def _come_back(self, cmd: ComeBack) -> None:
+        number, seat = self._seat_of(cmd.player)
+        if seat.leaving:
+            raise Refused("you are leaving the table")
+        if not seat.sitting_out and seat.connected:
+            raise Refused("you are not sitting out")
+        seat.connected = True
+        seat.sitting_out, seat.out_reason = False, ""
+        self._emit(CameBack(number))
+        self._schedule_start()
+
+    def _connect(self, cmd: Connect) -> None:
+        number, seat = self._seat_of(cmd.player)
+        if seat.connected:
+            return
+        seat.connected = True
+        self._emit(Reconnected(number))
+        turn = self._turn
+        if turn is not None and turn.seat == number and not turn.extended:
+            turn.extended = True
+            self._set_phase(
+                turn, turn.phase, turn.deadline + self.rules.reconnect_seconds, "reconnect"
+            )
+        if seat.sitting_out and seat.out_reason == "disconnected":
+            seat.sitting_out, seat.out_reason = False, ""
+            self._emit(CameBack(number))
+            self._schedule_start()
+
+    def _disconnect(self, cmd: Disconnect) -> None:
+        number, seat = self._seat_of(cmd.player)
+        if not seat.connected:
+            return
+        seat.connected = False
+        self._emit(Disconnected(number))
+        if not self._in_hand(number):
+            self._deal_out(number, seat, "disconnected")
+
+    def _deal_out(self, number: int, seat: Seat, reason: str) -> None:
+        if not seat.sitting_out:
+            seat.sitting_out, seat.out_reason = True, reason
+            self._emit(SatOut(number, reason))
+
+    # ------------------------------------------------------------ away too long
+    async def _check_away(self) -> None:
+        """Note when each player's seat stopped being dealt in; stand up those
+        away ``sit_out_seconds`` or more who are in no hand; set the timer for the
+        next one due (one still in the hand goes when the hand ends: the table
+        checks again after it)."""
+        now, limit = self._clock.now(), self.config.sit_out_seconds
+        for seat in self.seats.values():
+            if not seat.away:
+                seat.away_since = None
+            elif seat.away_since is None:
+                seat.away_since = now
+        for number, seat in list(self.seats.items()):
+            since = seat.away_since
+            if since is not None and now - since >= limit and not self._in_hand(number):
+                await self._remove(number, "sat_out")
+        due = min(
+            (
+                s.away_since + limit
+                for s in self.seats.values()
+                if s.away_since is not None and s.away_since + limit > now
+            ),
+            default=None,
+        )
+        if due == self._away_due:
+            return
+        self._stop_away_timer()
+        if due is not None:
+            self._away_token += 1
+            message = AwayCheck(self._away_token)
+            self._away_due = due
+            self._away_timer = self._clock.call_at(
+                due, lambda: self._queue.put_nowait((message, None))
+            )
+
+    def _away_timer_fired(self, message: AwayCheck) -> None:
+        if message.token == self._away_token:
+            self._away_timer = self._away_due = None
+
+    def _stop_away_timer(self) -> None:
+        timer, self._away_timer, self._away_due = self._away_timer, None, None
+        if timer is not None:
+            timer.cancel()

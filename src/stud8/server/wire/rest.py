@@ -1,0 +1,200 @@
+"""The REST API's bodies, as typed dataclasses, and its endpoints.
+
+Each class is the JSON object of a request or an answer (its fields are the JSON
+fields); :data:`ENDPOINTS` says which goes where. :mod:`stud8.server.wire.schemas`
+generates their JSON schemas for ``docs/protocol.md`` and ``GET /api/v1/schemas``,
+and the tests check the server's real answers against them.
+
+Every request that needs a login carries ``Authorization: Bearer <token>``. An
+error is ``{"error": reason}`` (:class:`Failure`) with status 400 (a bad
+request), 401 (no or unknown token, a wrong password), 403 (not an operator),
+404, 409 (a name taken) or 413 (a body over 16 KiB).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stud8.server.room.lobby import TableSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    """A name (2 to 24 letters, digits, '_' or '-') and a password (6 to 256 characters)."""
+
+    name: str
+    password: str
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """The new account."""
+
+    name: str
+    operator: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedIn:
+    """A session token (send it as ``Authorization: Bearer <token>``, or as
+    ``?token=`` on a table websocket), the account's name as registered, and
+    whether it is an operator's (who may open and close tables)."""
+
+    token: str
+    name: str
+    operator: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    ok: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    ante: int
+    bring_in: int
+    small_bet: int
+    big_bet: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuyIn:
+    min: int
+    max: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table's rules (also the ``table`` of a websocket's ``welcome``): its
+    ``game`` and betting ``structure``, ``stakes``, ``buy_in`` range and ``seats``;
+    its clock: ``action_seconds`` then ``time_bank_seconds`` to act, and
+    ``reconnect_seconds`` more, once a turn, for a player who reconnects during it;
+    ``timeout_policy`` (what a time-out does, RULES.md section 6:
+    ``all_in_protection`` or ``check_or_fold``); ``offer_seconds`` (a freed seat
+    held for the waiting list), ``sit_out_seconds`` (a player dealt out this long
+    is stood up); the rake: ``rake_percent`` (a string: ``"5"``, ``"5/2"``) of
+    each pot, at most ``rake_cap`` (null: no cap)."""
+
+    table_id: str
+    name: str
+    game: str
+    structure: str
+    stakes: Stakes
+    buy_in: BuyIn
+    seats: int
+    action_seconds: int
+    time_bank_seconds: int
+    reconnect_seconds: int
+    timeout_policy: str
+    offer_seconds: float
+    sit_out_seconds: float
+    rake_percent: str
+    rake_cap: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyTable(TableInfo):
+    """A table as the lobby shows it: its rules (see TableInfo), then
+    ``seats_taken``, ``players`` in seat order, ``waiting`` how many are on its
+    waiting list; ``average_pot`` and ``hands_per_hour`` over the last hour."""
+
+    seats_taken: int
+    players: list[str]
+    waiting: int
+    average_pot: float
+    hands_per_hour: float
+    hands_played: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    tables: list[LobbyTable]
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedTable:
+    table: LobbyTable
+
+
+@dataclass(frozen=True, slots=True)
+class HandsQuery:
+    """The query of ``GET /api/v1/hands``: at most ``limit`` hands (1 to 1000,
+    default 50), latest first; ``player`` (a player may name only himself; an
+    operator anyone); ``table``: the hands of that table only."""
+
+    limit: int | None = None
+    player: str | None = None
+    table: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    method: str
+    path: str
+    doc: str
+    request: type | None = None  # the JSON body (or the query, for a GET)
+    answer: type | None = None  # None: not JSON (see doc)
+    status: int = 200
+    login: bool = False
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "POST",
+        "/api/v1/register",
+        "Open an account, with its play chips. 409 if the name is taken (in any case).",
+        Credentials,
+        Registered,
+        201,
+    ),
+    Endpoint(
+        "POST",
+        "/api/v1/login",
+        "Log in: a new session token, the account's name and role. 401 if wrong.",
+        Credentials,
+        LoggedIn,
+    ),
+    Endpoint(
+        "POST", "/api/v1/logout", "End the session of the bearer token.", None, Done, login=True
+    ),
+    Endpoint("GET", "/api/v1/tables", "The lobby: every open table.", None, Tables),
+    Endpoint(
+        "POST",
+        "/api/v1/tables",
+        "Open a table (operators only): any of the settings, each with its default; "
+        "table_id (1 to 32 letters, digits or '_'; never one used before) and name "
+        "are optional. An unknown field or a wrong type is a 400.",
+        TableSpec,  # with table_id and name
+        CreatedTable,
+        201,
+        login=True,
+    ),
+    Endpoint(
+        "DELETE",
+        "/api/v1/tables/{table_id}",
+        "Close a table (operators only): a hand in play is cancelled and refunded, "
+        "everyone cashes out, and the table does not come back after a restart. 404 if "
+        "there is no such table.",
+        None,
+        Done,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/hands",
+        "Hand histories in PokerStars text (text/plain), hands separated by blank lines. "
+        "A player gets his own hands as he saw them at the table (his down cards, the "
+        "others' only where shown); an operator gets every card. Hands cancelled by a "
+        "restart have no history and are left out. 403 if a player names another.",
+        HandsQuery,
+        None,
+        login=True,
+    ),
+    Endpoint("GET", "/api/v1/schemas", "These JSON schemas.", None, None),
+)

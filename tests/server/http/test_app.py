@@ -1,0 +1,240 @@
+"""The REST API on a real server on 127.0.0.1: accounts, the lobby, creating tables."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from fractions import Fraction
+
+import httpx
+
+from server.roomdb import serving
+from server.schemacheck import SCHEMAS, conforms
+from stud8.cli import build_parser
+from stud8.core.rules import TimeoutPolicy
+from stud8.server.accounts.auth import MemoryAuth
+from stud8.server.books.bank import MemoryBank
+from stud8.server.http.app import create_app
+from stud8.server.room.lobby import Lobby, TableSpec
+from stud8.server.settings import Settings
+
+REST = SCHEMAS["rest"]
+
+
+def answers(endpoint: str, response: httpx.Response) -> bool:
+    """The response is the answer the schema of ``endpoint`` describes (or an error)."""
+    if response.status_code >= 400:
+        return conforms(response.json(), REST["errors"])
+    return response.status_code == REST[endpoint]["status"] and conforms(
+        response.json(), REST[endpoint]["answer"]
+    )
+
+
+@asynccontextmanager
+async def serve(
+    settings: Settings,
+) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryBank, Lobby]]:
+    bank = MemoryBank()
+    auth = MemoryAuth(operators={"op"}, on_register=lambda name: bank.issue(name, 1000))
+    app = create_app(
+        settings,
+        auth=auth,
+        bank=bank,
+        default_spec=TableSpec(bots=2, between_hands=0.0, bot_delay=0.0),
+    )
+    async with (
+        serving(app) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+    ):
+        yield http, bank, app.state.lobby
+
+
+def run(body: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(body(), 60))
+
+
+async def login(http: httpx.AsyncClient, name: str, password: str = "secret-1") -> str:
+    r = await http.post("/api/v1/register", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    r = await http.post("/api/v1/login", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    token = r.json()["token"]
+    assert isinstance(token, str) and len(token) >= 32
+    return token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_register_login_logout() -> None:
+    async def body() -> None:
+        async with serve(Settings(default_tables=0)) as (http, bank, _):
+            r = await http.post("/api/v1/register", json={"name": "ann", "password": "secret-1"})
+            assert r.status_code == 201 and r.json() == {"name": "ann", "operator": False}
+            assert answers("POST /api/v1/register", r)
+            assert bank.balance("ann") == 1000  # new accounts get play chips
+            r = await http.post("/api/v1/register", json={"name": "ann", "password": "other-pw"})
+            assert r.status_code == 409 and "taken" in r.json()["error"]
+            assert answers("POST /api/v1/register", r)
+            for bad in (
+                {"name": "a", "password": "secret-1"},
+                {"name": "bob", "password": "123"},
+                {"name": "bob"},
+                {"name": "bob", "password": "secret-1", "admin": True},
+            ):
+                r = await http.post("/api/v1/register", json=bad)
+                assert r.status_code == 400 and r.json()["error"], bad
+            r = await http.post("/api/v1/register", content=b"{oops")
+            assert r.status_code == 400 and "malformed JSON" in r.json()["error"]
+            r = await http.post("/api/v1/login", json={"name": "ann", "password": "wrong-pw"})
+            assert r.status_code == 401
+            # the token, the name and the role (the client shows operators their form)
+            r = await http.post("/api/v1/login", json={"name": "ann", "password": "secret-1"})
+            token = r.json()["token"]
+            assert r.json() == {"token": token, "name": "ann", "operator": False}
+            assert answers("POST /api/v1/login", r)
+            await http.post("/api/v1/register", json={"name": "op", "password": "secret-1"})
+            r = await http.post("/api/v1/login", json={"name": "op", "password": "secret-1"})
+            assert r.json()["operator"] is True and r.json()["name"] == "op"
+            # the token is a session: it logs out once
+            r = await http.post("/api/v1/logout", headers=bearer(token))
+            assert r.status_code == 200 and answers("POST /api/v1/logout", r)
+            r = await http.post("/api/v1/tables", headers=bearer(token), json={})
+            assert r.status_code == 401
+            r = await http.post("/api/v1/logout")
+            assert r.status_code == 401
+
+    run(body)
+
+
+def test_the_lobby_lists_the_ready_tables_with_bots() -> None:
+    async def body() -> None:
+        async with serve(Settings(default_tables=2)) as (http, bank, _):
+            tables = (await http.get("/api/v1/tables")).json()["tables"]
+            assert [t["table_id"] for t in tables] == ["t1", "t2"]
+            for t in tables:
+                assert t["game"] == "stud_hi_lo" and t["structure"] == "fixed_limit"
+                assert t["stakes"] == {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
+                assert t["seats"] == 8 and t["seats_taken"] == 2 and len(t["players"]) == 2
+                assert {"average_pot", "hands_per_hour", "buy_in"} <= set(t)
+                # the clock and the rules, as the client words them
+                assert (t["timeout_policy"], t["action_seconds"], t["time_bank_seconds"]) == (
+                    "all_in_protection",
+                    10,
+                    20,
+                )
+                assert (t["offer_seconds"], t["sit_out_seconds"]) == (30, 600)
+                assert (t["rake_percent"], t["rake_cap"]) == ("0", None)
+            # the bots play: hands are counted, with their pots
+            for _ in range(500):
+                tables = (await http.get("/api/v1/tables")).json()["tables"]
+                if all(t["hands_played"] >= 2 for t in tables):
+                    break
+                await asyncio.sleep(0.02)
+            assert all(t["hands_played"] >= 2 for t in tables)
+            assert all(t["average_pot"] > 0 and t["hands_per_hour"] > 0 for t in tables)
+            r = await http.get("/api/v1/tables")
+            assert answers("GET /api/v1/tables", r)
+            assert [(t["name"], t["waiting"]) for t in r.json()["tables"]] == [("t1", 0), ("t2", 0)]
+            assert bank.audit()
+
+    run(body)
+
+
+def test_create_and_close_a_table_operators_only() -> None:
+    async def body() -> None:
+        async with serve(Settings(default_tables=0)) as (http, bank, lobby):
+            op, ann = await login(http, "op"), await login(http, "ann")
+            spec = {
+                "ante": 2,
+                "bring_in": 5,
+                "small_bet": 10,
+                "big_bet": 20,
+                "seats": 6,
+                "min_buy_in": 100,
+                "max_buy_in": 1000,
+                "action_seconds": 5,
+                "time_bank_seconds": 10,
+                "reconnect_seconds": 10,
+                "rake_percent": "5/2",
+                "rake_cap": 3,
+                "bots": 2,
+                "timeout_policy": "check_or_fold",
+                "sit_out_seconds": 300,
+            }
+            r = await http.post("/api/v1/tables", json=spec)
+            assert r.status_code == 401
+            r = await http.post("/api/v1/tables", json=spec, headers=bearer(ann))
+            assert r.status_code == 403 and "operators" in r.json()["error"]
+            assert (await http.get("/api/v1/tables")).json()["tables"] == []
+            assert conforms(spec, REST["POST /api/v1/tables"]["body"])
+            r = await http.post(
+                "/api/v1/tables",
+                json={**spec, "table_id": "high", "name": "High stakes"},
+                headers=bearer(op),
+            )
+            assert r.status_code == 201, r.text
+            assert answers("POST /api/v1/tables", r)
+            table = r.json()["table"]
+            assert table["table_id"] == "high" and table["seats"] == 6
+            assert table["name"] == "High stakes" and table["waiting"] == 0
+            assert table["stakes"] == {"ante": 2, "bring_in": 5, "small_bet": 10, "big_bet": 20}
+            assert table["buy_in"] == {"min": 100, "max": 1000} and table["seats_taken"] == 2
+            assert (table["timeout_policy"], table["sit_out_seconds"]) == ("check_or_fold", 300)
+            assert (table["action_seconds"], table["time_bank_seconds"]) == (5, 10)
+            assert (table["rake_percent"], table["rake_cap"], table["offer_seconds"]) == (
+                "5/2",
+                3,
+                30,
+            )
+            rules = lobby.tables["high"].table.rules
+            assert rules.timeout_policy is TimeoutPolicy.CHECK_OR_FOLD
+            assert rules.rake_percent == Fraction(5, 2)
+            for bad, why in (
+                ({**spec, "big_bet": 5}, "big_bet"),
+                ({**spec, "min_buy_in": 0}, "buy-in"),
+                ({**spec, "ante": "2"}, "integer"),
+                ({**spec, "colour": "red"}, "unknown"),
+                ({**spec, "bots": 9}, "bots"),
+                ({**spec, "structure": "no-limit-ish"}, "no-limit-ish"),
+                ({**spec, "offer_seconds": 0}, "offer_seconds"),
+                ({**spec, "timeout_policy": "fold_always"}, "fold_always"),
+                ({**spec, "timeout_policy": None}, "timeout_policy"),
+                ({**spec, "sit_out_seconds": 0}, "sit_out_seconds"),
+                ({**spec, "sit_out_seconds": "600"}, "sit_out_seconds"),
+                ({**spec, "game": "razz"}, "unknown"),  # Stud Hi/Lo only, for now
+                ({**spec, "bot_policy": "genius"}, "genius"),
+                ({**spec, "name": ""}, "name"),
+                ({**spec, "table_id": "high"}, "already a table"),
+            ):
+                r = await http.post("/api/v1/tables", json=bad, headers=bearer(op))
+                assert r.status_code == 400 and why in r.json()["error"], (bad, r.text)
+            assert len((await http.get("/api/v1/tables")).json()["tables"]) == 1
+            r = await http.delete("/api/v1/tables/high", headers=bearer(ann))
+            assert r.status_code == 403
+            r = await http.delete("/api/v1/tables/high", headers=bearer(op))
+            assert r.status_code == 200 and answers("DELETE /api/v1/tables/{table_id}", r)
+            assert (await http.get("/api/v1/tables")).json()["tables"] == []
+            r = await http.delete("/api/v1/tables/high", headers=bearer(op))
+            assert r.status_code == 404
+            assert bank.audit()
+            # closing cashed everyone out: nothing is left on a table
+            assert sum(bank.on_table("high", f"bot{i}") for i in (1, 2)) == 0
+
+    run(body)
+
+
+def test_the_serve_command_takes_host_port_and_database() -> None:
+    args = build_parser().parse_args(
+        ["serve", "--host", "127.0.0.1", "--port", "8123", "--database", "sqlite:///x.db"]
+    )
+    assert (args.host, args.port, args.database) == ("127.0.0.1", 8123, "sqlite:///x.db")
+    settings = Settings.from_env({"STUD8_PORT": "9000", "STUD8_HOST": "0.0.0.0"})
+    merged = settings.with_overrides(host=args.host, port=args.port, database_url=None)
+    assert (merged.host, merged.port, merged.database_url) == (
+        "127.0.0.1",
+        8123,
+        "sqlite:///stud8.db",
+    )

@@ -1,0 +1,100 @@
+"""A table on a manual clock with an in-memory bank, and players who play it
+passively: the shared helpers of the table tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Awaitable, Callable, Iterator
+
+from server.manualtable import ClockedTable
+from stud8.core.actions import ActionKind
+from stud8.core.cards import Deck
+from stud8.core.rules import TableRules
+from stud8.formats.record import HandRecord
+from stud8.server.books.bank import MemoryBank
+from stud8.server.clock import ManualClock
+from stud8.server.table.commands import (
+    Act,
+    Sit,
+    TableConfig,
+)
+from stud8.server.table.owner import Table
+
+RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+PLAYERS = ("ann", "bob", "cat")
+
+
+class Harness(ClockedTable):
+    """A table on a manual clock with a memory bank and a list of records."""
+
+    def __init__(
+        self,
+        *,
+        decks: Iterator[Deck] | None = None,
+        between_hands: float = 5.0,
+        history_size: int = 2000,
+        accounts: dict[str, int] | None = None,
+    ) -> None:
+        self.clock = ManualClock()
+        self.bank = MemoryBank(accounts or {p: 1000 for p in PLAYERS})
+        self.records: list[HandRecord] = []
+        seeds = itertools.count(1)
+        source: Callable[[], Deck] = (
+            (lambda: next(decks)) if decks is not None else (lambda: Deck.seeded(next(seeds)))
+        )
+        self.table = Table(
+            TableConfig(
+                table_id="t1",
+                rules=RULES,
+                min_buy_in=20,
+                max_buy_in=200,
+                between_hands=between_hands,
+                bot_delay=0.0,
+                history_size=history_size,
+            ),
+            bank=self.bank,
+            clock=self.clock,
+            deck_source=source,
+            record_sink=self.records.append,
+            bot_seed=7,
+        )
+        self._ids = itertools.count()
+
+    def act(self, player: str, kind: str, amount: int | None = None) -> Act:
+        return Act(player=player, kind=kind, amount=amount, command_id=f"c{next(self._ids)}")
+
+
+def run(body: Callable[[Harness], Awaitable[None]], **kwargs: object) -> None:
+    """Run a test body against a started table; the table is stopped after."""
+
+    async def main() -> None:
+        h = Harness(**kwargs)  # type: ignore[arg-type]
+        h.table.start()
+        try:
+            await asyncio.wait_for(body(h), timeout=60)
+        finally:
+            await h.table.stop()
+
+    asyncio.run(main())
+
+
+async def seat_players(h: Harness, n: int, chips: int = 100) -> None:
+    for i, player in enumerate(PLAYERS[:n]):
+        reply = await h.send(Sit(player=player, seat=i + 1, amount=chips))
+        assert reply.ok, reply
+
+
+async def play_passively(h: Harness) -> None:
+    """Everyone checks or calls (or brings in) through commands, to the end."""
+    while (hand := h.table.hand) is not None:
+        seat = hand.to_act
+        assert seat is not None
+        player = h.table.seats[seat].player
+        legal = {a.kind for a in hand.legal_actions()}
+        kind = next(
+            k for k in (ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN) if k in legal
+        )
+        reply = await h.send(h.act(player, kind.value))
+        assert reply.ok, reply

@@ -1,0 +1,219 @@
+"""The protocol's message schemas, parsing and encoding; docs/protocol.md is current."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from server.schemacheck import SCHEMAS, conforms
+from stud8.core.actions import ActionKind
+from stud8.core.cards import Deck
+from stud8.core.hand import Hand
+from stud8.core.rules import TableRules
+from stud8.server.table.events import (
+    AnyEvent,
+    CameBack,
+    Disconnected,
+    HandFinished,
+    HandStarted,
+    Reconnected,
+    SatOut,
+    SeatLeft,
+    SeatOffered,
+    SeatTaken,
+    TimerStarted,
+    ToppedUp,
+    WaitingListChanged,
+)
+from stud8.server.wire.schemas import (
+    CLIENT_MESSAGES,
+    SERVER_MESSAGES,
+    ActMessage,
+    JoinWaitlistMessage,
+    LeaveWaitlistMessage,
+    PingMessage,
+    ProtocolError,
+    SitMessage,
+    encode_any_event,
+    envelope,
+    hand_view_json,
+    legal_json,
+    parse_command,
+    schemas_markdown,
+    updated_doc,
+)
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
+
+
+def test_every_client_message_parses_into_its_dataclass() -> None:
+    assert parse_command('{"t":"act","d":{"kind":"raise","amount":8,"id":"a"}}') == ActMessage(
+        "raise", "a", 8
+    )
+    assert parse_command(b'{"t":"sit","d":{"seat":3,"amount":100,"id":"b"}}') == SitMessage(
+        3, 100, "b"
+    )
+    assert parse_command('{"t":"ping","v":3,"d":{"id":"c"}}') == PingMessage("c")
+    assert parse_command('{"t":"join_waitlist","d":{"id":"w"}}') == JoinWaitlistMessage("w")
+    assert parse_command('{"t":"leave_waitlist","d":{"id":"w"}}') == LeaveWaitlistMessage("w")
+    for cls in CLIENT_MESSAGES:
+        assert cls.t in SCHEMAS["client"] and cls.doc
+
+
+@pytest.mark.parametrize(
+    ("text", "why", "command_id"),
+    [
+        ("{", "malformed JSON", None),
+        ('"act"', "JSON object", None),
+        ("null", "JSON object", None),
+        ('{"t":"fly","d":{"id":"a"}}', "unknown message type 'fly'", "a"),
+        ('{"d":{"id":"a"}}', "type t must be a string", "a"),
+        ('{"t":"act"}', "d must be a JSON object", None),
+        ('{"t":"act","d":{"kind":"call"}}', "missing field 'id'", None),
+        ('{"t":"act","d":{"id":"a"}}', "missing field 'kind'", "a"),
+        ('{"t":"act","d":{"kind":"call","id":"a","to":3}}', "unknown fields ['to']", "a"),
+        ('{"t":"act","d":{"kind":"call","id":"a"},"x":1}', "unknown envelope fields", "a"),
+        ('{"t":"act","d":{"kind":1,"id":"a"}}', "kind must be a string", "a"),
+        ('{"t":"act","d":{"kind":"bet","amount":8.5,"id":"a"}}', "amount must be", "a"),
+        ('{"t":"sit","d":{"seat":"1","amount":9,"id":"a"}}', "seat must be an integer", "a"),
+        ('{"t":"sit","d":{"seat":false,"amount":9,"id":"a"}}', "seat must be an integer", "a"),
+        ('{"t":"ping","d":{"id":""}}', "id must be 1 to 64", None),
+        ('{"t":"ping","d":{"id":"' + "i" * 65 + '"}}', "id must be 1 to 64", None),
+        ('{"t":"ping","d":{"id":"' + "i" * 5000 + '"}}', "message too large", None),
+    ],
+)
+def test_a_bad_message_is_refused_with_its_reason(
+    text: str, why: str, command_id: str | None
+) -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse_command(text)
+    assert why in info.value.reason
+    assert info.value.command_id == command_id
+
+
+# ---------------------------------------------------------------- schemas
+
+
+def test_the_schemas_describe_the_client_messages_strictly() -> None:
+    act = SCHEMAS["client"]["act"]
+    good = {"t": "act", "d": {"kind": "bet", "amount": 8, "id": "x"}}
+    assert conforms(good, act)
+    assert conforms({"t": "act", "d": {"kind": "call", "id": "x"}}, act)
+    assert not conforms({"t": "act", "d": {"kind": "call"}}, act)
+    assert not conforms({"t": "act", "d": {"kind": "call", "id": "x", "z": 1}}, act)
+    assert not conforms({"t": "act", "d": {"kind": "bet", "amount": "8", "id": "x"}}, act)
+    assert not conforms({"t": "sit", "d": {"kind": "call", "id": "x"}}, act)
+    assert act["properties"]["d"]["required"] == ["kind", "id"]
+    assert {c.t for c in SERVER_MESSAGES} == set(SCHEMAS["server"])
+
+
+def _played_hand() -> Hand:
+    rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+    hand = Hand.start(rules=rules, stacks={1: 100, 2: 100, 3: 100}, deck=Deck.seeded(5))
+    while not hand.is_over:
+        legal = {a.kind: a for a in hand.legal_actions()}
+        for kind in (ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN):
+            if kind in legal:
+                hand.apply(legal[kind].action())
+                break
+    return hand
+
+
+def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
+    hand = _played_hand()
+    table_events = [
+        SeatTaken(1, "ann", 100),
+        SeatLeft(1, "ann", 90),
+        ToppedUp(1, 10, 100),
+        SatOut(1, "asked"),
+        CameBack(1),
+        Disconnected(2),
+        Reconnected(2),
+        HandStarted("h1", ((1, 100), (2, 100))),
+        TimerStarted(1, "action", 10.0, 1010.0),
+        HandFinished("h1", False),
+        WaitingListChanged(("cat", "dan")),
+        SeatOffered(3, "cat", 30.0),
+    ]
+    events: list[AnyEvent] = [*hand.events, *table_events]
+    kinds = set()
+    for seq, event in enumerate(events, 1):
+        message = json.loads(envelope("event", seq, encode_any_event(event)))
+        kinds.add(message["d"]["k"])
+        assert conforms(message, SCHEMAS["server"]["event"]), message
+        assert conforms(message["d"], SCHEMAS["events"][message["d"]["k"]])
+    assert {"deal", "show", "award", "end", "timer", "hand_start"} <= kinds
+    assert {"waiting_list", "seat_offered"} <= kinds
+    assert encode_any_event(WaitingListChanged(("cat", "dan"))) == {
+        "k": "waiting_list",
+        "players": ["cat", "dan"],
+    }
+    assert encode_any_event(SeatOffered(3, "cat", 30.0)) == {
+        "k": "seat_offered",
+        "seat": 3,
+        "player": "cat",
+        "seconds": 30.0,
+    }
+    # a hidden card is null, and still conforms
+    hidden = {"k": "deal", "seat": 2, "card": None, "face_up": False, "street": 3}
+    assert conforms(hidden, SCHEMAS["events"]["deal"])
+    info = {
+        "table_id": "t1",
+        "name": "Low stakes",
+        "game": "stud_hi_lo",
+        "structure": "no_limit",
+        "stakes": {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8},
+        "buy_in": {"min": 40, "max": 400},
+        "seats": 8,
+        "action_seconds": 10,
+        "time_bank_seconds": 20,
+        "reconnect_seconds": 20,
+        "timeout_policy": "all_in_protection",
+        "offer_seconds": 30.0,
+        "sit_out_seconds": 600.0,
+        "rake_percent": "5/2",
+        "rake_cap": None,
+    }
+    others = [
+        envelope("welcome", None, {"table_id": "t1", "player": None, "seat": None, "table": info}),
+        envelope("ack", 3, {"id": "a"}),
+        envelope("reject", None, {"id": None, "reason": "malformed JSON"}),
+        envelope("pong", 3, {"id": "p"}),
+    ]
+    live = Hand.start(
+        rules=TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8),
+        stacks={1: 100, 2: 100},
+        deck=Deck.seeded(1),
+    )
+    assert live.to_act is not None
+    others.append(
+        envelope("turn", 9, {"seat": live.to_act, "legal": legal_json(live.legal_actions())})
+    )
+    snapshot = {
+        "table_id": "t1",
+        "viewer_seat": 1,
+        "seats": [],
+        "hand_id": live.hand_id,
+        "hand": hand_view_json(live.view(1)),
+        "turn": encode_any_event(TimerStarted(1, "action", 10.0, 1010.0)),
+        "waiting_list": ["cat", "dan"],
+        "offer": {"seat": 3, "player": "cat", "seconds_left": 12.5},
+    }
+    others.append(envelope("snapshot", 9, snapshot))
+    others.append(envelope("snapshot", 9, {**snapshot, "waiting_list": [], "offer": None}))
+    for text in others:
+        message = json.loads(text)
+        assert conforms(message, SCHEMAS["server"][message["t"]]), message
+
+
+def test_the_protocol_document_shows_the_current_schemas() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert schemas_markdown() in text, (
+        "docs/protocol.md is out of date: "
+        "python -m stud8.server.wire.schemas --write docs/protocol.md"
+    )
+    assert updated_doc(text) == text
+    for name in [*SCHEMAS["client"], *SCHEMAS["server"]]:
+        assert f"#### `{name}`" in text
