@@ -18,11 +18,12 @@ from websockets.asyncio.client import ClientConnection
 from server.roomdb import serving
 from stud8.core.cards import Deck
 from stud8.server.accounts.auth import MemoryAuth
-from stud8.server.books.bank import MemoryBank
+from stud8.server.books.memory import MemoryBooks
 from stud8.server.http.app import create_app
-from stud8.server.room.lobby import Lobby, TableSpec
+from stud8.server.room.lobby import Lobby
 from stud8.server.settings import Settings
 from stud8.server.table.owner import Table
+from stud8.server.table.spec import TableSpec
 
 Msg = dict[str, Any]
 SPEC = TableSpec(
@@ -37,11 +38,11 @@ SPEC = TableSpec(
 
 
 class Room:
-    """A real server on 127.0.0.1 (an ephemeral port), with its bank and lobby."""
+    """A real server on 127.0.0.1 (an ephemeral port), with its books and lobby."""
 
-    def __init__(self, port: int, bank: MemoryBank, lobby: Lobby) -> None:
+    def __init__(self, port: int, books: MemoryBooks, lobby: Lobby) -> None:
         self.port = port
-        self.bank = bank
+        self.books = books
         self.lobby = lobby
         self.http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}")
 
@@ -84,20 +85,20 @@ async def serve(
     settings: Settings | None = None, *, spec: TableSpec | None = SPEC
 ) -> AsyncIterator[Room]:
     """Start a server in this event loop (port 0), with table t1 open; stop it after."""
-    bank = MemoryBank()
-    auth = MemoryAuth(operators={"op"}, on_register=lambda name: bank.issue(name, 1000))
+    books = MemoryBooks()
+    auth = MemoryAuth(operators={"op"}, on_register=lambda name: books.issue(name, 1000))
     seeds = itertools.count(1)
     app = create_app(
         settings or Settings(default_tables=0),
         auth=auth,
-        bank=bank,
+        books=books,
         deck_source=lambda: Deck.seeded(next(seeds)),
     )
     async with serving(app) as port:
         lobby: Lobby = app.state.lobby
         if spec is not None:
             await lobby.create(spec, "t1")
-        room = Room(port, bank, lobby)
+        room = Room(port, books, lobby)
         try:
             yield room
         finally:

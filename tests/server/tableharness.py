@@ -1,4 +1,4 @@
-"""A table on a manual clock with an in-memory bank, and players who play it
+"""A table on a manual clock with its books in memory, and players who play it
 passively: the shared helpers of the table tests.
 """
 
@@ -13,21 +13,19 @@ from stud8.core.actions import ActionKind
 from stud8.core.cards import Deck
 from stud8.core.rules import TableRules
 from stud8.formats.record import HandRecord
-from stud8.server.books.bank import MemoryBank
+from stud8.server.books.memory import MemoryBooks
 from stud8.server.clock import ManualClock
-from stud8.server.table.commands import (
-    Act,
-    Sit,
-    TableConfig,
-)
+from stud8.server.table.commands import Act, Sit
 from stud8.server.table.owner import Table
+from stud8.server.table.spec import TableConfig
 
 RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
 PLAYERS = ("ann", "bob", "cat")
 
 
 class Harness(ClockedTable):
-    """A table on a manual clock with a memory bank and a list of records."""
+    """A table on a manual clock with its books in memory (``books.hands``: the
+    hands it ended)."""
 
     def __init__(
         self,
@@ -36,10 +34,10 @@ class Harness(ClockedTable):
         between_hands: float = 5.0,
         history_size: int = 2000,
         accounts: dict[str, int] | None = None,
+        books: MemoryBooks | None = None,
     ) -> None:
         self.clock = ManualClock()
-        self.bank = MemoryBank(accounts or {p: 1000 for p in PLAYERS})
-        self.records: list[HandRecord] = []
+        self.books = books or MemoryBooks(accounts or {p: 1000 for p in PLAYERS})
         seeds = itertools.count(1)
         source: Callable[[], Deck] = (
             (lambda: next(decks)) if decks is not None else (lambda: Deck.seeded(next(seeds)))
@@ -54,13 +52,17 @@ class Harness(ClockedTable):
                 bot_delay=0.0,
                 history_size=history_size,
             ),
-            bank=self.bank,
+            books=self.books,
             clock=self.clock,
             deck_source=source,
-            record_sink=self.records.append,
             bot_seed=7,
         )
         self._ids = itertools.count()
+
+    @property
+    def records(self) -> list[HandRecord]:
+        """The records of the hands the table ended, in order."""
+        return [end.record for end in self.books.ended.values()]
 
     def act(self, player: str, kind: str, amount: int | None = None) -> Act:
         return Act(player=player, kind=kind, amount=amount, command_id=f"c{next(self._ids)}")

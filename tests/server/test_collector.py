@@ -13,7 +13,7 @@ import pytest
 from server.roomdb import serving
 from stud8.server import collector
 from stud8.server.accounts.auth import MemoryAuth
-from stud8.server.books.bank import MemoryBank
+from stud8.server.books.memory import MemoryBooks
 from stud8.server.http.app import create_app
 from stud8.server.settings import Settings
 
@@ -122,8 +122,8 @@ def test_a_serving_room_paces_the_collector_and_stops_pacing_when_it_stops(
     monkeypatch.setattr(collector, "_paced", True)  # as tune_for_serving leaves it
 
     async def body() -> None:
-        bank = MemoryBank()
-        app = create_app(Settings(default_tables=0), auth=MemoryAuth(), bank=bank)
+        books = MemoryBooks()
+        app = create_app(Settings(default_tables=0), auth=MemoryAuth(), books=books)
         async with serving(app):
             assert pacers() == 1
             while not collections:  # the first tick, a second after startup
@@ -137,7 +137,7 @@ def test_a_serving_room_paces_the_collector_and_stops_pacing_when_it_stops(
 
 def test_an_unpaced_room_leaves_the_collector_alone(collections: list[int]) -> None:
     async def body() -> None:
-        app = create_app(Settings(default_tables=0), auth=MemoryAuth(), bank=MemoryBank())
+        app = create_app(Settings(default_tables=0), auth=MemoryAuth(), books=MemoryBooks())
         async with serving(app):
             assert pacers() == 0
 

@@ -18,10 +18,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from starlette.applications import Starlette
 
 from stud8.core.cards import Deck
-from stud8.server.books.bank import MemoryBank
-from stud8.server.room.lobby import TableSpec
+from stud8.server.books.memory import MemoryBooks
 from stud8.server.room.runtime import memory_app, open_room
 from stud8.server.settings import Settings
+from stud8.server.table.spec import TableSpec
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 BUY_IN = 200
@@ -76,8 +76,8 @@ def start_room(
 
     settings = Settings(default_tables=1, operators=tuple(operators), starting_chips=1000)
     app = memory_app(settings, spec=spec, deck_source=deck)
-    bank: MemoryBank = app.state.bank
-    return serve(app, bank.audit)
+    books: MemoryBooks = app.state.books
+    return serve(app, books.audit)
 
 
 def start_db_room(directory: Path, *, between_hands: float = 1.0) -> Room:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from stud8.server.room.lobby import TableSpec
+from stud8.server.table.spec import TableSpec
 
 from .pot_cases import check_client_pots
 from .roomkit import (

@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Page, ViewportSize
 
-from stud8.server.room.lobby import TableSpec
+from stud8.server.table.spec import TableSpec
 
 from .roomkit import (
     BUY_IN,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from stud8.server.room.lobby import TableSpec
+from stud8.server.table.spec import TableSpec
 
 from .roomkit import (
     BUY_IN,

@@ -179,7 +179,7 @@ def test_an_in_progress_note_is_closed_with_the_record_in_one_transaction(engine
     [noted] = store.in_progress()
     assert noted.hand_id == "h5" and noted.table == "t1"
     assert noted.players == {"ann": 100, "bob": 100, "cat": 100}
-    store(record)  # as the table's record sink
+    store.store(record)  # as the hand's end does
     assert store.in_progress() == []
     with engine.connect() as connection:
         rows = connection.scalar(select(func.count()).select_from(HandInProgress.__table__))

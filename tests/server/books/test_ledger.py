@@ -154,9 +154,9 @@ def test_a_hand_is_settled_once(ledger: Ledger) -> None:
     assert ledger.balance(pot("t1")) == 0
 
 
-def test_settlement_from_net_results(ledger: Ledger) -> None:
+def test_a_player_who_put_in_nothing_is_left_alone(ledger: Ledger) -> None:
     seated(ledger, {"ann": 100, "bob": 100, "cat": 100})
-    ledger.settle_hand("h1", "t1", HandMoney.from_net({"ann": -30, "bob": 27, "cat": 0}, 3))
+    ledger.settle_hand("h1", "t1", HandMoney({"ann": 30, "bob": 0, "cat": 0}, {"bob": 27}, 3))
     assert ledger.balances("table:") == {
         "table:t1:ann": 70,
         "table:t1:bob": 127,
@@ -288,7 +288,7 @@ def test_two_threads_hammering_the_same_accounts_stay_balanced(ledger: Ledger) -
         try:
             for i in range(rounds):
                 ledger.top_up(name, "t1", 3)
-                money = HandMoney.from_net({name: -4, other: 3}, 1)
+                money = HandMoney({name: 4, other: 0}, {other: 3}, 1)
                 ledger.settle_hand(f"{name}-{i}", "t1", money)
                 ledger.cash_out(name, "t1", 2)
                 ledger.transfer("grant", [(ISSUANCE, -1), (bank(other), 1)])

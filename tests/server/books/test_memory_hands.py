@@ -70,7 +70,7 @@ def test_the_memory_store_answers_as_the_database_does(tmp_path: Path) -> None:
         database, memory = HandStore(engine), MemoryHandStore()
         for record in records():
             database.store(record)
-            memory(record)
+            memory.add(record)
         assert len(memory) == 5
         tables = (None, "t1", "t2", "elsewhere")
         for player in ("ann", "bob", "cat", "dan", "nobody", "Ann"):
@@ -110,7 +110,7 @@ def test_the_memory_store_answers_as_the_database_does(tmp_path: Path) -> None:
 def test_the_memory_store_keeps_the_latest_hands() -> None:
     store = MemoryHandStore(kept=3)
     for record in records():
-        store(record)
+        store.add(record)
     assert len(store) == 3
     kept = by_hand(store.pokerstars_for_operator(limit=50))
     assert list(kept) == ["h5", "h4", "h3"]
@@ -133,7 +133,7 @@ async def memory_room() -> AsyncIterator[tuple[httpx.AsyncClient, int]]:
     async with serving(app) as port:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
             yield http, port
-        assert app.state.bank.audit()
+        assert app.state.books.audit()
 
 
 def test_the_memory_room_serves_the_hand_histories() -> None:

@@ -19,12 +19,14 @@ from stud8.core.cards import Deck
 from stud8.core.rules import TableRules
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import HandMoney, Ledger, bank, table_account
-from stud8.server.books.ledger_bank import LedgerBank
 from stud8.server.books.recovery import CANCELLED_NOTE, SETTLED_NOTE, recover
+from stud8.server.books.room import RoomBooks
+from stud8.server.books.writer import RoomWriter
 from stud8.server.clock import ManualClock
 from stud8.server.storage import create_engine_for
-from stud8.server.table.commands import Act, Sit, TableConfig
+from stud8.server.table.commands import Act, Sit
 from stud8.server.table.owner import Table
+from stud8.server.table.spec import TableConfig
 
 POSTGRES_URL = os.environ.get("STUD8_TEST_POSTGRES_URL", "")
 NO_POSTGRES = "STUD8_TEST_POSTGRES_URL is not set (the CI script sets it to a scratch database)"
@@ -46,7 +48,6 @@ def crash_mid_hand(url: str) -> tuple[str, dict[str, int]]:
     stacks at its start."""
     engine = create_engine_for(url)
     ledger = Ledger(engine)
-    store = HandStore(engine)
     for name in ("ann", "bob", "cat"):
         ledger.grant(name, 1000)
 
@@ -56,12 +57,10 @@ def crash_mid_hand(url: str) -> tuple[str, dict[str, int]]:
             TableConfig(
                 table_id="t1", rules=RULES, min_buy_in=20, max_buy_in=200, between_hands=1.0
             ),
-            bank=LedgerBank(ledger, store),
+            books=RoomBooks(ledger, writer),
             clock=clock,
             deck_source=lambda: Deck.seeded(7),
-            record_sink=store,
         )
-        store.watch(table)
         table.start()
         try:
             for seat, (name, chips) in enumerate((("ann", 150), ("bob", 120), ("cat", 90)), 1):
@@ -84,9 +83,11 @@ def crash_mid_hand(url: str) -> tuple[str, dict[str, int]]:
         finally:
             await table.stop()  # the hand is left as it is
 
+    writer = RoomWriter(engine)
     try:
         return asyncio.run(body())
     finally:
+        writer.close()
         engine.dispose()
 
 
@@ -134,7 +135,7 @@ def test_a_hand_settled_before_the_crash_keeps_its_settlement(
         ledger.grant(name, 500)
         ledger.buy_in(name, "t2", 100)
     store.begin("h-settled", "t2", {1: ("ann", 100), 2: ("bob", 100)})
-    ledger.settle_hand("h-settled", "t2", HandMoney.from_net({"ann": -10, "bob": 9}, 1))
+    ledger.settle_hand("h-settled", "t2", HandMoney({"ann": 10}, {"bob": 9}, 1))
     store.begin("h-open", "t2", {1: ("ann", 90), 2: ("bob", 109)})
 
     report = recover(ledger.engine, ledger, store)

@@ -1,21 +1,19 @@
-"""The room's writer: the writes of a turn of the event loop in one transaction,
+"""The room's writer: the jobs of a turn of the event loop in one transaction,
 a refused job undone alone, in order, and the crash guarantees with it (a hand
 whose batch was never written is refunded at the restart).
 
-Runs on a fresh SQLite file, and on PostgreSQL too when
-``STUD8_TEST_POSTGRES_URL`` names a database the tests may wipe.
+Each test runs on a fresh SQLite file and on PostgreSQL (the shared fixtures).
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, func, select
+from sqlalchemy import Engine, event
 
 from server.roomdb import fresh_database
 from stud8.core.actions import ActionKind, make_action
@@ -23,17 +21,13 @@ from stud8.core.cards import Deck
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
 from stud8.formats.record import HandRecord
-from stud8.server.books.bank import BankError
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger, bank, table_account
-from stud8.server.books.ledger_bank import LedgerBank
 from stud8.server.books.recovery import CANCELLED_NOTE, recover
+from stud8.server.books.room import RoomBooks
 from stud8.server.books.writer import RoomWriter
-from stud8.server.clock import ManualClock
 from stud8.server.storage import create_engine_for
-from stud8.server.storage.models import Transaction
-from stud8.server.table.commands import SeatBot, TableConfig
-from stud8.server.table.owner import Table
+from stud8.server.table.books import BooksRefused, HandEnd, HandNote
 
 RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
 
@@ -66,39 +60,32 @@ def seated(ledger: Ledger, table: str = "t1") -> None:
         ledger.buy_in(name, table, 100)
 
 
-async def close_hand(chips: LedgerBank, store: HandStore, hand: Hand) -> None:
-    """What the table does at a hand's end: settle, then hand the record over."""
-    result = hand.result
-    assert result is not None
+def ended(hand: Hand) -> HandEnd:
     names = {1: "ann", 2: "bob"}
-    start = dict(hand.setup.stacks)
-    deltas = {names[s]: result.stacks[s] - start[s] for s in start}
-    await chips.settle_hand(hand.hand_id, "t1", deltas, result.rake)
-    store(HandRecord.from_hand(hand, names=names, table="t1"))
+    return HandEnd.of(hand, names, HandRecord.from_hand(hand, names=names, table="t1"))
 
 
 def test_the_hands_of_one_turn_of_the_loop_land_in_one_transaction(engine: Engine) -> None:
     ledger = Ledger(engine)
     seated(ledger)
     writer = RoomWriter(engine)
-    store = HandStore(engine, writer)
-    chips = LedgerBank(ledger, store, writer)
+    store = HandStore(engine)
+    books = RoomBooks(ledger, writer)
     hands = [finished_hand(f"h{n}", n) for n in range(1, 6)]
     for hand in hands:
         store.begin(hand.hand_id, "t1", {1: ("ann", 100), 2: ("bob", 100)})
     seen = commits(engine)
 
     async def body() -> None:
-        for hand in hands:  # no await suspends in between: one turn of the loop
-            await close_hand(chips, store, hand)
-        await writer.drain()
+        # five tables end a hand in the same turn of the loop
+        await asyncio.gather(*(books.hand_ended(ended(hand)) for hand in hands))
 
     try:
         asyncio.run(body())
     finally:
         writer.close()
     assert len(seen) == 1  # five settlements, five records, five notes closed: one commit
-    assert writer.stats.batches == 1 and writer.stats.jobs == 6  # the hands and the drain
+    assert writer.stats.batches == 1 and writer.stats.jobs == 5
     assert store.in_progress() == []
     for hand in hands:
         assert ledger.hand_transaction(hand.hand_id) is not None
@@ -113,20 +100,20 @@ def test_a_refused_job_is_undone_alone_and_the_jobs_run_in_order(engine: Engine)
     ledger = Ledger(engine)
     seated(ledger)
     writer = RoomWriter(engine)
-    chips = LedgerBank(ledger, None, writer)
+    books = RoomBooks(ledger, writer)
     hand = finished_hand("h1", 7)
     result = hand.result
     assert result is not None
     ann_after = result.stacks[1]
 
     async def body() -> None:
-        deltas = {"ann": ann_after - 100, "bob": result.stacks[2] - 100}
-        await chips.settle_hand("h1", "t1", deltas, result.rake)  # handed over, not awaited
-        # in the same batch: a cash-out of more than she has is refused alone ...
-        too_much = asyncio.ensure_future(chips.cash_out("ann", "t1", 1, ann_after + 1))
-        # ... and one of all she has after the hand sees the settlement before it
-        cash_all = asyncio.ensure_future(chips.cash_out("ann", "t1", 1, ann_after))
-        with pytest.raises(BankError):
+        # in one batch: the hand's end, then a cash-out of more than she has (refused
+        # alone), then one of all she has after the hand (it sees the settlement)
+        end = asyncio.ensure_future(books.hand_ended(ended(hand)))
+        too_much = asyncio.ensure_future(books.stand("t1", 1, "ann", ann_after + 1))
+        cash_all = asyncio.ensure_future(books.stand("t1", 1, "ann", ann_after))
+        await end
+        with pytest.raises(BooksRefused):
             await too_much
         await cash_all
 
@@ -134,56 +121,42 @@ def test_a_refused_job_is_undone_alone_and_the_jobs_run_in_order(engine: Engine)
         asyncio.run(body())
     finally:
         writer.close()
-    assert writer.stats.failed == 1
+    assert writer.stats.failed == 1 and writer.stats.batches == 1
     assert ledger.balance(table_account("t1", "ann")) == 0
     assert ledger.balance(bank("ann")) == 900 + ann_after
     assert ledger.hand_transaction("h1") is not None
     assert ledger.audit().ok
 
 
-def test_a_settlement_applied_twice_is_applied_once(engine: Engine) -> None:
-    ledger = Ledger(engine)
-    seated(ledger)
-    writer = RoomWriter(engine)
-    chips = LedgerBank(ledger, None, writer)
-
-    async def body() -> None:
-        await chips.settle_hand("h1", "t1", {"ann": -3, "bob": 3}, 0)
-        await writer.drain()
-        await chips.settle_hand("h1", "t1", {"ann": -3, "bob": 3}, 0)
-        await writer.drain()
-
-    try:
-        asyncio.run(body())
-    finally:
-        writer.close()
-    assert ledger.balance(table_account("t1", "ann")) == 97
-    with engine.connect() as conn:
-        keyed = select(func.count()).select_from(Transaction).where(Transaction.hand_id == "h1")
-        assert conn.execute(keyed).scalar() == 1
-
-
 def test_a_crash_before_the_batch_is_written_refunds_those_hands(engine: Engine) -> None:
-    """The notes are written (awaited) before the deal; the settlements and the
-    records are handed over, and the process dies before the writer writes them:
-    the restart refunds every one of those hands and the stacks are the ledger's
-    from before them."""
+    """The notes are written before the deal; the hands' ends are handed over, and
+    the process dies before the writer writes them (so no table announced them): the
+    restart refunds every one of those hands and the stacks are the ledger's from
+    before them."""
     ledger = Ledger(engine)
     seated(ledger)
     writer = RoomWriter(engine)
-    store = HandStore(engine, writer)
-    chips = LedgerBank(ledger, store, writer)
+    books = RoomBooks(ledger, writer)
+    store = HandStore(engine)
     hands = [finished_hand(f"h{n}", n) for n in range(1, 4)]
 
     async def body() -> None:
         for hand in hands:
-            await chips.note_hand(hand.hand_id, "t1", {1: ("ann", 100), 2: ("bob", 100)}, _now())
+            note = HandNote(
+                hand_id=hand.hand_id,
+                table_id="t1",
+                seats=((1, "ann", 100), (2, "bob", 100)),
+                started_at=_now(),
+            )
+            await books.hand_dealt(note)
         assert {h.hand_id for h in store.in_progress()} == {"h1", "h2", "h3"}
         # the process dies before the writer's next batch: nothing more is written
         writer._write = lambda jobs: None  # type: ignore[method-assign]
-        for hand in hands:
-            await close_hand(chips, store, hand)
+        ends = [asyncio.ensure_future(books.hand_ended(ended(hand))) for hand in hands]
         await asyncio.sleep(0.05)
+        assert not any(end.done() for end in ends)  # never durable: never announced
+        for end in ends:
+            end.cancel()
 
     try:
         asyncio.run(body())
@@ -201,78 +174,6 @@ def test_a_crash_before_the_batch_is_written_refunds_those_hands(engine: Engine)
         found = HandStore(engine).fetch(hand.hand_id)
         assert found is not None and found.cancelled and found.note == CANCELLED_NOTE
     assert HandStore(engine).in_progress() == []
-
-
-def test_a_table_on_the_writer_notes_each_hand_before_dealing_it(engine: Engine) -> None:
-    """Bots play at a table whose bank and record sink write through the writer:
-    each hand is noted when dealt, and closed with its settlement and record;
-    between hands the table's stacks are the ledger's once the writer drained."""
-    ledger = Ledger(engine)
-    names = ("b1", "b2", "b3")
-    for name in names:
-        ledger.grant(name, 10_000)
-    writer = RoomWriter(engine)
-    store = HandStore(engine, writer)
-    chips = LedgerBank(ledger, store, writer)
-    seeds = itertools.count(1)
-    noted: list[set[str]] = []
-
-    async def body() -> None:
-        clock = ManualClock()
-        table = Table(
-            TableConfig(
-                table_id="t1",
-                rules=RULES,
-                min_buy_in=20,
-                max_buy_in=200,
-                between_hands=1.0,
-                bot_delay=0.0,
-            ),
-            bank=chips,
-            clock=clock,
-            deck_source=lambda: Deck.seeded(next(seeds)),
-            record_sink=store,
-            bot_seed=3,
-        )
-
-        def deliver(item: Any) -> None:
-            if item.event.kind == "hand_start":  # the note is there before the deal
-                noted.append({h.hand_id for h in store.in_progress()})
-                assert item.event.hand_id in noted[-1]
-
-        table.subscribe(None, deliver)
-        table.start()
-        try:
-            for seat, name in enumerate(names, start=1):
-                assert (await table.submit(SeatBot(player=name, seat=seat, amount=200))).ok
-            while table.hands_played < 6:
-                await table.settled()
-                clock.advance(1.0)
-                await table.settled()
-                if table.hand is None:
-                    await writer.drain()
-                    for sitting in table.seats.values():
-                        at_table = ledger.balance(table_account("t1", sitting.player))
-                        assert sitting.chips == at_table
-                for number in range(1, 4):
-                    if number not in table.seats:
-                        name = names[number - 1]
-                        await table.submit(SeatBot(player=name, seat=number, amount=200))
-        finally:
-            await table.stop()
-            await writer.drain()
-
-    try:
-        asyncio.run(asyncio.wait_for(body(), timeout=120))
-    finally:
-        writer.close()
-    assert len(noted) >= 6
-    report = ledger.audit()
-    assert report.ok, report
-    assert store.count() >= 6
-    assert store.in_progress() == []
-    for hand_id in store.hands_of("b1", limit=3):
-        assert ledger.hand_transaction(hand_id) is not None
 
 
 def _now() -> datetime:

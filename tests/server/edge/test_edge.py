@@ -12,9 +12,9 @@ import websockets
 
 from server.roomclient import Client, Msg, Room, aggressive, passive, play, run, serve, sit
 from server.schemacheck import SCHEMAS, conforms
-from stud8.server.room.lobby import TableSpec
 from stud8.server.settings import Settings
 from stud8.server.table.commands import Command, Reply
+from stud8.server.table.spec import TableSpec
 from stud8.server.wire.schemas import event_message
 
 
@@ -37,7 +37,7 @@ def test_two_players_play_complete_hands_to_showdown_over_websockets() -> None:
                 )
             table = room.table()
             assert table.hands_played >= 3
-            assert room.bank.audit()
+            assert room.books.audit()
             kinds = [m["d"]["k"] for m in watcher.messages if m["t"] == "event"]
             # neither folds: both reach the showdown of each hand (the loser may muck)
             assert kinds.count("show") + kinds.count("muck") == 6 and kinds.count("show") >= 3
@@ -50,7 +50,7 @@ def test_two_players_play_complete_hands_to_showdown_over_websockets() -> None:
             assert own and all(m["d"]["card"] is not None for m in own)
             # chips: all at the table or in the accounts
             total = sum(s.chips for s in table.seats.values())
-            assert total + room.bank.rake == 400
+            assert total + room.books.rake == 400
             listing = (await room.http.get("/api/v1/tables")).json()["tables"]
             assert listing[0]["hands_played"] >= 3 and listing[0]["average_pot"] > 0
             # the welcome gives the table's rules, as the lobby lists them
@@ -66,7 +66,9 @@ def test_two_players_play_complete_hands_to_showdown_over_websockets() -> None:
                 "average_pot",
                 "hands_per_hour",
                 "hands_played",
+                "paused",
             }
+            assert listing[0]["paused"] is None
             assert (rules["table_id"], rules["name"], rules["structure"]) == (
                 "t1",
                 "t1",
@@ -108,7 +110,7 @@ def test_every_kind_of_bad_message_gets_a_reason_and_changes_nothing() -> None:
 
                 def state() -> tuple[object, ...]:
                     assert hand is not None
-                    return (table.last_seq, len(hand.events), hand.to_act, room.bank.audit())
+                    return (table.last_seq, len(hand.events), hand.to_act, room.books.audit())
 
                 before = state()
                 raw_cases: list[tuple[str | bytes, str]] = [
@@ -152,7 +154,7 @@ def test_every_kind_of_bad_message_gets_a_reason_and_changes_nothing() -> None:
                     reply = await cat.command("sit", seat=3, amount=5000)
                     assert reply["t"] == "reject" and "buy-in" in reply["d"]["reason"]
                 assert state() == before
-                assert room.bank.balance("cat") == 1000
+                assert room.books.balance("cat") == 1000
                 # a bad token or table closes the socket with a reason
                 url = f"ws://127.0.0.1:{room.port}/ws/v1/tables"
                 for path, code in ((f"{url}/t1?token=nope", 4401), (f"{url}/t9", 4404)):
@@ -275,7 +277,7 @@ def test_a_player_disconnects_mid_hand_and_gets_exactly_the_missed_events() -> N
                         )
                         assert timer["d"]["phase"] == "reconnect"
                     await asyncio.gather(play(ann, 1), play(bob, 1))
-                    assert hand.is_over and room.bank.audit()
+                    assert hand.is_over and room.books.audit()
                 # without last_seen (or too old), a snapshot
                 async with room.connect(ann_t) as again:
                     again.seat = 1
@@ -314,7 +316,7 @@ def test_an_observer_never_receives_a_hidden_card_over_many_bot_hands() -> None:
                 # a logged-in player not seated sees no more than an observer
                 while cat.last_seq < watcher.last_seq:
                     await cat.recv()
-            assert table.hands_played >= 15 and room.bank.audit()
+            assert table.hands_played >= 15 and room.books.audit()
 
     run(body, timeout=120)
 

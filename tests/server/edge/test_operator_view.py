@@ -10,7 +10,7 @@ from typing import Any
 import websockets
 
 from server.roomclient import Room, passive, run, serve
-from stud8.server.room.lobby import TableSpec
+from stud8.server.table.spec import TableSpec
 
 Msg = dict[str, Any]
 BOTS = TableSpec(
@@ -88,7 +88,7 @@ def test_an_operator_watching_sees_every_down_card_and_a_player_none() -> None:
                     await cat.recv()
                 assert down_deals(cat.messages)
                 assert all(d["card"] is None for d in down_deals(cat.messages))
-            assert room.bank.audit()
+            assert room.books.audit()
 
     run(body, timeout=120)
 
@@ -123,6 +123,6 @@ def test_an_operator_dealt_into_a_hand_sees_only_his_own_cards_in_it() -> None:
                         else:
                             assert d["card"] is not None, msg
                 assert played == 3
-            assert room.bank.audit()
+            assert room.books.audit()
 
     run(body, timeout=120)

@@ -14,10 +14,11 @@ from server.schemacheck import SCHEMAS, conforms
 from stud8.cli import build_parser
 from stud8.core.rules import TimeoutPolicy
 from stud8.server.accounts.auth import MemoryAuth
-from stud8.server.books.bank import MemoryBank
+from stud8.server.books.memory import MemoryBooks
 from stud8.server.http.app import create_app
-from stud8.server.room.lobby import Lobby, TableSpec
+from stud8.server.room.lobby import Lobby
 from stud8.server.settings import Settings
+from stud8.server.table.spec import TableSpec
 
 REST = SCHEMAS["rest"]
 
@@ -34,20 +35,20 @@ def answers(endpoint: str, response: httpx.Response) -> bool:
 @asynccontextmanager
 async def serve(
     settings: Settings,
-) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryBank, Lobby]]:
-    bank = MemoryBank()
-    auth = MemoryAuth(operators={"op"}, on_register=lambda name: bank.issue(name, 1000))
+) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryBooks, Lobby]]:
+    books = MemoryBooks()
+    auth = MemoryAuth(operators={"op"}, on_register=lambda name: books.issue(name, 1000))
     app = create_app(
         settings,
         auth=auth,
-        bank=bank,
+        books=books,
         default_spec=TableSpec(bots=2, between_hands=0.0, bot_delay=0.0),
     )
     async with (
         serving(app) as port,
         httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
     ):
-        yield http, bank, app.state.lobby
+        yield http, books, app.state.lobby
 
 
 def run(body: Callable[[], Awaitable[None]]) -> None:
@@ -70,11 +71,11 @@ def bearer(token: str) -> dict[str, str]:
 
 def test_register_login_logout() -> None:
     async def body() -> None:
-        async with serve(Settings(default_tables=0)) as (http, bank, _):
+        async with serve(Settings(default_tables=0)) as (http, books, _):
             r = await http.post("/api/v1/register", json={"name": "ann", "password": "secret-1"})
             assert r.status_code == 201 and r.json() == {"name": "ann", "operator": False}
             assert answers("POST /api/v1/register", r)
-            assert bank.balance("ann") == 1000  # new accounts get play chips
+            assert books.balance("ann") == 1000  # new accounts get play chips
             r = await http.post("/api/v1/register", json={"name": "ann", "password": "other-pw"})
             assert r.status_code == 409 and "taken" in r.json()["error"]
             assert answers("POST /api/v1/register", r)
@@ -111,7 +112,7 @@ def test_register_login_logout() -> None:
 
 def test_the_lobby_lists_the_ready_tables_with_bots() -> None:
     async def body() -> None:
-        async with serve(Settings(default_tables=2)) as (http, bank, _):
+        async with serve(Settings(default_tables=2)) as (http, books, _):
             tables = (await http.get("/api/v1/tables")).json()["tables"]
             assert [t["table_id"] for t in tables] == ["t1", "t2"]
             for t in tables:
@@ -138,14 +139,14 @@ def test_the_lobby_lists_the_ready_tables_with_bots() -> None:
             r = await http.get("/api/v1/tables")
             assert answers("GET /api/v1/tables", r)
             assert [(t["name"], t["waiting"]) for t in r.json()["tables"]] == [("t1", 0), ("t2", 0)]
-            assert bank.audit()
+            assert books.audit()
 
     run(body)
 
 
 def test_create_and_close_a_table_operators_only() -> None:
     async def body() -> None:
-        async with serve(Settings(default_tables=0)) as (http, bank, lobby):
+        async with serve(Settings(default_tables=0)) as (http, books, lobby):
             op, ann = await login(http, "op"), await login(http, "ann")
             spec = {
                 "ante": 2,
@@ -219,9 +220,9 @@ def test_create_and_close_a_table_operators_only() -> None:
             assert (await http.get("/api/v1/tables")).json()["tables"] == []
             r = await http.delete("/api/v1/tables/high", headers=bearer(op))
             assert r.status_code == 404
-            assert bank.audit()
+            assert books.audit()
             # closing cashed everyone out: nothing is left on a table
-            assert sum(bank.on_table("high", f"bot{i}") for i in (1, 2)) == 0
+            assert sum(books.on_table("high", f"bot{i}") for i in (1, 2)) == 0
 
     run(body)
 

@@ -21,11 +21,11 @@ from server.roomdb import serving
 from stud8.core.cards import Deck
 from stud8.core.events import TimedOut
 from stud8.core.rules import BettingStructure, TableRules
-from stud8.server.books.bank import MemoryBank
 from stud8.server.books.ledger import bank, table_account
+from stud8.server.books.memory import MemoryBooks
 from stud8.server.books.seats import TableStore
 from stud8.server.clock import ManualClock
-from stud8.server.room.lobby import Lobby, TableSpec
+from stud8.server.room.lobby import Lobby
 from stud8.server.room.runtime import open_room
 from stud8.server.settings import Settings
 from stud8.server.table.commands import (
@@ -38,10 +38,10 @@ from stud8.server.table.commands import (
     SeatBot,
     Sit,
     SitOut,
-    TableConfig,
 )
 from stud8.server.table.events import HandFinished, Numbered, SeatLeft, SeatOffered
 from stud8.server.table.owner import Table
+from stud8.server.table.spec import TableConfig, TableSpec
 
 RULES = TableRules(
     ante=1, bring_in=2, small_bet=4, big_bet=8, action_seconds=10, time_bank_seconds=20
@@ -60,7 +60,7 @@ class Harness(ClockedTable):
         structure: BettingStructure = BettingStructure.FIXED_LIMIT,
     ) -> None:
         self.clock = ManualClock()
-        self.bank = MemoryBank({p: 1000 for p in ("ann", "bob", "cat", "dan", "bot1")})
+        self.books = MemoryBooks({p: 1000 for p in ("ann", "bob", "cat", "dan", "bot1")})
         rules = dataclasses.replace(RULES, max_seats=seats, structure=structure)
         self.table = Table(
             TableConfig(
@@ -72,7 +72,7 @@ class Harness(ClockedTable):
                 bot_delay=0.0,
                 sit_out_seconds=60.0,
             ),
-            bank=self.bank,
+            books=self.books,
             clock=self.clock,
             deck_source=(lambda: Deck.from_cards(deck)) if deck else Deck.shuffled,
         )
@@ -112,7 +112,7 @@ def test_sat_out_for_sit_out_seconds_he_is_stood_up_and_the_seat_offered() -> No
         assert 2 in h.table.seats and h.left() == []
         await h.advance(0.01)
         assert h.left() == [SeatLeft(2, "bob", 150, "sat_out")]
-        assert h.bank.balance("bob") == 1000 and h.bank.on_table("t1", "bob") == 0
+        assert h.books.balance("bob") == 1000 and h.books.on_table("t1", "bob") == 0
         offered = [e.event for e in h.events if isinstance(e.event, SeatOffered)]
         assert [(o.seat, o.player) for o in offered] == [(2, "cat")]
         # coming back stops the count; sitting out again starts it afresh
@@ -125,11 +125,11 @@ def test_sat_out_for_sit_out_seconds_he_is_stood_up_and_the_seat_offered() -> No
         assert 1 in h.table.seats
         await h.advance(0.5)
         assert h.left()[1:] == [SeatLeft(1, "ann", 100, "sat_out")]
-        assert h.bank.balance("ann") == 1000
+        assert h.books.balance("ann") == 1000
         # a bot is never away; an hour on, it is still seated
         await h.advance(3600)
         assert [s.player for s in h.table.seats.values()] == ["bot1"]
-        assert h.bank.audit()
+        assert h.books.audit()
 
     run(Harness(seats=3, between_hands=10_000), body)
 
@@ -163,7 +163,7 @@ def test_away_too_long_during_his_hand_he_is_stood_up_when_it_ends() -> None:
         kinds = [type(e.event) for e in h.events]
         assert kinds.index(SeatLeft) > kinds.index(HandFinished)
         assert h.left() == [SeatLeft(3, "cat", 99, "sat_out")]  # his ante is in the pot
-        assert h.bank.balance("cat") == 999 and h.bank.audit()
+        assert h.books.balance("cat") == 999 and h.books.audit()
 
     run(Harness(seats=3, between_hands=5, deck=DECK3), body)
 
@@ -193,7 +193,7 @@ def test_a_player_left_without_chips_is_stood_up_too() -> None:
         assert h.table.hand is None and 1 in h.table.seats
         await h.advance(0.1)
         assert h.left() == [SeatLeft(1, "ann", 0, "sat_out")]
-        assert h.bank.balance("ann") == 980 and h.bank.audit()
+        assert h.books.balance("ann") == 980 and h.books.audit()
 
     run(
         Harness(seats=2, between_hands=5, deck=BROKE_DECK, structure=BettingStructure.NO_LIMIT),
@@ -226,13 +226,13 @@ def test_the_room_in_memory_stands_up_the_sat_out_and_the_disconnected() -> None
                         }
                         offer = await c.until(lambda m: _kind(m) == "seat_offered")
                         assert (offer["d"]["seat"], offer["d"]["player"]) == (2, "cat")
-                        assert room.bank.balance("bob") == 1000
+                        assert room.books.balance("bob") == 1000
                 # ann's last connection closed: she is dealt out, then stood up
                 left = await c.until(_leave("ann"), timeout=5)
                 assert (left["d"]["chips"], left["d"]["reason"]) == (100, "sat_out")
-            assert room.bank.balance("ann") == 1000
+            assert room.books.balance("ann") == 1000
             assert room.table().seats == {}
-            assert room.bank.audit()
+            assert room.books.audit()
 
     asyncio.run(asyncio.wait_for(body(), 30))
 
@@ -261,7 +261,7 @@ def test_the_room_on_a_database_stands_up_through_the_ledger(url: str) -> None:
         opened = open_room(settings, env)
         try:
             async with serving(opened.app) as port:
-                room = Room(port, MemoryBank(), opened.app.state.lobby)
+                room = Room(port, MemoryBooks(), opened.app.state.lobby)
                 try:
                     ann, bob = await room.player("ann"), await room.player("bob")
                     async with room.connect(ann) as a, room.connect(bob) as b:

@@ -1,4 +1,4 @@
-"""The table runtime: commands, replies, hands through the engine, the bank, events."""
+"""The table runtime: commands, replies, hands through the engine, the books, events."""
 
 from __future__ import annotations
 
@@ -38,12 +38,12 @@ def test_two_players_play_a_hand_to_showdown() -> None:
         assert len(h.records) == 1 and h.records[0].hand_id == hand_id
         record = h.records[0]
         assert record.table == "t1" and all(t is not None for t in record.times)
-        assert hand_id in h.bank.settled
+        assert hand_id in h.books.settled
         assert hand.result is not None
         for seat, player in ((1, "ann"), (2, "bob")):
             assert h.table.seats[seat].chips == hand.result.stacks[seat]
-            assert h.bank.on_table("t1", player) == hand.result.stacks[seat]
-        assert h.bank.audit()
+            assert h.books.on_table("t1", player) == hand.result.stacks[seat]
+        assert h.books.audit()
 
     run(body)
 
@@ -62,8 +62,8 @@ def test_three_players_play_hands_to_showdown_and_hand_ids_are_unique() -> None:
         assert all(
             sum(isinstance(e, (HandShown, HandMucked)) for e in r.events) == 3 for r in h.records
         )
-        total = sum(h.bank.on_table("t1", p) for p in PLAYERS) + h.bank.rake
-        assert total == 300 and h.bank.audit()
+        total = sum(h.books.on_table("t1", p) for p in PLAYERS) + h.books.rake
+        assert total == 300 and h.books.audit()
 
     run(body)
 
@@ -74,7 +74,7 @@ def test_a_repeated_command_id_is_applied_once_and_answered_the_same() -> None:
         first = await h.send(sit)
         again = await h.send(sit)
         assert first.ok and again == first
-        assert h.bank.balance("ann") == 900  # bought in once
+        assert h.books.balance("ann") == 900  # bought in once
         await h.send(Sit(player="bob", seat=2, amount=100))
         await h.advance(5)
         hand = h.table.hand
@@ -114,9 +114,9 @@ def test_bad_commands_are_refused_with_a_reason_and_change_nothing() -> None:
                 hand.to_act,
                 h.table.seats[1].chips,
                 h.table.seats[2].chips,
-                h.bank.balance("ann"),
-                h.bank.balance("bob"),
-                h.bank.balance("cat"),
+                h.books.balance("ann"),
+                h.books.balance("bob"),
+                h.books.balance("cat"),
             )
 
         before = state()
@@ -155,7 +155,7 @@ def test_top_up_between_hands_within_the_table_maximum() -> None:
         await seat_players(h, 2)
         reply = await h.send(TopUp(player="ann", amount=100))
         assert reply.ok and h.table.seats[1].chips == 200
-        assert h.bank.on_table("t1", "ann") == 200 and h.bank.balance("ann") == 800
+        assert h.books.on_table("t1", "ann") == 200 and h.books.balance("ann") == 800
         reply = await h.send(TopUp(player="ann", amount=1))
         assert not reply.ok and "at most 200" in reply.reason
 
@@ -192,13 +192,13 @@ def test_leave_between_hands_cashes_out_and_the_next_hand_deals_him_out() -> Non
         assert 3 in h.table.seats
         await play_passively(h)
         assert 3 not in h.table.seats and hand.result is not None
-        assert h.bank.on_table("t1", "cat") == 0
-        assert h.bank.balance("cat") == 900 + hand.result.stacks[3]
+        assert h.books.on_table("t1", "cat") == 0
+        assert h.books.balance("cat") == 900 + hand.result.stacks[3]
         # bob leaves between hands: cashed out at once, dealt out of the next one
         bob_chips = h.table.seats[2].chips
-        bob_before = h.bank.balance("bob")
+        bob_before = h.books.balance("bob")
         assert (await h.send(Leave(player="bob"))).ok
-        assert h.bank.balance("bob") == bob_before + bob_chips
+        assert h.books.balance("bob") == bob_before + bob_chips
         left = [e.event for e in h.table.events_since(0) or [] if isinstance(e.event, SeatLeft)]
         assert left == [SeatLeft(3, "cat", hand.result.stacks[3]), SeatLeft(2, "bob", bob_chips)]
         await h.advance(5)
@@ -206,7 +206,7 @@ def test_leave_between_hands_cashes_out_and_the_next_hand_deals_him_out() -> Non
         assert (await h.send(Sit(player="bob", seat=5, amount=50))).ok
         await h.advance(5)
         assert h.table.hand is not None and h.table.hand.seats == (1, 5)
-        assert h.bank.audit()
+        assert h.books.audit()
 
     run(body)
 
@@ -268,7 +268,7 @@ def test_a_resume_from_too_far_back_gets_a_snapshot() -> None:
     run(body, history_size=8)
 
 
-def test_rule_7_cancelled_hand_refunds_through_the_bank() -> None:
+def test_rule_7_cancelled_hand_refunds_through_the_books() -> None:
     async def body(h: Harness) -> None:
         await seat_players(h, 2)
         await h.advance(5)
@@ -279,7 +279,7 @@ def test_rule_7_cancelled_hand_refunds_through_the_bank() -> None:
         reply = await h.table.cancel_hand("server restart")
         await h.settle()
         assert reply.ok and hand.cancelled and h.table.hand is None
-        assert hand.hand_id in h.bank.refunded and hand.hand_id not in h.bank.settled
+        assert hand.hand_id in h.books.refunded and hand.hand_id not in h.books.settled
         assert h.table.seats[1].chips == 100 and h.table.seats[2].chips == 100
         assert h.records[-1].hand_id == hand.hand_id
         finished = [e.event for e in h.table.events_since(0) or []]
@@ -297,24 +297,24 @@ async def fill_with_bots(h: Harness, names: tuple[str, ...]) -> None:
             assert reply.ok, reply
 
 
-def test_bots_play_many_hands_and_chips_are_conserved_through_the_bank() -> None:
+def test_bots_play_many_hands_and_chips_are_conserved_through_the_books() -> None:
     names = ("b1", "b2", "b3", "b4")
 
     async def body(h: Harness) -> None:
         for name in names:
-            h.bank.issue(name, 100_000)
-        issued = h.bank.issued
+            h.books.issue(name, 100_000)
         while h.table.hands_played < 60:
             await fill_with_bots(h, names)
             await h.advance(5)
-            assert h.bank.audit()
+            assert h.books.audit()
             if h.table.hand is None:
                 for seat in h.table.seats.values():
-                    assert seat.chips == h.bank.on_table("t1", seat.player)
-        assert len(h.bank.settled) == 60 == len(h.records)
-        in_play = sum(h.bank.on_table("t1", n) for n in names)
-        accounts = sum(h.bank.balance(n) for n in (*names, *PLAYERS))
-        assert accounts + in_play + h.bank.rake == issued
+                    assert seat.chips == h.books.on_table("t1", seat.player)
+        assert len(h.books.settled) == 60 == len(h.records)
+        in_play = sum(h.books.on_table("t1", n) for n in names)
+        accounts = sum(h.books.balance(n) for n in (*names, *PLAYERS))
+        # the bots' chips are issued as they sit (RoomBooks.sit(bot=True))
+        assert accounts + in_play + h.books.rake == h.books.issued
 
     run(body)
 
@@ -324,7 +324,7 @@ def test_no_projected_event_carries_a_card_its_viewer_may_not_see() -> None:
 
     async def body(h: Harness) -> None:
         for name in names:
-            h.bank.issue(name, 1_000_000)
+            h.books.issue(name, 1_000_000)
         got: dict[str | None, list[Numbered]] = {n: [] for n in (*names, None)}
         for viewer, sink in got.items():
             h.table.subscribe(viewer, sink.append)

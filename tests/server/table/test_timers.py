@@ -12,7 +12,7 @@ from server.manualtable import ClockedTable
 from stud8.core.cards import Deck
 from stud8.core.events import Called, Folded, TimedOut
 from stud8.core.rules import TableRules, TimeoutPolicy
-from stud8.server.books.bank import MemoryBank
+from stud8.server.books.memory import MemoryBooks
 from stud8.server.clock import AsyncioClock, ManualClock
 from stud8.server.table.commands import (
     Act,
@@ -21,7 +21,6 @@ from stud8.server.table.commands import (
     Disconnect,
     Sit,
     SitOut,
-    TableConfig,
 )
 from stud8.server.table.events import (
     CameBack,
@@ -30,6 +29,7 @@ from stud8.server.table.events import (
     TimerStarted,
 )
 from stud8.server.table.owner import Table
+from stud8.server.table.spec import TableConfig
 
 RULES = TableRules(
     ante=1,
@@ -47,12 +47,12 @@ DECK = "As Ah Ks Kh 2c Kd"
 class Harness(ClockedTable):
     def __init__(self, rules: TableRules = RULES) -> None:
         self.clock = ManualClock()
-        self.bank = MemoryBank({"ann": 1000, "bob": 1000})
+        self.books = MemoryBooks({"ann": 1000, "bob": 1000})
         self.table = Table(
             TableConfig(
                 table_id="t1", rules=rules, min_buy_in=20, max_buy_in=200, between_hands=5.0
             ),
-            bank=self.bank,
+            books=self.books,
             clock=self.clock,
             deck_source=lambda: Deck.from_cards(DECK),
         )
@@ -108,7 +108,7 @@ def test_rule_6_the_turn_clock_runs_action_then_time_bank_then_the_timeout_rule(
 def test_an_action_stops_the_clock_and_the_next_player_gets_a_fresh_one() -> None:
     async def body(h: Harness) -> None:
         await h.start_hand()
-        await h.advance(25)  # into ann's time bank
+        await h.advance(25)  # into ann's time books
         assert (await h.send(h.act("ann", "bring_in"))).ok
         now = h.clock.now()
         assert h.of(TimerStarted)[-1] == TimerStarted(2, "action", 10, now + 10)
@@ -128,7 +128,7 @@ def test_timeout_with_nothing_in_beyond_the_ante_folds() -> None:
         assert h.of(TimedOut) == [TimedOut(2, "fold")]
         assert hand.is_over and hand.is_folded(2) and h.table.hand is None
         assert hand.result is not None and hand.result.stacks == {1: 101, 2: 99}
-        assert hand.hand_id in h.bank.settled and h.bank.audit()
+        assert hand.hand_id in h.books.settled and h.books.audit()
 
     run(body)
 
@@ -145,7 +145,7 @@ def test_timeout_with_chips_in_gives_all_in_protection() -> None:
         assert not hand.is_folded(1) and hand.is_all_in(1)
         # ann stays in for the pot as it stands: the hand runs to the showdown
         assert hand.is_over and hand.result is not None and hand.result.showdown
-        assert sum(hand.result.stacks.values()) == 200 and h.bank.audit()
+        assert sum(hand.result.stacks.values()) == 200 and h.books.audit()
 
     run(body)
 
@@ -181,7 +181,7 @@ def test_rule_6_disconnect_in_turn_then_reconnect_before_the_deadline_gets_extra
         t0 = h.clock.now()
         await h.advance(5)
         assert (await h.send(Disconnect(player="bob"))).ok
-        await h.advance(20)  # t0 + 25: in his time bank, deadline t0 + 30
+        await h.advance(20)  # t0 + 25: in his time books, deadline t0 + 30
         assert h.of(TimerStarted)[-1] == TimerStarted(2, "time_bank", 20, t0 + 30)
         assert (await h.send(Connect(player="bob"))).ok
         assert h.of(TimerStarted)[-1] == TimerStarted(2, "reconnect", 25, t0 + 50)
@@ -296,12 +296,12 @@ def test_a_table_on_the_real_clock_with_tiny_times_times_out() -> None:
     )
 
     async def main() -> None:
-        bank = MemoryBank({"ann": 1000, "bob": 1000})
+        books = MemoryBooks({"ann": 1000, "bob": 1000})
         table = Table(
             TableConfig(
                 table_id="t", rules=rules, min_buy_in=20, max_buy_in=200, between_hands=0.001
             ),
-            bank=bank,
+            books=books,
             clock=AsyncioClock(),
             deck_source=lambda: Deck.from_cards(DECK),
         )
@@ -315,8 +315,8 @@ def test_a_table_on_the_real_clock_with_tiny_times_times_out() -> None:
                 if table.hands_played >= 2:
                     break
             # each hand: ann's bring-in is posted for her, bob is folded
-            assert table.hands_played >= 2 and bank.audit()
-            assert bank.on_table("t", "ann") + bank.on_table("t", "bob") == 200
+            assert table.hands_played >= 2 and books.audit()
+            assert books.on_table("t", "ann") + books.on_table("t", "bob") == 200
         finally:
             await table.stop()
 

@@ -10,17 +10,16 @@ from server.roomclient import Client, Room, run, serve, sit
 from server.tableharness import Harness, play_passively
 from stud8.core.cards import Deck
 from stud8.core.rules import TableRules
-from stud8.server.room.lobby import TableSpec
 from stud8.server.table.commands import (
     JoinWaitlist,
     Leave,
     OfferSnapshot,
     SeatBot,
     Sit,
-    TableConfig,
 )
 from stud8.server.table.events import Numbered, SeatOffered, WaitingListChanged
 from stud8.server.table.owner import Table
+from stud8.server.table.spec import TableConfig, TableSpec
 
 Msg = dict[str, Any]
 
@@ -117,7 +116,7 @@ def test_join_the_list_get_the_seat_offered_and_an_offer_runs_out() -> None:
                 # the events came in order: sit, then the list without dan
                 kinds = [m["d"]["k"] for m in watcher.messages if m["t"] == "event"]
                 assert kinds[-2:] == ["sit", "waiting_list"]
-            assert room.bank.audit()
+            assert room.books.audit()
 
     run(body)
 
@@ -162,7 +161,7 @@ def test_leaving_the_list_and_an_offer_passed_on() -> None:
                 # with nobody waiting, a seat that frees is free for anyone
                 await acked(ann, "leave")
                 await sit(room, eve, 1)
-            assert room.bank.audit()
+            assert room.books.audit()
 
     run(body)
 
@@ -181,7 +180,7 @@ def test_a_seat_freed_at_the_end_of_a_hand_is_held_exactly_offer_seconds() -> No
         config = TableConfig(
             table_id="t1", rules=rules, min_buy_in=20, max_buy_in=200, offer_seconds=10.0
         )
-        h.table = Table(config, bank=h.bank, clock=h.clock, deck_source=lambda: Deck.seeded(3))
+        h.table = Table(config, books=h.books, clock=h.clock, deck_source=lambda: Deck.seeded(3))
         events: list[Numbered] = []
         h.table.subscribe(None, events.append)
         h.table.start()
@@ -222,7 +221,7 @@ def test_a_seat_freed_at_the_end_of_a_hand_is_held_exactly_offer_seconds() -> No
             assert snap.offer == OfferSnapshot(2, "dan", 10.0)
             assert (await h.send(Sit(player="dan", seat=2, amount=100))).ok
             assert h.table.waiting.offer is None and h.table.snapshot().offer is None
-            assert h.bank.audit()
+            assert h.books.audit()
         finally:
             await h.table.stop()
 

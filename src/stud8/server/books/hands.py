@@ -11,21 +11,21 @@
   :mod:`stud8.server.books.recovery`);
 - ``hand_players``: (hand, player, seat), so the hands of a player are found by
   an index;
-- ``hands_in_progress``: a row written when a hand is dealt (:meth:`HandStore.begin`,
-  or :meth:`HandStore.watch` a table so its ``HandStarted`` events write it) and
-  deleted in the same database transaction that stores the hand's record
-  (:meth:`HandStore.store`, the table's ``record_sink``). A row still there at
-  startup is a hand the server did not finish: recovery cancels it.
+- ``hands_in_progress``: a row written when a hand is dealt, before its cards
+  (:meth:`HandStore.begin`) and deleted in the same database transaction that
+  stores the hand's record (:meth:`HandStore.store`). A row still there at startup
+  is a hand the server did not finish: recovery cancels it.
 
 A player reads the hands he played in PokerStars text as he saw them at the
 table (his own down cards, the others' only where shown:
 :meth:`HandStore.pokerstars_for`); the operator sees every card
 (:meth:`HandStore.pokerstars_for_operator`).
 
-Writes are blocking calls (a few milliseconds on SQLite). The running room
-gives the store its :class:`~stud8.server.books.writer.RoomWriter`: the record
-sink then hands the record over to it (nothing blocks the event loop) and it
-lands in the transaction of its hand's settlement.
+Writes are blocking calls (a few milliseconds on SQLite); each has a ``*_in``
+form that writes in a connection's open transaction. The running room writes
+through its :class:`~stud8.server.books.writer.RoomWriter`, from
+:class:`~stud8.server.books.room.RoomBooks`: a hand's record lands in the
+transaction of its settlement, which also removes its note.
 """
 
 from __future__ import annotations
@@ -34,20 +34,15 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Connection, CursorResult, Engine, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
-from stud8.server.books.writer import RoomWriter
 from stud8.server.storage.db import session_factory
 from stud8.server.storage.models import HandInProgress, HandPlayer, StoredHand
-from stud8.server.table.events import HandStarted, Numbered
-
-if TYPE_CHECKING:
-    from stud8.server.table.owner import Subscription, Table
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 1000
@@ -118,9 +113,8 @@ def _seats_from_json(text: str) -> tuple[SeatEntry, ...]:
 class HandStore:
     """The hands of a room, on a migrated database."""
 
-    def __init__(self, engine: Engine, writer: RoomWriter | None = None) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.writer = writer  # the running room's: records are written in its batches
         self._sessions = session_factory(engine)
 
     # ------------------------------------------------------------ in progress
@@ -167,21 +161,6 @@ class HandStore:
                 for r in rows
             ]
 
-    def watch(self, table: Table) -> Subscription:
-        """Follow a table (as an observer) and note each hand it deals."""
-
-        def deliver(item: Numbered) -> None:
-            event = item.event
-            if isinstance(event, HandStarted):
-                players = item.seats or {}
-                self.begin(
-                    event.hand_id,
-                    table.table_id,
-                    {seat: (players[seat], chips) for seat, chips in event.stacks},
-                )
-
-        return table.subscribe(None, deliver)
-
     # ------------------------------------------------------------ storing
     def store(self, record: HandRecord, ended_at: datetime | None = None) -> bool:
         """Store a finished (or cancelled) hand and close its in-progress row, in
@@ -189,14 +168,13 @@ class HandStore:
         with self.engine.begin() as conn:
             return self.store_in(conn, record, ended_at)
 
-    def store_in(
-        self, conn: Connection, record: HandRecord, ended_at: datetime | None = None
-    ) -> bool:
+    @staticmethod
+    def store_in(conn: Connection, record: HandRecord, ended_at: datetime | None = None) -> bool:
         """:meth:`store` in the connection's open transaction."""
         stored = select(StoredHand.id).where(StoredHand.hand_id == record.hand_id)
         if conn.execute(stored).first() is not None:
             return False
-        self._add(
+        HandStore._add(
             conn,
             hand_id=record.hand_id,
             table=record.table,
@@ -209,20 +187,6 @@ class HandStore:
         )
         conn.execute(delete(HandInProgress).where(HandInProgress.hand_id == record.hand_id))
         return True
-
-    def __call__(self, record: HandRecord) -> None:
-        """The table runtime's ``record_sink``. With a writer, the record joins its
-        hand's settlement (handed over just before, in the same turn of the loop):
-        one transaction settles the hand, stores it and removes its note."""
-        writer = self.writer
-        if writer is None:
-            self.store(record)
-            return
-        writer.attach(
-            record.hand_id,
-            lambda conn: self.store_in(conn, record),
-            what=f"the record of hand {record.hand_id}",
-        )
 
     def close_unfinished(self, hand: InProgress, *, cancelled: bool, note: str) -> bool:
         """Store a hand the server did not finish (no record) and close its

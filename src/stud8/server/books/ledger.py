@@ -53,6 +53,7 @@ from stud8.core.events import Event, HandCancelled
 from stud8.core.showdown import HandResult
 from stud8.server.storage.db import is_sqlite, session_factory
 from stud8.server.storage.models import Account, Entry, Transaction
+from stud8.server.table.books import HandEnd, gross_amounts
 
 ISSUANCE = "issuance"
 RAKE = "rake"
@@ -144,27 +145,16 @@ class HandMoney:
     rake: int = 0
 
     @classmethod
-    def from_result(cls, result: HandResult, players: Mapping[int, str]) -> HandMoney:
-        """From a finished hand's result; ``players`` names the player in each seat."""
-        payouts: dict[str, int] = {}
-        for pot_result in result.pots:
-            for seat, chips in (*pot_result.high, *pot_result.low):
-                payouts[players[seat]] = payouts.get(players[seat], 0) + chips
-        contributions = {
-            players[seat]: result.starting_stacks[seat]
-            - result.stacks[seat]
-            + payouts.get(players[seat], 0)
-            for seat in result.starting_stacks
-        }
-        return cls(contributions, payouts, result.rake)
+    def of(cls, end: HandEnd) -> HandMoney:
+        """The money of a finished hand as the table's books hand it over."""
+        return cls(dict(end.contributions), dict(end.payouts), end.rake)
 
     @classmethod
-    def from_net(cls, deltas: Mapping[str, int], rake: int) -> HandMoney:
-        """From each player's net result (final stack - starting stack): the
-        losers' losses go in, the winners' gains come out (no gross amounts)."""
-        contributions = {p: -d for p, d in deltas.items() if d < 0}
-        payouts = {p: d for p, d in deltas.items() if d > 0}
-        return cls(contributions, payouts, rake)
+    def from_result(cls, result: HandResult, players: Mapping[int, str]) -> HandMoney:
+        """From a finished hand's result (:func:`~stud8.server.table.books.gross_amounts`);
+        ``players`` names the player in each seat."""
+        contributions, payouts = gross_amounts(result, players)
+        return cls(contributions, payouts, result.rake)
 
     @staticmethod
     def refunds(events: Iterable[Event], players: Mapping[int, str]) -> dict[str, int]:

@@ -1,6 +1,7 @@
 """The hand records of a room in memory (``stud8 serve --memory``).
 
-:class:`MemoryHandStore` is the table runtime's record sink and answers
+:class:`MemoryHandStore` keeps the hands :class:`~stud8.server.books.memory.MemoryBooks`
+ends and answers
 ``GET /api/v1/hands`` as :class:`~stud8.server.books.hands.HandStore` does on a
 database: the same filters (a player's hands, a table's, the latest ``limit``,
 latest first) and the same per-viewer text (a player sees his own down cards and
@@ -35,8 +36,8 @@ class MemoryHandStore:
         self._hands: deque[HandRecord] = deque(maxlen=kept)
         self._lock = threading.Lock()
 
-    def __call__(self, record: HandRecord) -> None:
-        """The table runtime's ``record_sink``."""
+    def add(self, record: HandRecord) -> None:
+        """Keep a hand that has ended (:class:`~stud8.server.books.memory.MemoryBooks` does)."""
         with self._lock:
             self._hands.append(record)
 

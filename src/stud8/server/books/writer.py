@@ -1,30 +1,27 @@
 """One writer per database: the room's writes, batched, off the event loop.
 
-The tables must never wait on the database while they play, nor have the event
-loop stopped by it. So every write of the running room (a hand's settlement or
-refund with its record and the removal of its in-progress note, a hand's note
-when it is dealt, a seat taken or left, a buy-in, a top-up, a cash-out, a bot's
-chips) is a *job* handed to the :class:`RoomWriter`, which writes them in order
+No table may have the event loop stopped by the database. So every write of the
+running room (a hand's note, a hand's end: its settlement or refund with its record
+and the removal of its note, a buy-in with its seat, a top-up, a cash-out with the
+seat freed) is a *job* handed to the :class:`RoomWriter`, which writes them in order
 from one thread of its own:
 
 - the jobs handed over in one turn of the event loop are released together when
-  that turn ends (``loop.call_soon``), so what a table hands over for one hand
-  (its settlement, then its record: :meth:`RoomWriter.attach`) always lands in
-  the same database transaction;
-- the thread takes every job released so far and writes them as **one
-  transaction** (up to :data:`MAX_BATCH` jobs), each job in a savepoint of its
-  own: a job refused (a :class:`~stud8.server.books.ledger.LedgerError`, a duplicate
-  key) is undone alone and the others commit;
+  that turn ends (``loop.call_soon``), and the thread takes every job released so
+  far and writes them as **one transaction** (up to :data:`MAX_BATCH` jobs), each
+  job in a savepoint of its own: a job refused (a
+  :class:`~stud8.server.books.ledger.LedgerError`, a duplicate key) is undone alone
+  and the others commit;
 - jobs are written in the order they were handed over, so a cash-out always sees
   the settlements of the hands before it;
-- a job may be awaited (:meth:`RoomWriter.call`: the buy-ins, the hand notes) or
-  not (:meth:`RoomWriter.submit`: the settlements, the records, the seats); a
-  failure of a job nobody awaits is logged.
+- a job is awaited (:meth:`RoomWriter.call`) until its batch has committed: its
+  result, or the exception that undid it. A batch that cannot be written (the
+  database is gone) fails every job in it, and nothing of it is written.
 
-Crash safety is the ledger's and the hand notes': a hand is noted (awaited, so
-durable) before its cards are dealt, and the note is removed in the transaction
-that settles it and stores its record. A crash before that batch is written
-leaves the note, the ledger without the hand, and the table accounts as they
+Crash safety is the ledger's and the hand notes': a hand is noted (durably)
+before its cards are dealt, and the note is removed in the transaction that
+settles it and stores its record (:mod:`stud8.server.books.room`). A crash before
+that leaves the note, the ledger without the hand, and the table accounts as they
 were before it: the restart refunds it (:mod:`stud8.server.books.recovery`).
 """
 
@@ -42,7 +39,7 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from stud8.server.books.ledger import DuplicateHandError, LedgerError, retryable
+from stud8.server.books.ledger import LedgerError, retryable
 
 log = logging.getLogger("stud8.server")
 
@@ -57,10 +54,9 @@ ATTEMPTS = 8  # a batch hitting a lock or a serialization conflict is tried agai
 class Job:
     """Some writes that succeed or fail together (one savepoint)."""
 
-    work: list[Work]
+    work: Work
     what: str
-    hand_id: str | None = None
-    future: asyncio.Future[Any] | None = None
+    future: asyncio.Future[Any]
 
 
 @dataclass(slots=True)
@@ -89,25 +85,12 @@ class RoomWriter:
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------ the loop's side
-    def submit(self, work: Work, *, what: str, hand_id: str | None = None) -> None:
-        """Write ``work`` soon; nobody waits for it (a failure is logged)."""
-        self._add(Job([work], what, hand_id))
-
     async def call(self, work: Callable[[Connection], T], *, what: str) -> T:
         """Write ``work`` and wait until its batch is committed; its result, or
         the exception it raised (the job alone is undone)."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._add(Job([work], what, None, future))
+        self._add(Job(work, what, future))
         return await future
-
-    def attach(self, hand_id: str, work: Work, *, what: str) -> None:
-        """Add ``work`` to the job of ``hand_id`` handed over in this turn of the
-        loop (same savepoint, same transaction); a job of its own otherwise."""
-        for job in reversed(self._pending):
-            if job.hand_id == hand_id:
-                job.work.append(work)
-                return
-        self._add(Job([work], what, hand_id))
 
     async def drain(self) -> None:
         """Wait until everything handed over so far is written."""
@@ -197,8 +180,7 @@ class RoomWriter:
         for attempt in range(3):
             try:
                 with conn.begin_nested():
-                    for work in job.work:
-                        result = work(conn)
+                    result = job.work(conn)
             except LedgerError as exc:  # refused: this job alone is undone
                 return job, None, exc
             except IntegrityError as exc:
@@ -212,12 +194,6 @@ class RoomWriter:
 
     def _settle(self, job: Job, result: Any, error: BaseException | None) -> None:
         future, loop = job.future, self._loop
-        if future is None:
-            if isinstance(error, DuplicateHandError):
-                log.debug("%s: %s", job.what, error)  # applied once already
-            elif error is not None:
-                log.error("%s was not written: %s", job.what, error)
-            return
         if loop is None or loop.is_closed():
             return
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile

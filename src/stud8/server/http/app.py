@@ -1,6 +1,6 @@
 """The ASGI application: the REST API (accounts, lobby) and the table websockets.
 
-``create_app(settings, auth=..., bank=...)`` builds it; uvicorn serves it
+``create_app(settings, auth=..., books=...)`` builds it; uvicorn serves it
 (``stud8 serve``). REST requests carry the session token as
 ``Authorization: Bearer <token>``; a websocket carries it as ``?token=``.
 
@@ -49,13 +49,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from stud8.core.cards import Deck
 from stud8.core.evaluate import build_tables
 from stud8.server.accounts.auth import Account, Auth, AuthError
-from stud8.server.books.bank import ChipBank
 from stud8.server.clock import AsyncioClock, Clock
 from stud8.server.collector import collect_regularly, paced
 from stud8.server.edge.connection import Connection
-from stud8.server.room.lobby import Lobby, LobbyError, TableKeeper, TableSpec
+from stud8.server.room.lobby import Lobby, LobbyError, TableKeeper
 from stud8.server.settings import Settings
-from stud8.server.table.owner import RecordSink
+from stud8.server.table.books import TableBooks
+from stud8.server.table.spec import TableSpec
 from stud8.server.wire.schemas import ProtocolError, json_schemas, object_fields
 
 log = logging.getLogger("stud8.server")
@@ -107,20 +107,18 @@ def create_app(
     settings: Settings,
     *,
     auth: Auth,
-    bank: ChipBank,
+    books: TableBooks,
     clock: Clock | None = None,
     deck_source: Callable[[], Deck] = Deck.shuffled,
-    record_sink: RecordSink | None = None,
     default_spec: TableSpec | None = None,
     keeper: TableKeeper | None = None,
 ) -> Starlette:
     """The room's ASGI app; ``settings.default_tables`` tables with bots open at
     startup (on the first start only, with a ``keeper``)."""
     lobby = Lobby(
-        bank=bank,
+        books=books,
         clock=clock or AsyncioClock(),
         deck_source=deck_source,
-        record_sink=record_sink,
         keeper=keeper,
     )
 

@@ -5,11 +5,12 @@ follows each as an observer to count its hands and pots (average pot, hands per
 hour), and keeps who is connected to which table (so a player with two windows
 open is disconnected only when the last one closes).
 
-A room on a database has a :class:`TableKeeper` (``stud8.server.books.seats``):
-it stores each new table's definition, follows every table from before its
-first event (who sits where, the hands dealt), marks a table closed, and at
-startup reopens the tables of the last run (:meth:`Lobby.reopen`) with their
-players in their seats. A table id is never used twice.
+Every table moves chips and keeps its hands through the room's
+:class:`~stud8.server.table.books.TableBooks`. A room on a database has a
+:class:`TableKeeper` (:mod:`stud8.server.room.restore`): it stores each new
+table's definition, marks a table closed, and at startup reopens the tables of
+the last run (:meth:`Lobby.reopen`) with their players in their seats. A table id
+is never used twice.
 """
 
 from __future__ import annotations
@@ -20,74 +21,16 @@ import itertools
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from stud8.core.cards import Deck
 from stud8.core.events import PotAwarded, RakeTaken
-from stud8.core.rules import BettingStructure, TableRules, TimeoutPolicy
-from stud8.server.books.bank import ChipBank
 from stud8.server.clock import Clock
-from stud8.server.table.commands import Leave, SeatBot, TableConfig
+from stud8.server.table.books import TableBooks
+from stud8.server.table.commands import Leave, SeatBot
 from stud8.server.table.events import HandFinished, HandStarted, Numbered
-from stud8.server.table.owner import RecordSink, Subscription, Table
-from stud8.tools.bots import BOTS
-
-
-@runtime_checkable
-class Issuer(Protocol):
-    """A bank that can open play chips for an account (bots get theirs this way)."""
-
-    def issue(self, player: str, amount: int) -> None: ...
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableSpec:
-    """What an operator asks for when creating a table (all amounts in chips)."""
-
-    ante: int = 1
-    bring_in: int = 2
-    small_bet: int = 4
-    big_bet: int = 8
-    structure: str = "fixed_limit"
-    seats: int = 8
-    min_buy_in: int = 40
-    max_buy_in: int = 400
-    action_seconds: int = 10
-    time_bank_seconds: int = 20
-    reconnect_seconds: int = 20
-    rake_percent: str = "0"
-    rake_cap: int | None = None
-    bots: int = 0
-    bot_policy: str = "rules"
-    between_hands: float = 2.0
-    bot_delay: float = 0.5
-    offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
-    timeout_policy: str = "all_in_protection"  # or "check_or_fold" (RULES.md section 6)
-    sit_out_seconds: float = 600.0  # a player dealt out this long is stood up
-
-    def rules(self) -> TableRules:
-        try:
-            policy = TimeoutPolicy(self.timeout_policy)
-        except ValueError:
-            choices = ", ".join(p.value for p in TimeoutPolicy)
-            raise ValueError(
-                f"timeout_policy must be one of {choices}, not {self.timeout_policy!r}"
-            ) from None
-        return TableRules(
-            ante=self.ante,
-            bring_in=self.bring_in,
-            small_bet=self.small_bet,
-            big_bet=self.big_bet,
-            structure=BettingStructure(self.structure),
-            rake_percent=Fraction(self.rake_percent),
-            rake_cap=self.rake_cap,
-            action_seconds=self.action_seconds,
-            time_bank_seconds=self.time_bank_seconds,
-            reconnect_seconds=self.reconnect_seconds,
-            max_seats=self.seats,
-            timeout_policy=policy,
-        )
+from stud8.server.table.owner import Subscription, Table
+from stud8.server.table.spec import TableSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +55,6 @@ class TableKeeper(Protocol):
         """Mark the table closed (it does not come back)."""
         ...
 
-    def follow(self, table: Table) -> list[Subscription]:
-        """Follow a table from before its first event (its seats, its hands)."""
-        ...
-
     async def restore(self, lobby: Lobby) -> bool:
         """Reopen the tables of the last run; False on a first start (the room
         never had a table)."""
@@ -129,7 +68,6 @@ class TableEntry:
     created: float
     name: str = ""
     watcher: Subscription | None = None
-    kept: list[Subscription] = field(default_factory=list)
     pots: deque[tuple[float, int]] = field(default_factory=lambda: deque(maxlen=200))
     connections: Counter[str] = field(default_factory=Counter)
     closed: bool = False
@@ -181,16 +119,14 @@ class Lobby:
     def __init__(
         self,
         *,
-        bank: ChipBank,
+        books: TableBooks,
         clock: Clock,
         deck_source: Callable[[], Deck] = Deck.shuffled,
-        record_sink: RecordSink | None = None,
         keeper: TableKeeper | None = None,
     ) -> None:
-        self._bank = bank
+        self._books = books
         self._clock = clock
         self._deck_source = deck_source
-        self._record_sink = record_sink
         self._keeper = keeper
         self.tables: dict[str, TableEntry] = {}
         self._used: set[str] = set()  # every table id the room ever had
@@ -235,38 +171,20 @@ class Lobby:
         self, table_id: str, name: str, spec: TableSpec, seats: Sequence[Reseat], *, new: bool
     ) -> Table:
         try:
-            rules = spec.rules()
-            config = TableConfig(
-                table_id=table_id,
-                rules=rules,
-                min_buy_in=spec.min_buy_in,
-                max_buy_in=spec.max_buy_in,
-                between_hands=spec.between_hands,
-                bot_delay=spec.bot_delay,
-                offer_seconds=spec.offer_seconds,
-                sit_out_seconds=spec.sit_out_seconds,
-                # a table back after a restart numbers its events from the wall
-                # clock in microseconds: above any number it gave before
-                first_seq=0 if new else int(self._clock.wall().timestamp() * 1_000_000),
-            )
+            # a table back after a restart numbers its events from the wall clock in
+            # microseconds: above any number it gave before
+            first_seq = 0 if new else int(self._clock.wall().timestamp() * 1_000_000)
+            config = spec.config(table_id, first_seq=first_seq)
         except (ValueError, ZeroDivisionError) as exc:
             raise LobbyError(str(exc)) from None
-        if not 0 <= spec.bots <= rules.max_seats:
-            raise LobbyError(f"bots must be 0 to {rules.max_seats}, got {spec.bots}")
-        if spec.between_hands < 0 or spec.bot_delay < 0:
-            raise LobbyError("between_hands and bot_delay must be 0 or more")
+        rules = config.rules
         if len(name) > 100:
             raise LobbyError("a table's name is at most 100 characters")
-        if spec.bots and not isinstance(self._bank, Issuer):
-            raise LobbyError("this bank cannot fund bots")
-        if spec.bot_policy not in BOTS:
-            raise LobbyError(f"no bot policy {spec.bot_policy!r} (there are {', '.join(BOTS)})")
         table = Table(
             config,
-            bank=self._bank,
+            books=self._books,
             clock=self._clock,
             deck_source=self._deck_source,
-            record_sink=self._record_sink,
         )
         keeper = self._keeper
         self._used.add(table_id)  # before the await: a second create of it is refused
@@ -277,8 +195,6 @@ class Lobby:
                 self._used.discard(table_id)
                 raise
         entry = TableEntry(table, spec, self._clock.now(), name)
-        if keeper is not None:
-            entry.kept = keeper.follow(table)
         clock = self._clock
         entry.watcher = table.subscribe(None, lambda item: entry.follow(item, clock.now()))
         for reseat in seats:
@@ -297,10 +213,6 @@ class Lobby:
         if entry is None:
             raise LobbyError(f"no table {table_id}")
         name = f"bot{next(self._bot_numbers)}"
-        bank = self._bank
-        if not isinstance(bank, Issuer):
-            raise LobbyError("this bank cannot fund bots")
-        bank.issue(name, amount)
         reply = await entry.table.submit(
             SeatBot(player=name, seat=seat, amount=amount, policy=policy)
         )
@@ -339,9 +251,8 @@ class Lobby:
     @staticmethod
     async def _stop(entry: TableEntry) -> None:
         await entry.table.stop()
-        for sub in (entry.watcher, *entry.kept):
-            if sub is not None:
-                sub.close()
+        if entry.watcher is not None:
+            entry.watcher.close()
 
     def listing(self) -> list[dict[str, Any]]:
         """What the lobby shows of each table."""
@@ -360,6 +271,7 @@ class Lobby:
                     "average_pot": round(sum(recent) / len(recent), 1) if recent else 0,
                     "hands_per_hour": round(len(recent) * 3600 / elapsed, 1),
                     "hands_played": table.hands_played,
+                    "paused": table.paused,
                 }
             )
         return out

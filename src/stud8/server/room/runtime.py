@@ -18,19 +18,16 @@ URL):
    only. After a clean shutdown the same holds (a hand in play at the shutdown is
    cancelled then);
 4. the accounts are the database's (:class:`~stud8.server.accounts.database.AccountsAuth`,
-   argon2id, ``settings.operators`` get the operator role), the bank is the
-   ledger (:class:`RoomBank`, a :class:`~stud8.server.books.ledger_bank.LedgerBank` that
-   can also issue the bots' chips), the record sink is the
-   :class:`~stud8.server.books.hands.HandStore`, and every table is followed from
-   before its first event (:class:`~stud8.server.books.seats.RoomKeeper`): its
-   hands are noted when dealt (for recovery), its seats when taken;
+   argon2id, ``settings.operators`` get the operator role), the tables'
+   books are :class:`~stud8.server.books.room.RoomBooks` (the ledger, the hand
+   store and the seats, written through the writer: a hand is noted before it is
+   dealt, its end kept in one transaction, a seat taken with its buy-in);
 5. ``GET /api/v1/hands`` (:func:`hands_route`) gives the hand histories;
 6. every write of the running room goes through one
    :class:`~stud8.server.books.writer.RoomWriter` (a thread of its own, in order,
-   a batch of jobs per transaction): a hand's settlement, its record and the
-   removal of its note land in one transaction and no table waits for it; a
-   hand's note (before its deal) and the buy-ins, top-ups and cash-outs are
-   awaited, off the event loop. The writer is drained at shutdown.
+   a batch of jobs per transaction, off the event loop): each is awaited by the
+   table that asked for it until its transaction has committed. The writer is
+   drained at shutdown.
 
 uvicorn's logs go through :func:`stud8.server.logs.uvicorn_log_config`, which
 blanks the session tokens in the URLs it prints.
@@ -66,39 +63,22 @@ from stud8.core.cards import Deck
 from stud8.server.accounts.accounts import Accounts
 from stud8.server.accounts.auth import Account, Auth, MemoryAuth
 from stud8.server.accounts.database import AccountsAuth
-from stud8.server.books.bank import MemoryBank
 from stud8.server.books.hands import DEFAULT_LIMIT, MAX_LIMIT, HandStore
 from stud8.server.books.ledger import Ledger, LedgerError
-from stud8.server.books.ledger_bank import LedgerBank
-from stud8.server.books.memory_hands import MemoryHandStore
+from stud8.server.books.memory import MemoryBooks
 from stud8.server.books.recovery import RecoveryReport, recover
-from stud8.server.books.seats import RoomKeeper, TableStore, prepare_restore
+from stud8.server.books.room import RoomBooks
+from stud8.server.books.seats import TableStore
 from stud8.server.books.writer import RoomWriter
 from stud8.server.collector import tune_for_serving
 from stud8.server.http.app import create_app
 from stud8.server.logs import uvicorn_log_config
-from stud8.server.room.lobby import TableSpec
+from stud8.server.room.restore import RoomKeeper, prepare_restore
 from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for, upgrade
+from stud8.server.table.spec import TableSpec
 
 log = logging.getLogger("stud8.server")
-
-
-# ------------------------------------------------------------------ the bank
-class RoomBank(LedgerBank):
-    """The ledger as the tables' bank; it also funds the bots (``issue``: a grant)."""
-
-    def issue(self, player: str, amount: int) -> None:
-        """New play chips for a bot: handed to the writer (in order, so before the
-        bot's buy-in), or written now (blocking) without one."""
-        writer, grant = self.writer, self.ledger.grant
-        if writer is None:
-            grant(player, amount, memo="bot chips")
-            return
-        writer.submit(
-            lambda conn: grant(player, amount, memo="bot chips", conn=conn),
-            what=f"the chips of {player}",
-        )
 
 
 # ------------------------------------------------------------------ histories
@@ -265,13 +245,9 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
     auth = AccountsAuth(accounts, operators=settings.operators)
     # from here on the room writes through one writer, in batches, off the loop
     writer = RoomWriter(engine)
-    store.writer = writer
-    tables.writer = writer
-    bank = RoomBank(ledger, store, writer)
-    keeper = RoomKeeper(tables, store, plan, watch_hands=False)  # the bank notes the hands
-    app = create_app(
-        settings, auth=auth, bank=bank, record_sink=store, default_spec=spec, keeper=keeper
-    )
+    books = RoomBooks(ledger, writer)
+    keeper = RoomKeeper(tables, plan)
+    app = create_app(settings, auth=auth, books=books, default_spec=spec, keeper=keeper)
     app.router.routes.insert(0, hands_route(auth, store, writer.drain))
     _drain_at_shutdown(app, writer)
     return Room(app, engine, ledger, store, report, plan.returned, writer)
@@ -302,25 +278,23 @@ def memory_app(
 ) -> Starlette:
     """The room with its accounts, chips and hand histories in memory (lost when it
     stops). ``spec`` (the ready tables; default: :func:`default_spec`) and
-    ``deck_source`` are for tests and demonstrations. ``app.state.bank`` is the
-    bank (its ``audit``), ``app.state.hands`` the hand store."""
-    bank = MemoryBank()
+    ``deck_source`` are for tests and demonstrations. ``app.state.books`` are the
+    books (their ``audit``), ``app.state.hands`` the hand store."""
+    books = MemoryBooks()
     auth = MemoryAuth(
         operators=settings.operators,
-        on_register=lambda name: bank.issue(name, settings.starting_chips),
+        on_register=lambda name: books.issue(name, settings.starting_chips),
     )
-    hands = MemoryHandStore()
     app = create_app(
         settings,
         auth=auth,
-        bank=bank,
+        books=books,
         deck_source=deck_source,
-        record_sink=hands,
         default_spec=spec or default_spec(settings, environ),
     )
-    app.router.routes.insert(0, hands_route(auth, hands))
-    app.state.bank = bank
-    app.state.hands = hands
+    app.router.routes.insert(0, hands_route(auth, books.hands))
+    app.state.books = books
+    app.state.hands = books.hands
     return app
 
 

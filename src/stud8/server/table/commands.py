@@ -5,46 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from stud8.core.rules import TableRules
 from stud8.core.views import HandView
 from stud8.server.clock import TimerHandle
 from stud8.server.table.events import TimerStarted
 from stud8.tools.bots import Bot
-
-# ---------------------------------------------------------------- settings
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableConfig:
-    table_id: str
-    rules: TableRules
-    min_buy_in: int
-    max_buy_in: int
-    between_hands: float = 2.0  # seconds from one hand's end to the next's start
-    bot_delay: float = 0.5  # seconds a bot waits before it acts
-    offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
-    # a player dealt out (sat out, disconnected, no chips) this long is stood up
-    sit_out_seconds: float = 600.0
-    # Events kept for viewers who come back (one who missed more gets a snapshot):
-    # about five hands at a full table. Every event kept is an object the garbage
-    # collector walks, at every table, so not more.
-    history_size: int = 500
-    remembered_commands: int = 4096  # command ids kept to answer repeats
-    # Events are numbered from first_seq + 1. A table that comes back after a
-    # restart starts far above its old numbers, so that a client's last_seen from
-    # before the restart is answered with a snapshot, never with new events.
-    first_seq: int = 0
-
-    def __post_init__(self) -> None:
-        if not 0 < self.min_buy_in <= self.max_buy_in:
-            raise ValueError(
-                f"the buy-in range must be 0 < min <= max, got {self.min_buy_in}..{self.max_buy_in}"
-            )
-        if not self.offer_seconds > 0:
-            raise ValueError(f"offer_seconds must be more than 0, got {self.offer_seconds}")
-        if not self.sit_out_seconds > 0:
-            raise ValueError(f"sit_out_seconds must be more than 0, got {self.sit_out_seconds}")
-
 
 # ---------------------------------------------------------------- commands
 

@@ -12,6 +12,16 @@ history and handed to each subscriber as that subscriber may see it (its
 are :class:`~stud8.server.table.waitlist.WaitingList`'s; the seat commands are
 :class:`~stud8.server.table.seating.TableSeating`'s.
 
+Everything that must outlive the table (buy-ins, cash-outs, each hand's note and
+its end) goes through its :class:`~stud8.server.table.books.TableBooks`, awaited
+until durable. **A finished hand is announced only once its end is durable**: the
+events of the action that ends a hand (the showdown, the pots awarded) are held
+back until :meth:`TableBooks.hand_ended` has returned, then numbered and sent
+with ``hand_finish``. A restart can therefore cancel only a hand nobody saw end.
+If the books cannot be written, the table stops dealing, says why
+(:attr:`Table.paused`, which the lobby shows, and the log) and tries again until
+the hand's end lands.
+
 Timers follow RULES.md section 6, with the times of the table's
 :class:`~stud8.core.rules.TableRules`: ``action_seconds``, then a visible
 ``time_bank_seconds`` countdown, then the engine's timeout rule
@@ -29,18 +39,19 @@ import logging
 import random
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
+from itertools import repeat
 from types import MappingProxyType
 
 from stud8.core.actions import make_action
 from stud8.core.cards import Deck
 from stud8.core.errors import Stud8Error
-from stud8.core.events import Event, HandCancelled
+from stud8.core.events import Event
 from stud8.core.hand import Hand
 from stud8.formats.record import HandRecord
-from stud8.server.books.bank import ChipBank, HandNoter
 from stud8.server.clock import Clock, TimerHandle
+from stud8.server.table.books import HandEnd, HandNote, TableBooks
 from stud8.server.table.commands import (
     Act,
     AwayCheck,
@@ -63,7 +74,6 @@ from stud8.server.table.commands import (
     Sit,
     SitOut,
     StartHand,
-    TableConfig,
     TableSnapshot,
     Tick,
     TopUp,
@@ -77,11 +87,15 @@ from stud8.server.table.events import (
 )
 from stud8.server.table.feed import Feed, Subscription
 from stud8.server.table.seating import TableSeating
+from stud8.server.table.spec import TableConfig
 from stud8.server.table.waitlist import WaitingList
 
-__all__ = ["RecordSink", "Subscription", "Table"]
+__all__ = ["Subscription", "Table"]
 
-RecordSink = Callable[[HandRecord], None]
+# The first retry of a write the books refused or could not take, then twice as
+# long each time, up to the last.
+RETRY_FIRST = 0.5
+RETRY_LAST = 30.0
 
 
 log = logging.getLogger("stud8.server")
@@ -101,21 +115,18 @@ class Table(TableSeating):
         self,
         config: TableConfig,
         *,
-        bank: ChipBank,
+        books: TableBooks,
         clock: Clock,
         deck_source: Callable[[], Deck] = Deck.shuffled,
-        record_sink: RecordSink | None = None,
         hand_ids: Callable[[], str] = _new_hand_id,
         bot_seed: int | None = None,
     ) -> None:
         self.config = config
         self.rules = config.rules
         self.table_id = config.table_id
-        self._bank = bank
-        self._noter = bank if isinstance(bank, HandNoter) else None
+        self._books = books
         self._clock = clock
         self._deck_source = deck_source
-        self._record_sink = record_sink
         self._hand_ids = hand_ids
         self._bot_rng = random.Random(bot_seed)
         self._queue: asyncio.Queue[tuple[Message, asyncio.Future[Reply] | None]] = asyncio.Queue()
@@ -124,8 +135,8 @@ class Table(TableSeating):
         self.hand: Hand | None = None
         self._hand_players: Mapping[int, str] = MappingProxyType({})
         self._hand_started_at: datetime | None = None
-        self._hand_times: list[datetime] = []
-        self._seen_events = 0  # events of the hand already numbered
+        self._hand_times: list[datetime] = []  # when each event of the hand happened
+        self._seen_events = 0  # events of the hand already numbered (sent)
         self._turn: Turn | None = None
         self._token = 0
         self._start_timer: TimerHandle | None = None
@@ -142,6 +153,8 @@ class Table(TableSeating):
         )
         self._answers: OrderedDict[tuple[str, str], Reply] = OrderedDict()
         self.hands_played = 0
+        # Why the table has stopped dealing (its books cannot be written), or None.
+        self.paused: str | None = None
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -373,12 +386,12 @@ class Table(TableSeating):
 
     # ------------------------------------------------------------ events
     def _emit_hand_events(self) -> None:
+        """Number and send the hand's events not sent yet."""
         hand = self.hand
         assert hand is not None
-        now = self._clock.wall()
+        players = self._hand_players
         for event in hand.events[self._seen_events :]:
-            self._hand_times.append(now)
-            self._emit(event, self._hand_players)
+            self._emit(event, players)
         self._seen_events = len(hand.events)
 
     # ------------------------------------------------------------ commands
@@ -430,18 +443,24 @@ class Table(TableSeating):
         hand_id = self._hand_ids()
         players = {n: self.seats[n].player for n in stacks}
         started_at = self._clock.wall()
-        if self._noter is not None:
-            # noted (written) before a card is dealt, so a restart can cancel it
-            noted = {n: (players[n], chips) for n, chips in stacks.items()}
-            try:
-                await self._noter.note_hand(hand_id, self.table_id, noted, started_at)
-            except Exception:
-                log.exception("table %s: cannot note a new hand; trying again", self.table_id)
-                self._start_timer = self._clock.call_at(
-                    self._clock.now() + max(1.0, self.config.between_hands),
-                    lambda: self._queue.put_nowait((StartHand(), None)),
-                )
-                return
+        # noted (durably) before a card is dealt, so a restart can cancel it
+        note = HandNote(
+            hand_id=hand_id,
+            table_id=self.table_id,
+            seats=tuple((n, players[n], chips) for n, chips in stacks.items()),
+            started_at=started_at,
+        )
+        try:
+            await self._books.hand_dealt(note)
+        except Exception as exc:
+            log.error("table %s: cannot note a new hand; trying again: %s", self.table_id, exc)
+            self._pause(f"the room cannot note a new hand ({exc}); trying again")
+            self._start_timer = self._clock.call_at(
+                self._clock.now() + max(1.0, self.config.between_hands),
+                lambda: self._queue.put_nowait((StartHand(), None)),
+            )
+            return
+        self._resume()
         self._hand_players = MappingProxyType(players)
         self._hand_started_at = started_at
         self._hand_times = []
@@ -453,14 +472,17 @@ class Table(TableSeating):
         self._emit(HandStarted(hand_id, tuple(stacks.items())), self._hand_players)
         await self._progress(hand.events)
 
-    async def _progress(self, _new: list[Event]) -> None:
-        """Number the hand's new events; then start the next turn or end the hand."""
+    async def _progress(self, new: list[Event]) -> None:
+        """Take the hand's new events: send them and start the next turn, or, if they
+        end the hand, keep the hand's end durably first (then send them)."""
         hand = self.hand
         assert hand is not None
-        self._emit_hand_events()
+        self._hand_times.extend(repeat(self._clock.wall(), len(new)))
         if hand.is_over:
             await self._finish_hand(hand)
-        elif hand.to_act is not None:
+            return
+        self._emit_hand_events()
+        if hand.to_act is not None:
             self._start_turn(hand.to_act)
 
     def _start_turn(self, number: int) -> None:
@@ -499,36 +521,21 @@ class Table(TableSeating):
     async def _finish_hand(self, hand: Hand) -> None:
         self._cancel_turn()
         players = self._hand_players
-        start = dict(hand.setup.stacks)
-        if hand.cancelled:
-            cancel = next(e for e in reversed(hand.events) if isinstance(e, HandCancelled))
-            await self._bank.refund_hand(
-                hand.hand_id, self.table_id, {players[s]: c for s, c in cancel.refunds}
-            )
-            final = start
-        else:
-            result = hand.result
-            assert result is not None
-            final = dict(result.stacks)
-            await self._bank.settle_hand(
-                hand.hand_id,
-                self.table_id,
-                {players[s]: final[s] - start[s] for s in start},
-                result.rake,
-            )
+        record = HandRecord.from_hand(
+            hand,
+            names=dict(players),
+            table=self.table_id,
+            started_at=self._hand_started_at,
+            times=self._hand_times,
+        )
+        end = HandEnd.of(hand, players, record)
+        # durable before anyone sees how the hand ended
+        await self._durably(f"the end of hand {hand.hand_id}", lambda: self._books.hand_ended(end))
+        self._emit_hand_events()
+        final = dict(hand.setup.stacks) if hand.result is None else dict(hand.result.stacks)
         for number, chips in final.items():
             self.seats[number].chips = chips
         self._emit(HandFinished(hand.hand_id, hand.cancelled), players)
-        if self._record_sink is not None:
-            self._record_sink(
-                HandRecord.from_hand(
-                    hand,
-                    names=dict(players),
-                    table=self.table_id,
-                    started_at=self._hand_started_at,
-                    times=self._hand_times,
-                )
-            )
         self.hand = None
         self.hands_played += 1
         # between hands: the leaving leave, the disconnected and the broke are dealt out
@@ -541,3 +548,28 @@ class Table(TableSeating):
             elif not seat.connected:
                 self._deal_out(number, seat, "disconnected")
         self._schedule_start()
+
+    # ------------------------------------------------------------ the books
+    async def _durably(self, what: str, write: Callable[[], Awaitable[None]]) -> None:
+        """Run ``write`` until it lands. Meanwhile the table deals no hand and says
+        why (:attr:`paused`, and the log); it never gives up on it."""
+        delay = RETRY_FIRST
+        while True:
+            try:
+                await write()
+            except Exception as exc:
+                log.error("table %s: %s could not be written: %s", self.table_id, what, exc)
+                self._pause(f"{what} could not be written ({exc}); trying again")
+                await self._clock.sleep_until(self._clock.now() + delay)
+                delay = min(2 * delay, RETRY_LAST)
+                continue
+            self._resume()
+            return
+
+    def _pause(self, reason: str) -> None:
+        self.paused = reason
+
+    def _resume(self) -> None:
+        if self.paused is not None:
+            log.warning("table %s: its books are written again", self.table_id)
+            self.paused = None

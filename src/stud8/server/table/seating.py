@@ -1,6 +1,7 @@
 """Who sits where at a table: the seat commands (a base of :class:`stud8.server.table.owner.Table`).
 
-Sitting down buys in through the bank; leaving cashes out (at the end of the
+Sitting down buys in through the table's books (:mod:`stud8.server.table.books`:
+the chips and the seat in one durable step); leaving cashes out (at the end of the
 hand if he is in one); sitting out, coming back, connecting and disconnecting
 change whether the seat is dealt in (RULES.md section 6: a player disconnected
 between hands is dealt out, his chips his own, and dealt in again when he comes
@@ -21,14 +22,15 @@ These methods run in the table's owner task only, like the rest of it.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
-from stud8.server.books.bank import BankError, ChipBank
 from stud8.server.clock import Clock, TimerHandle
+from stud8.server.table.books import BooksRefused, TableBooks
 from stud8.server.table.commands import (
     AwayCheck,
     ComeBack,
@@ -40,7 +42,6 @@ from stud8.server.table.commands import (
     SeatBot,
     Sit,
     SitOut,
-    TableConfig,
     TopUp,
     Turn,
 )
@@ -53,8 +54,11 @@ from stud8.server.table.events import (
     SeatTaken,
     ToppedUp,
 )
+from stud8.server.table.spec import TableConfig
 from stud8.server.table.waitlist import WaitingList
 from stud8.tools.bots import BOTS, Bot
+
+log = logging.getLogger("stud8.server")
 
 
 class TableSeating:
@@ -67,7 +71,7 @@ class TableSeating:
     hand: Hand | None
     waiting: WaitingList
     _hand_players: Mapping[int, str]
-    _bank: ChipBank
+    _books: TableBooks
     _clock: Clock
     _queue: asyncio.Queue[tuple[Any, Any]]
     _away_timer: TimerHandle | None
@@ -154,9 +158,14 @@ class TableSeating:
             seed = cmd.seed if cmd.seed is not None else self._bot_rng.getrandbits(64)
             bot = factory(random.Random(seed))
         try:
-            await self._bank.buy_in(cmd.player, self.table_id, cmd.seat, cmd.amount)
-        except BankError as exc:
+            await self._books.sit(
+                self.table_id, cmd.seat, cmd.player, cmd.amount, bot=bot is not None
+            )
+        except BooksRefused as exc:
             raise Refused(str(exc)) from None
+        except Exception as exc:  # the books are down: nothing was written
+            log.warning("table %s: %s could not sit: %s", self.table_id, cmd.player, exc)
+            raise Refused(f"the room cannot take your buy-in now, try again ({exc})") from None
         self.seats[cmd.seat] = Seat(cmd.player, cmd.amount, bot)
         self._emit(SeatTaken(cmd.seat, cmd.player, cmd.amount, bot is not None))
         self.waiting.sat(cmd.player, self._free_seats())
@@ -175,9 +184,12 @@ class TableSeating:
                 f"you have {seat.chips}"
             )
         try:
-            await self._bank.top_up(cmd.player, self.table_id, number, amount)
-        except BankError as exc:
+            await self._books.top_up(self.table_id, number, cmd.player, amount)
+        except BooksRefused as exc:
             raise Refused(str(exc)) from None
+        except Exception as exc:  # the books are down: nothing was written
+            log.warning("table %s: %s could not top up: %s", self.table_id, cmd.player, exc)
+            raise Refused(f"the room cannot take your top-up now, try again ({exc})") from None
         seat.chips += amount
         self._emit(ToppedUp(number, amount, seat.chips))
         self._schedule_start()
@@ -192,12 +204,23 @@ class TableSeating:
             return
         await self._remove(number, cmd.reason)
 
-    async def _remove(self, number: int, reason: str) -> None:
-        seat = self.seats.pop(number)
-        if seat.chips:
-            await self._bank.cash_out(seat.player, self.table_id, number, seat.chips)
+    async def _remove(self, number: int, reason: str) -> bool:
+        """Stand the player in seat ``number`` up, his chips back to his account;
+        False (he stays, marked leaving, and is tried again after the next hand or
+        check) if the books cannot be written now."""
+        seat = self.seats[number]
+        try:
+            await self._books.stand(self.table_id, number, seat.player, seat.chips)
+        except Exception as exc:
+            log.error(
+                "table %s: cannot stand %s up (%s): %s", self.table_id, seat.player, reason, exc
+            )
+            seat.leaving = True
+            return False
+        del self.seats[number]
         self._emit(SeatLeft(number, seat.player, seat.chips, reason))
         self.waiting.offer_next(self._free_seats())
+        return True
 
     def _free_seats(self) -> list[int]:
         return [n for n in range(1, self.rules.max_seats + 1) if n not in self.seats]

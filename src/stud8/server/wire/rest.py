@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stud8.server.room.lobby import TableSpec
+from stud8.server.table.spec import TableSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,10 @@ class TableInfo:
 class LobbyTable(TableInfo):
     """A table as the lobby shows it: its rules (see TableInfo), then
     ``seats_taken``, ``players`` in seat order, ``waiting`` how many are on its
-    waiting list; ``average_pot`` and ``hands_per_hour`` over the last hour."""
+    waiting list; ``average_pot`` and ``hands_per_hour`` over the last hour;
+    ``paused``: null, or why the table has stopped dealing (the room cannot write
+    its books: the end of its last hand, held back until it is written, or a new
+    hand's note; it keeps trying)."""
 
     seats_taken: int
     players: list[str]
@@ -110,6 +113,7 @@ class LobbyTable(TableInfo):
     average_pot: float
     hands_per_hour: float
     hands_played: int
+    paused: str | None
 
 
 @dataclass(frozen=True, slots=True)

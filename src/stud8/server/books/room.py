@@ -1,0 +1,134 @@
+"""The table's books on the room's database: :class:`RoomBooks`.
+
+It implements the :class:`~stud8.server.table.books.TableBooks` port with the
+room's :class:`~stud8.server.books.writer.RoomWriter` (one thread, in order,
+batched transactions): each call is ONE job (one savepoint, so all of it or none)
+and is awaited until its transaction has committed, so when it returns what the
+table asked is durable:
+
+===================  ===================================================================
+``sit``              (a bot's chips issued) + the buy-in + the seat row (``table_seats``)
+``top_up``           the top-up
+``stand``            the cash-out of his chips (if any) + the seat row removed
+``hand_dealt``       the hand noted in ``hands_in_progress`` (before its cards are dealt)
+``hand_ended``       the settlement (gross contributions, payouts, rake) or the refund,
+                     the hand's record, and the removal of its note
+===================  ===================================================================
+
+A refusal of the ledger (:class:`~stud8.server.books.ledger.LedgerError`: not
+enough chips, an unknown account) undoes the job alone and becomes
+:class:`~stud8.server.table.books.BooksRefused`. A hand already settled or refunded
+(a repeat) is not applied twice: its record is stored if it was not.
+
+Crash safety: the ledger moves no chip during a hand (a hand is one transaction at
+its end), and the table announces a finished hand only once ``hand_ended`` has
+returned. A crash before that commit leaves the hand noted, the ledger without
+it, and every stack as it was when it was dealt: the restart refunds it
+(:mod:`stud8.server.books.recovery`), and nobody had seen it end.
+
+>>> import asyncio, tempfile
+>>> from datetime import UTC, datetime
+>>> from stud8.server.books.ledger import Ledger
+>>> from stud8.server.storage import create_engine_for, upgrade
+>>> engine = create_engine_for(f"sqlite:///{tempfile.mkdtemp()}/room.db")  # a file: threads
+>>> upgrade(engine)
+>>> ledger = Ledger(engine)
+>>> _ = ledger.grant("ann", 100)
+>>> async def main() -> None:
+...     writer = RoomWriter(engine)
+...     books = RoomBooks(ledger, writer)
+...     await books.sit("t1", 1, "ann", 60)
+...     await books.sit("t1", 2, "bot1", 50, bot=True)
+...     await books.stand("t1", 2, "bot1", 50)
+...     writer.close()
+>>> asyncio.run(main())
+>>> ledger.balances("table:"), ledger.balances("bank:")
+({'table:t1:ann': 60, 'table:t1:bot1': 0}, {'bank:ann': 40, 'bank:bot1': 50})
+>>> engine.dispose()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlalchemy import Connection
+
+from stud8.server.books.hands import HandStore
+from stud8.server.books.ledger import DuplicateHandError, HandMoney, Ledger, LedgerError
+from stud8.server.books.seats import TableStore
+from stud8.server.books.writer import RoomWriter
+from stud8.server.table.books import BooksRefused, HandEnd, HandNote
+
+T = TypeVar("T")
+
+BOT_MEMO = "bot chips"
+
+
+class RoomBooks:
+    """The :class:`~stud8.server.table.books.TableBooks` port over the room's
+    database, through its writer (see the module)."""
+
+    def __init__(self, ledger: Ledger, writer: RoomWriter) -> None:
+        self.ledger = ledger
+        self.writer = writer
+
+    async def _job(self, work: Callable[[Connection], T], what: str) -> T:
+        try:
+            return await self.writer.call(work, what=what)
+        except LedgerError as exc:
+            raise BooksRefused(str(exc)) from exc
+
+    async def sit(
+        self, table_id: str, seat: int, player: str, amount: int, *, bot: bool = False
+    ) -> None:
+        ledger = self.ledger
+
+        def work(conn: Connection) -> None:
+            if bot:
+                ledger.grant(player, amount, memo=BOT_MEMO, conn=conn)
+            ledger.buy_in(player, table_id, amount, f"seat {seat}", conn=conn)
+            TableStore.sit_in(conn, table_id, seat, player, bot)
+
+        await self._job(work, f"{player} sitting at {table_id} seat {seat}")
+
+    async def top_up(self, table_id: str, seat: int, player: str, amount: int) -> None:
+        ledger = self.ledger
+        await self._job(
+            lambda conn: ledger.top_up(player, table_id, amount, f"seat {seat}", conn=conn),
+            f"{player} topping up at {table_id}",
+        )
+
+    async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:
+        ledger = self.ledger
+
+        def work(conn: Connection) -> None:
+            if chips:
+                ledger.cash_out(player, table_id, chips, f"seat {seat}", conn=conn)
+            TableStore.stand_in(conn, table_id, seat)
+
+        await self._job(work, f"{player} leaving {table_id} seat {seat}")
+
+    async def hand_dealt(self, note: HandNote) -> None:
+        seats = {seat: (player, chips) for seat, player, chips in note.seats}
+        await self._job(
+            lambda conn: HandStore.begin_in(
+                conn, note.hand_id, note.table_id, seats, note.started_at
+            ),
+            f"the note of hand {note.hand_id}",
+        )
+
+    async def hand_ended(self, end: HandEnd) -> None:
+        ledger = self.ledger
+
+        def work(conn: Connection) -> None:
+            try:
+                if end.cancelled:
+                    ledger.refund_hand(end.hand_id, end.table_id, end.contributions, conn=conn)
+                else:
+                    ledger.settle_hand(end.hand_id, end.table_id, HandMoney.of(end), conn=conn)
+            except DuplicateHandError:
+                pass  # settled or refunded before (checked before any write): keep the record
+            HandStore.store_in(conn, end.record)
+
+        await self._job(work, f"the end of hand {end.hand_id}")

@@ -1,0 +1,144 @@
+"""What a table is: the operator's :class:`TableSpec` and the :class:`TableConfig` it runs with.
+
+A :class:`TableSpec` is what an operator asks for when he opens a table (``POST
+/api/v1/tables``, all amounts in chips), and what the room stores to open the table
+again after a restart. :meth:`TableSpec.config` checks it and turns it into the
+table's :class:`TableConfig`: its :class:`~stud8.core.rules.TableRules` and the room's
+settings (buy-in range, pace, clocks).
+
+>>> spec = TableSpec(ante=1, bring_in=2, small_bet=4, big_bet=8, bots=2)
+>>> spec.config("t1").rules.max_seats
+8
+>>> TableSpec(timeout_policy="never").config("t1")
+Traceback (most recent call last):
+...
+ValueError: timeout_policy must be one of all_in_protection, check_or_fold, not 'never'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from stud8.core.rules import BettingStructure, TableRules, TimeoutPolicy
+from stud8.tools.bots import BOTS
+
+__all__ = ["TableConfig", "TableSpec"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableConfig:
+    """The settings a table runs with (see :meth:`TableSpec.config`)."""
+
+    table_id: str
+    rules: TableRules
+    min_buy_in: int
+    max_buy_in: int
+    between_hands: float = 2.0  # seconds from one hand's end to the next's start
+    bot_delay: float = 0.5  # seconds a bot waits before it acts
+    offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
+    # a player dealt out (sat out, disconnected, no chips) this long is stood up
+    sit_out_seconds: float = 600.0
+    # Events kept for viewers who come back (one who missed more gets a snapshot):
+    # about five hands at a full table. Every event kept is an object the garbage
+    # collector walks, at every table, so not more.
+    history_size: int = 500
+    remembered_commands: int = 4096  # command ids kept to answer repeats
+    # Events are numbered from first_seq + 1. A table that comes back after a
+    # restart starts far above its old numbers, so that a client's last_seen from
+    # before the restart is answered with a snapshot, never with new events.
+    first_seq: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.min_buy_in <= self.max_buy_in:
+            raise ValueError(
+                f"the buy-in range must be 0 < min <= max, got {self.min_buy_in}..{self.max_buy_in}"
+            )
+        if not self.offer_seconds > 0:
+            raise ValueError(f"offer_seconds must be more than 0, got {self.offer_seconds}")
+        if not self.sit_out_seconds > 0:
+            raise ValueError(f"sit_out_seconds must be more than 0, got {self.sit_out_seconds}")
+        if self.between_hands < 0 or self.bot_delay < 0:
+            raise ValueError("between_hands and bot_delay must be 0 or more")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSpec:
+    """What an operator asks for when creating a table (all amounts in chips)."""
+
+    ante: int = 1
+    bring_in: int = 2
+    small_bet: int = 4
+    big_bet: int = 8
+    structure: str = "fixed_limit"
+    seats: int = 8
+    min_buy_in: int = 40
+    max_buy_in: int = 400
+    action_seconds: int = 10
+    time_bank_seconds: int = 20
+    reconnect_seconds: int = 20
+    rake_percent: str = "0"
+    rake_cap: int | None = None
+    bots: int = 0
+    bot_policy: str = "rules"
+    between_hands: float = 2.0
+    bot_delay: float = 0.5
+    offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
+    timeout_policy: str = "all_in_protection"  # or "check_or_fold" (RULES.md section 6)
+    sit_out_seconds: float = 600.0  # a player dealt out this long is stood up
+
+    def rules(self) -> TableRules:
+        """The game's rules at this table; ValueError says what is wrong."""
+        try:
+            policy = TimeoutPolicy(self.timeout_policy)
+        except ValueError:
+            choices = ", ".join(p.value for p in TimeoutPolicy)
+            raise ValueError(
+                f"timeout_policy must be one of {choices}, not {self.timeout_policy!r}"
+            ) from None
+        try:
+            structure = BettingStructure(self.structure)
+        except ValueError:
+            choices = ", ".join(s.value for s in BettingStructure)
+            raise ValueError(
+                f"structure must be one of {choices}, not {self.structure!r}"
+            ) from None
+        try:
+            rake = Fraction(self.rake_percent)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(
+                f"rake_percent must be a number like '5' or '5/2', not {self.rake_percent!r}"
+            ) from None
+        return TableRules(
+            ante=self.ante,
+            bring_in=self.bring_in,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+            structure=structure,
+            rake_percent=rake,
+            rake_cap=self.rake_cap,
+            action_seconds=self.action_seconds,
+            time_bank_seconds=self.time_bank_seconds,
+            reconnect_seconds=self.reconnect_seconds,
+            max_seats=self.seats,
+            timeout_policy=policy,
+        )
+
+    def config(self, table_id: str, *, first_seq: int = 0) -> TableConfig:
+        """The table's settings; ValueError says what is wrong with the spec."""
+        rules = self.rules()
+        if not 0 <= self.bots <= rules.max_seats:
+            raise ValueError(f"bots must be 0 to {rules.max_seats}, got {self.bots}")
+        if self.bot_policy not in BOTS:
+            raise ValueError(f"no bot policy {self.bot_policy!r} (there are {', '.join(BOTS)})")
+        return TableConfig(
+            table_id=table_id,
+            rules=rules,
+            min_buy_in=self.min_buy_in,
+            max_buy_in=self.max_buy_in,
+            between_hands=self.between_hands,
+            bot_delay=self.bot_delay,
+            offer_seconds=self.offer_seconds,
+            sit_out_seconds=self.sit_out_seconds,
+            first_seq=first_seq,
+        )

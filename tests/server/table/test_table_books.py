@@ -1,0 +1,116 @@
+"""The table and its books (the port): a finished hand is announced only once its
+end is durable, and a hand's end or note that cannot be written is never dropped:
+the table stops dealing, says so (``paused``, the log) and tries again until it lands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from server.tableharness import PLAYERS, Harness, run, seat_players
+from stud8.core.events import HandEnded, PotAwarded
+from stud8.server.books.memory import MemoryBooks
+from stud8.server.table.books import HandEnd, HandNote
+from stud8.server.table.commands import Reply
+from stud8.server.table.events import HandFinished, HandStarted, Numbered
+
+
+class FlakyBooks(MemoryBooks):
+    """Books whose next ``ends`` hand ends and ``notes`` hand notes fail, as when the
+    database is unreachable."""
+
+    def __init__(self, *, ends: int = 0, notes: int = 0) -> None:
+        super().__init__({p: 1000 for p in PLAYERS})
+        self.ends, self.notes = ends, notes
+        self.attempts = 0
+
+    async def hand_ended(self, end: HandEnd) -> None:
+        self.attempts += 1
+        if self.ends > 0:
+            self.ends -= 1
+            raise OSError("the database is unreachable")
+        await super().hand_ended(end)
+
+    async def hand_dealt(self, note: HandNote) -> None:
+        if self.notes > 0:
+            self.notes -= 1
+            raise OSError("the database is unreachable")
+        await super().hand_dealt(note)
+
+
+async def until(condition: object, what: str) -> None:
+    for _ in range(2000):
+        if callable(condition) and condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"never: {what}")
+
+
+def test_a_hand_end_that_cannot_be_written_is_held_back_and_retried(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    books = FlakyBooks(ends=2)
+
+    async def body(h: Harness) -> None:
+        seen: list[Numbered] = []
+        h.table.subscribe(None, seen.append)
+        await seat_players(h, 2)
+        await h.advance(5)
+        hand = h.table.hand
+        assert hand is not None and hand.to_act is not None
+        # the bring-in, then the other folds: the action that ends the hand
+        await h.send(h.act(h.table.seats[hand.to_act].player, "bring_in"))
+        assert hand.to_act is not None
+        folder = h.table.seats[hand.to_act].player
+        fold = asyncio.ensure_future(h.table.submit(h.act(folder, "fold")))
+        await until(lambda: h.table.paused is not None, "the table says it has stopped")
+        assert "could not be written" in (h.table.paused or "")
+        assert not fold.done()  # the fold is not answered before its hand is kept
+        kinds = {type(item.event) for item in seen}
+        assert PotAwarded not in kinds and HandEnded not in kinds and HandFinished not in kinds
+        assert books.attempts == 1 and not books.ended
+        # time passes: no new hand, the same hand, a second failure, then it lands
+        h.clock.advance(0.5)
+        await until(lambda: books.attempts == 2, "a second try")
+        assert h.table.hand is hand and h.table.paused is not None and not fold.done()
+        h.clock.advance(1.0)
+        reply: Reply = await asyncio.wait_for(fold, 10)
+        assert reply.ok
+        assert h.table.paused is None
+        assert hand.hand_id in books.settled
+        kinds = {type(item.event) for item in seen}
+        assert PotAwarded in kinds and HandFinished in kinds
+        # announced in order: the fold, the pot, the hand's end, then hand_finish
+        finish = next(i for i in seen if isinstance(i.event, HandFinished))
+        pot = next(i for i in seen if isinstance(i.event, PotAwarded))
+        assert pot.seq < finish.seq and finish.seq == seen[-1].seq
+        assert books.audit()
+
+    with caplog.at_level(logging.ERROR, logger="stud8.server"):
+        run(body, books=books)
+    assert sum("could not be written" in r.getMessage() for r in caplog.records) == 2
+
+
+def test_a_hand_note_that_cannot_be_written_deals_no_hand_until_it_is(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    books = FlakyBooks(notes=1)
+
+    async def body(h: Harness) -> None:
+        seen: list[Numbered] = []
+        h.table.subscribe(None, seen.append)
+        await seat_players(h, 2)
+        await h.advance(5)  # time for a hand: its note fails, no card is dealt
+        assert h.table.hand is None and h.table.paused is not None
+        assert "note" in h.table.paused
+        assert not any(isinstance(i.event, HandStarted) for i in seen)
+        await h.advance(5)  # tried again: it lands and the hand is dealt
+        assert h.table.hand is not None and h.table.paused is None
+        assert h.table.hand.hand_id in books.noted
+
+    with caplog.at_level(logging.ERROR, logger="stud8.server"):
+        run(body, books=books)
+    assert any("cannot note a new hand" in r.getMessage() for r in caplog.records)
