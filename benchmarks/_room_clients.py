@@ -4,7 +4,9 @@ Each player registers, logs in, opens the websocket of his table, sits, and then
 acts on his ``turn`` messages (after ``delay`` seconds, drawn uniformly, or at once)
 with a random legal action weighted towards check and call; he tops up between
 hands when he is short. When the window ends he leaves (playing his hand out) and
-closes.
+closes. An action the server refuses by its rate limit (a connection's messages a
+second: instant players at a fast table reach it) is sent again after a short pause
+while the turn is still his; without that the table would wait for his time bank.
 
 Latency of an action: the acting player notes when he sends it; when his own
 action event (numbered ``v``) comes back, ``v`` is that action's number. Every
@@ -48,6 +50,8 @@ WEIGHTS = {
     "raise": 1.0,
 }
 PASSWORD = "bench-pass-1"
+RATE_LIMITED = "rate limit"  # the start of the server's reason for such a reject
+RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.5)  # seconds before each retry, the last on
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +157,11 @@ class Player:
         self.last_action_v = -1
         self.acting = False
         self.sent_at: float | None = None
+        self.retries = 0  # rate-limited sends of the current action
         self.ids = 0
         self.leaving = False
         self.in_hand = False
+        self.turn: tuple[int, list[dict[str, Any]]] | None = None  # (v, legal) now his
 
     def _next_id(self, prefix: str) -> str:
         self.ids += 1
@@ -186,14 +192,24 @@ class Player:
                 elif t == "turn":
                     if msg["v"] >= self.last_action_v and not self.acting and not self.leaving_done:
                         self.acting = True
+                        self.retries = 0
+                        self.turn = (msg["v"], msg["d"]["legal"])
                         pool.spawn(self._act(msg["v"], msg["d"]["legal"]))
                 elif t == "reject":
                     pool.rejects += 1
                     rid = msg["d"].get("id") or ""
                     if rid.startswith("a"):
-                        pool.act_rejects += 1
                         self.sent_at = None
-                        self.acting = False
+                        reason = str(msg["d"].get("reason") or "")
+                        if reason.startswith(RATE_LIMITED) and self.turn is not None:
+                            pool.rate_limited += 1
+                            delay = RETRY_DELAYS[min(self.retries, len(RETRY_DELAYS) - 1)]
+                            self.retries += 1
+                            pool.spawn(self._act(*self.turn, retry_after=delay))
+                        else:
+                            pool.act_rejects += 1
+                            self.acting = False
+                            self.turn = None
                     elif rid.startswith("s"):
                         pool.errors.append(f"{self.name} could not sit: {msg['d']['reason']}")
                         self.seated.set()
@@ -213,16 +229,22 @@ class Player:
         k = d["k"]
         if k in ACTIONS:
             self.last_action_v = v
-            if d["seat"] == self.seat and self.sent_at is not None:
-                stats.sends[v] = self.sent_at
-                self.sent_at = None
-                self.acting = False
+            if d["seat"] == self.seat:
+                self.turn = None
+                if self.sent_at is not None:
+                    stats.sends[v] = self.sent_at
+                    self.sent_at = None
+                    self.acting = False
             stats.received(v, now, pool.window)
+        elif k == "timer":
+            if d["seat"] == self.seat and d.get("phase") == "time_bank":
+                pool.time_banks += 1  # his action clock ran out: the table waited for him
         elif k == "timeout":
             if d["seat"] == self.seat:
                 pool.timeouts += 1
                 self.sent_at = None
                 self.acting = False
+                self.turn = None
         elif k == "hand_start":
             self.in_hand = any(s == self.seat for s, _ in d["stacks"])
         elif k == "end":
@@ -233,6 +255,7 @@ class Player:
             self.in_hand = False
             self.acting = False
             self.sent_at = None
+            self.turn = None
             if self.counts_hands and pool.window[0] <= now < pool.window[1]:
                 stats.hands += 1
             if not self.leaving and self.chips < self.pool.config.buy_in // 2:
@@ -246,13 +269,22 @@ class Player:
         elif k == "leave" and d["player"] == self.name:
             self.gone.set()
 
-    async def _act(self, v: int, legal: list[dict[str, Any]]) -> None:
+    async def _act(
+        self, v: int, legal: list[dict[str, Any]], retry_after: float | None = None
+    ) -> None:
+        """Act on the turn numbered ``v`` (again, ``retry_after`` seconds after the
+        server's rate limit refused the action)."""
         config = self.pool.config
         try:
-            if config.max_delay > 0:
+            if retry_after is not None:
+                await asyncio.sleep(retry_after)
+                if self.turn is None or self.turn[0] != v:
+                    return  # the turn is over (or another one's task acts on it)
+            elif config.max_delay > 0:
                 await asyncio.sleep(self.rng.uniform(config.min_delay, config.max_delay))
             if self.last_action_v > v or self.gone.is_set():
                 self.acting = False  # stale: something happened meanwhile
+                self.turn = None
                 return
             kinds = [a for a in legal if a["kind"] in WEIGHTS]
             if any(a["kind"] == "check" for a in kinds):
@@ -276,6 +308,8 @@ class Pool:
         self.actions = 0
         self.rejects = 0
         self.act_rejects = 0
+        self.rate_limited = 0  # actions refused by the server's rate limit, sent again
+        self.time_banks = 0  # turns whose action clock ran out (into the time bank)
         self.timeouts = 0
         self.errors: list[str] = []
         self.lags: list[float] = []
@@ -425,6 +459,8 @@ async def run_pool(
         "actions": pool.actions,
         "rejects": pool.rejects,
         "act_rejects": pool.act_rejects,
+        "rate_limited": pool.rate_limited,
+        "time_banks": pool.time_banks,
         "timeouts": pool.timeouts,
         "errors": pool.errors[:20],
         "not_left": not_left,
