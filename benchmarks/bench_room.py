@@ -1,25 +1,39 @@
 """Load benchmark of the room: a real server and websocket players in other processes.
 
 Starts ``python -m stud8 serve`` on 127.0.0.1 (a free port, accounts and chips in
-memory), creates ``players / 8`` tables through the operator REST API, and starts
-the player pool (``_room_clients.py``) in separate processes: every player
-registers, logs in, sits with a buy-in and acts on his turns after a random 0.2 to
-1 second (``--instant``: at once) with a random legal action weighted towards
+memory, or on a database), creates ``players / 8`` tables through the operator REST
+API, and starts the player pool (``_room_clients.py``) in separate processes: every
+player registers, logs in, sits with a buy-in and acts on his turns after a random
+0.2 to 1 second (``--instant``: at once) with a random legal action weighted towards
 check and call. After a warm-up, the measuring window lasts ``--seconds``; then
 everybody leaves and the chips are checked.
 
-Prints hands per second, the time from a player sending his action to the last
-seat of his table receiving the resulting event (p50/p90/p99/max), the server's
-memory (RSS) and CPU, the round trip of a ping to the server (answered by the
-connection, not a table: the server's own stalls), the clients' own loop lag, and
-the chips: ``stud8 admin audit`` on the server's database with ``--sqlite``, and in
-any case the conservation of chips from what the clients saw (buy-ins + top-ups =
-cash-outs + rake, and every hand's stacks before and after).
+Prints hands and actions per second, the time from a player sending his action to
+the last seat of his table receiving the resulting event (p50/p90/p99/max), the
+server's memory (RSS) and CPU, and its CPU per action (its CPU time over the window,
+all threads, divided by the actions measured in it: the figure to compare two
+servers by), the round trip of a ping to the server (answered by the connection,
+not a table: the server's own stalls), the clients' own loop lag and CPU (and says
+so when the clients, not the server, are the limit), and the chips: ``stud8 admin
+audit`` on the server's database with ``--sqlite`` or ``--database``, and in any
+case the conservation of chips from what the clients saw (buy-ins + top-ups =
+cash-outs + rake, and every hand's stacks before and after). The last line is
+``RESULT {json}``, the figures for tables side by side.
+
+``--database URL`` runs the server on that database; a PostgreSQL database is
+wiped first (``DROP SCHEMA public CASCADE``: give it a scratch database only) and
+the server migrates it. ``--server-python`` is the interpreter that runs the
+server (and its ``stud8 admin audit``): another checkout's virtualenv measures
+that checkout's server under the very same load. ``--profile FILE`` records the
+server with py-spy during the window (collapsed stacks) and prints a summary.
 
     python benchmarks/bench_room.py                       # 1,000 players, 180 s
     python benchmarks/bench_room.py --players 80 --seconds 20
     python benchmarks/bench_room.py --instant --seconds 60
     python benchmarks/bench_room.py --sqlite              # the ledger, audited
+    python benchmarks/bench_room.py --database postgresql://postgres@127.0.0.1/scratch
+    python benchmarks/bench_room.py --server-python ../old/.venv/bin/python
+    python benchmarks/bench_room.py --instant --profile server.txt
 
 Everything it starts it stops, also on Ctrl-C or an error.
 """
@@ -28,18 +42,26 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
+import math
 import multiprocessing as mp
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 from websockets.sync.client import connect as ws_connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -49,6 +71,63 @@ from _room_clients import PASSWORD, PoolConfig, pool_main
 OPERATOR = "benchop"
 SEATS = 8
 TARGET_P99_MS = 50.0
+BUSY_CORE = 0.9  # a process using this much of a core over the window is saturated
+PROFILE_RATE = 100  # py-spy samples per second
+PROFILE_TOP = 25
+
+
+@dataclass(frozen=True, slots=True)
+class Database:
+    """Where the server keeps accounts and chips: ``kind`` is memory, sqlite or
+    postgresql (or another SQLAlchemy backend's name)."""
+
+    kind: str
+    url: str | None  # None: in memory
+    label: str  # for the output, without a password
+
+
+def database_for(url: str | None) -> Database:
+    if url is None:
+        return Database("memory", None, "accounts and chips in memory")
+    parsed = make_url(url)
+    kind = parsed.get_backend_name()
+    shown = parsed.render_as_string(hide_password=True)
+    if kind == "sqlite":
+        return Database(kind, url, f"SQLite {parsed.database}")
+    if kind == "postgresql":
+        return Database(kind, url, f"PostgreSQL {shown}")
+    return Database(kind, url, f"{kind} {shown}")
+
+
+def wipe_postgres(url: str) -> None:
+    """Empty the scratch PostgreSQL database at ``url`` (its ``public`` schema, with
+    the tables and ``alembic_version``): the server migrates it at start."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        with contextlib.suppress(ImportError):
+            import psycopg  # noqa: F401  # psycopg 3, as the server uses
+
+            parsed = parsed.set(drivername="postgresql+psycopg")
+    engine = create_engine(parsed)
+    try:
+        with engine.begin() as connection:
+            others = connection.execute(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            ).scalar_one()
+            if others:
+                print(
+                    f"note: {others} other session(s) on this database; wiping it anyway "
+                    "(waiting at most 30 s for their locks)",
+                    flush=True,
+                )
+            connection.execute(text("SET LOCAL lock_timeout = '30s'"))
+            connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+            connection.execute(text("CREATE SCHEMA public"))
+    finally:
+        engine.dispose()
 
 
 def free_port() -> int:
@@ -69,8 +148,10 @@ def proc_status(pid: int) -> dict[str, int]:
     return out
 
 
-def proc_cpu(pid: int) -> float:
-    """User + system CPU seconds of a process."""
+def proc_cpu(pid: int | None) -> float:
+    """User + system CPU seconds of a process (all its threads)."""
+    if pid is None:
+        return 0.0
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
@@ -85,24 +166,52 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[i]
 
 
-def serve_command(port: int, database: str | None) -> list[str]:
-    base = [sys.executable, "-m", "stud8", "serve", "--host", "127.0.0.1", "--port", str(port)]
+def serve_command(python: str, port: int, database: str | None, cwd: str) -> list[str]:
+    base = [python, "-m", "stud8", "serve", "--host", "127.0.0.1", "--port", str(port)]
     help_text = subprocess.run(
-        [sys.executable, "-m", "stud8", "serve", "--help"],
+        [python, "-m", "stud8", "serve", "--help"],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
+        cwd=cwd,
     ).stdout
     if database is not None:
         base += ["--database", database]
     elif "--memory" in help_text:
         base.append("--memory")
     else:
-        raise RuntimeError("this stud8 serve has no --memory: use --sqlite")
+        raise RuntimeError("this stud8 serve has no --memory: use --sqlite or --database")
     if "--tables" in help_text:
         base += ["--tables", "0"]
     return base
+
+
+def server_identity(python: str, cwd: str) -> str:
+    """Which stud8 the server's interpreter imports, and its checkout's commit."""
+    done = subprocess.run(
+        [python, "-c", "import stud8; print(stud8.__file__)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=cwd,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{python} cannot import stud8:\n{done.stderr.strip()}")
+    package = Path(done.stdout.strip()).parent
+    commit = ""
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        described = subprocess.run(
+            ["git", "-C", str(package), "describe", "--always", "--dirty"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        if described.returncode == 0:
+            commit = f" at {described.stdout.strip()}"
+    return f"{package}{commit}"
 
 
 def wait_for_server(http: httpx.Client, server: subprocess.Popen[bytes], log: Path) -> None:
@@ -143,17 +252,21 @@ def try_audit(http: httpx.Client, token: str) -> str | None:
     return None
 
 
-def admin_audit(database: str) -> str:
-    """``stud8 admin audit`` on the server's database (everybody has left by now)."""
+def admin_audit(python: str, database: str, cwd: str) -> tuple[str, bool]:
+    """``stud8 admin audit`` on the server's database (everybody has left by now),
+    run by the server's interpreter; and whether it found the books balanced."""
     done = subprocess.run(
-        [sys.executable, "-m", "stud8", "admin", "audit", "--database", database],
+        [python, "-m", "stud8", "admin", "audit", "--database", database],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
+        cwd=cwd,
     )
-    verdict = "balanced" if done.returncode == 0 else f"NOT balanced (exit {done.returncode})"
-    return f"`stud8 admin audit`: {verdict}\n{done.stdout.strip()}\n{done.stderr.strip()}".strip()
+    ok = done.returncode == 0
+    verdict = "balanced" if ok else f"NOT balanced (exit {done.returncode})"
+    report = f"`stud8 admin audit`: {verdict}\n{done.stdout.strip()}\n{done.stderr.strip()}"
+    return report.strip(), ok
 
 
 def stop_process(proc: subprocess.Popen[bytes]) -> None:
@@ -165,6 +278,123 @@ def stop_process(proc: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(10)
+
+
+def find_py_spy(server_python: str) -> str | None:
+    """py-spy on PATH, or next to this interpreter or the server's."""
+    found = shutil.which("py-spy")
+    if found:
+        return found
+    for python in (sys.executable, server_python):
+        candidate = Path(os.path.abspath(python)).parent / "py-spy"  # the venv's bin
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def start_profiler(
+    py_spy: str, pid: int, seconds: float, output: Path, log: Path
+) -> subprocess.Popen[bytes]:
+    """py-spy recording ``pid`` for ``seconds`` (collapsed stacks, a thread's name
+    first, full file names), without pausing it."""
+    command = [
+        py_spy,
+        "record",
+        "-p",
+        str(pid),
+        "-d",
+        str(max(1, round(seconds))),
+        "-r",
+        str(PROFILE_RATE),
+        "-f",
+        "raw",
+        "-o",
+        str(output),
+        "--nonblocking",
+        "--threads",
+        "--full-filenames",
+    ]
+    with open(log, "wb") as out:
+        return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+
+
+_LABEL = re.compile(r"^(process \d+:|thread \(|Thread 0x)")
+_FRAME = re.compile(r"^(?P<func>.*) \((?P<file>[^()]*?)(?::\d+)?\)$")
+_LIB = re.compile(r"/lib/python3\.\d+/")
+
+
+def _short_path(path: str) -> str:
+    """A source file's path from its package root (site-packages, src/, the stdlib)."""
+    for marker in ("site-packages/", "/src/"):
+        if marker in path:
+            return path.rsplit(marker, 1)[1]
+    lib = list(_LIB.finditer(path))
+    if lib:
+        return path[lib[-1].end() :]
+    return "/".join(path.split("/")[-3:])
+
+
+def _frame_key(frame: str) -> str:
+    """``function (path/file.py:LINE)`` as ``file.py:function``, the line dropped."""
+    m = _FRAME.match(frame)
+    if m is None:
+        return frame
+    return f"{_short_path(m['file'])}:{m['func']}"
+
+
+def _thread_name(labels: list[str]) -> str:
+    """``thread (0x7f..): MainThread`` as ``MainThread``; other labels as they are."""
+    names = [label.split("): ", 1)[1] if "): " in label else label for label in labels]
+    return " / ".join(names) or "(all threads)"
+
+
+def summarize_profile(path: Path, top: int = PROFILE_TOP) -> str:
+    """A py-spy raw (collapsed stacks) profile in short: the threads' shares, and the
+    ``top`` functions by self and by inclusive samples, as percents of all samples.
+
+    Each line is ``frame;frame;...;frame COUNT``; the leading frames may name the
+    process and thread (``process 1:"python ..."``, ``thread (0x1): MainThread``,
+    ``Thread 0x1 (idle)``), the others are ``function (file.py:LINE)``."""
+    self_samples: Counter[str] = Counter()
+    inclusive: Counter[str] = Counter()
+    threads: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text(errors="replace").splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        frames = stack.split(";")
+        labels: list[str] = []
+        while frames and _LABEL.match(frames[0]):
+            labels.append(frames.pop(0))
+        total += count
+        threads[_thread_name(labels)] += count
+        keys = [_frame_key(f) for f in frames]
+        if keys:
+            self_samples[keys[-1]] += count
+        for key in set(keys):
+            inclusive[key] += count
+    if not total:
+        return f"profile {path}: no samples"
+
+    def pct(n: int) -> str:
+        return f"{100 * n / total:5.1f}%"
+
+    lines = [f"profile {path}: {total} samples ({PROFILE_RATE}/s per busy thread)"]
+    lines.append(
+        "  threads: " + ", ".join(f"{name} {pct(n).strip()}" for name, n in threads.most_common(8))
+    )
+    lines.append(f"  top {top} by self samples:")
+    lines += [f"    {pct(n)}  {key}" for key, n in self_samples.most_common(top)]
+    lines.append(f"  top {top} by inclusive samples:")
+    lines += [f"    {pct(n)}  {key}" for key, n in inclusive.most_common(top)]
+    return "\n".join(lines)
+
+
+def finite(x: float, digits: int) -> float | None:
+    """``x`` rounded for JSON, None for NaN or infinity."""
+    return round(x, digits) if math.isfinite(x) else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -183,11 +413,35 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, default=1, help="client processes (1)")
     parser.add_argument("--deflate", action="store_true", help="permessage-deflate on")
-    parser.add_argument(
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
         "--sqlite",
         action="store_true",
         help="the server on a SQLite file (in a temporary directory) with its ledger, "
         "audited at the end with `stud8 admin audit`; default: accounts and chips in memory",
+    )
+    where.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="the server on this database (sqlite:///FILE, postgresql://...), audited at "
+        "the end; a PostgreSQL database is WIPED first (DROP SCHEMA public CASCADE), "
+        "the server migrates it: a scratch database only",
+    )
+    parser.add_argument(
+        "--server-python",
+        metavar="PATH",
+        default=sys.executable,
+        help="the interpreter that runs the server and its `stud8 admin audit` (another "
+        "checkout's venv measures that server under the same load); default: this one",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        type=Path,
+        default=None,
+        help="record the server with py-spy during the window into FILE (collapsed "
+        "stacks) and print a summary",
     )
     parser.add_argument("--buy-in", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
@@ -196,6 +450,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players must be a positive multiple of {SEATS}")
     if args.seconds <= 0 or args.seconds > 3600 or args.workers < 1:
         parser.error("--seconds is 0 to 3600 and --workers at least 1")
+    server_python = shutil.which(args.server_python) or args.server_python
+    if not (Path(server_python).is_file() and os.access(server_python, os.X_OK)):
+        parser.error(f"--server-python {args.server_python} is not an executable")
+    args.server_python = os.path.abspath(server_python)
+    if args.profile is not None:
+        args.profile = args.profile.resolve()
     if args.instant:
         args.min_delay = args.max_delay = 0.0
     between = (
@@ -207,7 +467,8 @@ def main(argv: list[str] | None = None) -> int:
     workdir = tempfile.mkdtemp(prefix="stud8-bench-")
     log_path = Path(workdir) / "server.log"
     port = free_port()
-    database = f"sqlite:///{workdir}/bench.db" if args.sqlite else None
+    url = f"sqlite:///{workdir}/bench.db" if args.sqlite else args.database
+    db = database_for(url)
     env = {
         **os.environ,
         "STUD8_OPERATORS": OPERATOR,
@@ -216,11 +477,19 @@ def main(argv: list[str] | None = None) -> int:
     }
     ctx = mp.get_context("spawn")
     workers: list[Any] = []
+    helpers: list[subprocess.Popen[bytes]] = []  # py-spy
     server: subprocess.Popen[bytes] | None = None
     with open(log_path, "wb") as log:
         try:
+            identity = server_identity(args.server_python, workdir)
+            print(f"server: {args.server_python} (stud8 {identity})", flush=True)
+            if db.kind == "postgresql" and db.url is not None:
+                print(f"wiping the scratch database {db.label} ...", flush=True)
+                wipe_postgres(db.url)
+            elif db.kind == "sqlite" and not args.sqlite:
+                print(f"note: {db.label} is used as it is (not wiped)", flush=True)
             server = subprocess.Popen(
-                serve_command(port, database),
+                serve_command(args.server_python, port, db.url, workdir),
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env=env,
@@ -230,11 +499,13 @@ def main(argv: list[str] | None = None) -> int:
             with httpx.Client(
                 base_url=f"http://127.0.0.1:{port}", timeout=60, trust_env=False
             ) as http:
-                return run(args, http, server, ctx, workers, tables, between, log_path, database)
+                return run(args, http, server, ctx, workers, helpers, tables, between, log_path, db)
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return 130
         finally:
+            for helper in helpers:
+                stop_process(helper)
             for w in workers:
                 if w.is_alive():
                     w.terminate()
@@ -253,11 +524,13 @@ def run(
     server: subprocess.Popen[bytes],
     ctx: Any,
     workers: list[Any],
+    helpers: list[subprocess.Popen[bytes]],
     tables: list[str],
     between: float | None,
     log_path: Path,
-    database: str | None,
+    db: Database,
 ) -> int:
+    workdir = str(log_path.parent)
     wait_for_server(http, server, log_path)
     token = operator_token(http)
     spec: dict[str, Any] = {"seats": SEATS, "max_buy_in": max(400, args.buy_in)}
@@ -273,12 +546,13 @@ def run(
         if r.status_code != 201:
             raise RuntimeError(f"cannot create table {table_id}: {r.status_code} {r.text}")
     mode = "instant" if args.instant else f"{args.min_delay:g} to {args.max_delay:g} s to act"
-    mode += ", SQLite ledger" if database is not None else ", in memory"
     print(
-        f"server pid {server.pid} on 127.0.0.1; {len(tables)} tables of {SEATS}, "
-        f"{args.players} players ({mode}), {args.workers} client process(es)",
+        f"server pid {server.pid} on 127.0.0.1, database: {db.label}; "
+        f"{len(tables)} tables of {SEATS}, {args.players} players ({mode}), "
+        f"{args.workers} client process(es)",
         flush=True,
     )
+    mode += f", {db.kind}"
     out = ctx.Queue()
     go = ctx.Event()
     t0 = ctx.Value("d", 0.0)
@@ -327,11 +601,23 @@ def run(
         f"{time.monotonic() - setup:.1f} s (accounts {registered:.1f} s)",
         flush=True,
     )
+    py_spy = find_py_spy(args.server_python) if args.profile is not None else None
+    if args.profile is not None and py_spy is None:
+        print("--profile: py-spy is not on PATH nor next to python: no profile", flush=True)
+    profile_log = Path(workdir) / "py-spy.log"
     start = time.monotonic() + args.warmup
     t0.value, t_end.value = start, start + args.seconds
     go.set()
     time.sleep(max(0.0, start - time.monotonic()))
-    hands0, cpu0, wall0 = hands_played(http), proc_cpu(server.pid), time.monotonic()
+    # the window: the CPU counters at its start, then py-spy (its start-up takes no
+    # CPU of the server's), then the lobby's count of hands
+    cpu0, wall0 = proc_cpu(server.pid), time.monotonic()
+    worker_cpu0 = [proc_cpu(w.pid) for w in workers]
+    profiler: subprocess.Popen[bytes] | None = None
+    if py_spy is not None:
+        profiler = start_profiler(py_spy, server.pid, args.seconds, args.profile, profile_log)
+        helpers.append(profiler)
+    hands0 = hands_played(http)
     load0 = os.getloadavg()[0]
     rss: list[int] = []
     pings: list[float] = []
@@ -353,22 +639,38 @@ def run(
             sent = time.monotonic()
             probe.send(f'{{"t":"ping","d":{{"id":"p{n}"}}}}')
             while True:
-                text = probe.recv(timeout=30)
-                if isinstance(text, str) and text.startswith('{"t":"pong"') and f'"p{n}"' in text:
+                msg = probe.recv(timeout=30)
+                if isinstance(msg, str) and msg.startswith('{"t":"pong"') and f'"p{n}"' in msg:
                     break
             pings.append((time.monotonic() - sent) * 1000.0)
             time.sleep(
                 max(0.0, min(0.1 - (time.monotonic() - sent), t_end.value - time.monotonic()))
             )
-    hands1, cpu1, wall1 = hands_played(http), proc_cpu(server.pid), time.monotonic()
+    cpu1, wall1 = proc_cpu(server.pid), time.monotonic()
+    worker_cpu1 = [proc_cpu(w.pid) for w in workers]
+    hands1 = hands_played(http)
     status = proc_status(server.pid)
     load1 = os.getloadavg()
     results = [get(leave_seconds + 60)[2] for _ in workers]
     audit = try_audit(http, operator_token(http))
-    if audit is None and database is not None:
-        audit = admin_audit(database)
+    audit_ok: bool | None = None
+    if audit is None and db.url is not None:
+        audit, audit_ok = admin_audit(args.server_python, db.url, workdir)
     for w in workers:
         w.join(30)
+    profile_summary: str | None = None
+    if profiler is not None:
+        try:
+            profiler.wait(60)
+        except subprocess.TimeoutExpired:
+            stop_process(profiler)
+        if args.profile.is_file() and args.profile.stat().st_size:
+            profile_summary = summarize_profile(args.profile)
+        else:
+            profile_summary = (
+                f"py-spy wrote no profile (exit {profiler.returncode}):\n"
+                + profile_log.read_text(errors="replace").strip()
+            )
 
     latencies = sorted(x for r in results for x in r["latencies"])
     lags = sorted(x for r in results for x in r["lags"])
@@ -376,19 +678,30 @@ def run(
     window = wall1 - wall0
     server_hands = hands1 - hands0
     client_hands = sum(r["hands"] for r in results)
+    measured = len(latencies)
+    server_cpu = cpu1 - cpu0
+    server_share = server_cpu / window
+    cpu_per_action = 1000.0 * server_cpu / measured if measured else float("nan")
+    worker_cpu = [b - a for a, b in zip(worker_cpu0, worker_cpu1, strict=True)]
+    client_cpu = sum(worker_cpu)
+    rate_limited = sum(r["rate_limited"] for r in results)
+    time_banks = sum(r["time_banks"] for r in results)
     p99 = percentile(latencies, 99)
     print()
     print(f"== {args.players} players at {len(tables)} tables, {mode}, {args.seconds:g} s ==")
+    print(f"server: {args.server_python}; database: {db.label}")
     print(
         f"hands per second: {server_hands / window:.1f} "
         f"({server_hands} hands in {window:.1f} s by the lobby; {client_hands} seen by clients)"
     )
+    print(f"actions per second: {measured / window:.1f} ({measured} measured in {window:.1f} s)")
     print(
-        f"actions: {sum(r['actions'] for r in results)} sent, {len(latencies)} measured "
-        f"({len(latencies) / window:.0f}/s), {sum(r['incomplete'] for r in results)} not seen "
+        f"actions: {sum(r['actions'] for r in results)} sent, {measured} measured "
+        f"({measured / window:.0f}/s), {sum(r['incomplete'] for r in results)} not seen "
         f"by every seat, {sum(r['rejects'] for r in results)} rejects "
-        f"({sum(r['act_rejects'] for r in results)} of actions, the rest top-ups in a hand), "
-        f"{sum(r['timeouts'] for r in results)} timeouts"
+        f"({sum(r['act_rejects'] for r in results)} of actions, {rate_limited} actions "
+        "rate-limited and sent again, the rest top-ups in a hand), "
+        f"{time_banks} turns into the time bank, {sum(r['timeouts'] for r in results)} timeouts"
     )
     print(
         "action -> every seat latency, ms: "
@@ -403,8 +716,14 @@ def run(
         f"(sampled max {max(rss, default=0) / 1024:.1f} MiB)"
     )
     print(
-        f"server CPU: {100 * (cpu1 - cpu0) / window:.0f}% of one core; clients' CPU "
-        f"{sum(r['cpu'] for r in results):.0f} s in total; client loop lag ms "
+        f"server CPU per action: {cpu_per_action:.3f} ms "
+        f"({server_cpu:.2f} s CPU over {measured} actions; all threads)"
+    )
+    print(
+        f"server CPU: {100 * server_share:.0f}% of one core; clients' CPU "
+        f"{client_cpu:.1f} s in the window ("
+        + ", ".join(f"worker {i} {100 * c / window:.0f}%" for i, c in enumerate(worker_cpu))
+        + f"), {sum(r['cpu'] for r in results):.0f} s in all; client loop lag ms "
         f"p50 {percentile(lags, 50):.1f} p99 {percentile(lags, 99):.1f} "
         f"max {lags[-1] if lags else float('nan'):.1f}"
     )
@@ -412,10 +731,42 @@ def run(
         f"server ping round trip (a watcher, 10/s), ms: p50 {percentile(pings, 50):.1f} "
         f"p99 {percentile(pings, 99):.1f} max {pings[-1] if pings else float('nan'):.1f}"
     )
+    cores = os.cpu_count() or 1
     print(
-        f"machine: {os.cpu_count()} cores; load average {load0:.2f} at the start, "
+        f"machine: {cores} cores; load average {load0:.2f} at the start, "
         f"{load1[0]:.2f} (1 min) {load1[1]:.2f} (5 min) at the end (other jobs included)"
     )
+    busy_workers = [c / window >= BUSY_CORE for c in worker_cpu]
+    if all(busy_workers) and server_share < BUSY_CORE:
+        print(
+            f"LIMIT: the load generator, not the server: every client process used "
+            f"{BUSY_CORE:.0%}+ of a core while the server used {server_share:.0%}; "
+            f"try more --workers (now {args.workers})"
+        )
+    elif any(busy_workers) and server_share < BUSY_CORE:
+        print(
+            "note: some client processes were saturated (>= "
+            f"{BUSY_CORE:.0%} of a core): the load generator may be part of the limit"
+        )
+    if (server_cpu + client_cpu) / window >= BUSY_CORE * cores:
+        print(
+            f"note: the server and the clients used {(server_cpu + client_cpu) / window:.1f} "
+            f"of the {cores} cores: the machine itself is a limit"
+        )
+    elif max(load0, load1[0]) >= cores:
+        print(
+            f"note: the machine was busy (load average up to {max(load0, load1[0]):.1f} on "
+            f"{cores} cores, the server and the clients using "
+            f"{(server_cpu + client_cpu) / window:.1f}): other jobs share the cores, so "
+            "latencies and rates include waiting for a CPU; compare CPU per action"
+        )
+    if time_banks:
+        print(
+            f"note: {time_banks} turns ran out of their action clock: tables waited for "
+            "a player (seconds without play), so the figures understate the server"
+        )
+    if profiler is not None:
+        print("note: py-spy sampled the server during the window (it takes CPU too)")
     errors = [e for r in results for e in r["errors"]]
     if errors:
         print("client errors:", *errors[:10], sep="\n  ")
@@ -434,7 +785,7 @@ def run(
     else:
         print("audit: the server has no audit endpoint (accounts and chips in memory)")
     balanced = chips_in == chips_out + rake and not hand_errors and not not_left
-    if audit is not None and audit.startswith("`stud8 admin audit`: NOT"):
+    if audit_ok is False:
         balanced = False
     print(
         f"chips seen by the clients: in {chips_in} (buy-ins and top-ups) = out {chips_out} "
@@ -443,6 +794,36 @@ def run(
         f"stacks, {hand_errors} did not; {not_left} players still seated"
         + ("" if balanced else "  <-- NOT BALANCED")
     )
+    if profile_summary is not None:
+        print(profile_summary)
+    result = {
+        "database": db.kind,
+        "server_python": args.server_python,
+        "players": args.players,
+        "instant": args.instant,
+        "seconds": args.seconds,
+        "window_s": finite(window, 2),
+        "hands_per_s": finite(server_hands / window, 2),
+        "actions_per_s": finite(measured / window, 1),
+        "actions": measured,
+        "cpu_ms_per_action": finite(cpu_per_action, 4),
+        "server_cpu_percent": finite(100 * server_share, 1),
+        "p50_ms": finite(percentile(latencies, 50), 2),
+        "p90_ms": finite(percentile(latencies, 90), 2),
+        "p99_ms": finite(p99, 2),
+        "max_ms": finite(latencies[-1] if latencies else float("nan"), 2),
+        "ping_p99_ms": finite(percentile(pings, 99), 2),
+        "rss_mib": finite(status.get("VmRSS", 0) / 1024, 1),
+        "rss_peak_mib": finite(status.get("VmHWM", 0) / 1024, 1),
+        "audit_balanced": audit_ok,
+        "chips_balanced": balanced,
+        "client_cpu_s": finite(client_cpu, 2),
+        "rate_limited": rate_limited,
+        "time_banks": time_banks,
+        "workers": args.workers,
+        "profiled": profiler is not None,
+    }
+    print("RESULT " + json.dumps(result), flush=True)
     return 0 if balanced and not errors else 1
 
 
