@@ -131,3 +131,86 @@ def test_core_uses_no_global_random() -> None:
 def test_no_module_is_too_long(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_MODULE_LINES, f"{path} has {lines} lines; split it by concept"
+
+
+# ---------------------------------------------------------------- inside the server
+# Each part of the room may import itself and the parts listed (besides core,
+# formats and tools, as the layers above allow). The table's owner task and its
+# state are its own: outside the table package only its vocabulary is imported
+# (TABLE_VOCABULARY), except by those that run tables (TABLE_HOSTS).
+SERVER_PARTS: dict[str, set[str]] = {
+    "settings": set(),
+    "clock": set(),
+    "collector": set(),
+    "logs": set(),
+    "storage": set(),
+    "table": {"clock"},
+    "bus": {"table"},
+    "wire": {"table"},
+    "books": {"storage", "table"},
+    "accounts": {"storage", "books"},
+    "edge": {"bus", "wire", "table"},
+    "room": {"table", "bus", "books", "wire", "clock", "storage"},
+    "http": {"edge", "room", "accounts", "wire", "books", "settings", "collector", "table"},
+    "admin": {"books", "storage"},
+    "runtime": {
+        "accounts",
+        "books",
+        "bus",
+        "clock",
+        "collector",
+        "edge",
+        "http",
+        "logs",
+        "room",
+        "settings",
+        "storage",
+        "table",
+    },
+}
+TABLE_VOCABULARY = {"commands", "events", "snapshot", "spec", "status", "books"}
+TABLE_HOSTS = {("bus", "local"), ("room", "lobby"), ("runtime", "")}
+
+
+def _server_modules() -> list[Path]:
+    return sorted((SRC / "server").rglob("*.py"))
+
+
+def _part_of(path: Path) -> tuple[str, str]:
+    rel = path.relative_to(SRC / "server").with_suffix("")
+    parts = rel.parts
+    return (parts[0], parts[1] if len(parts) > 1 else "")
+
+
+@pytest.mark.parametrize("path", _server_modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_the_server_s_parts_import_only_what_they_should(path: Path) -> None:
+    part, module = _part_of(path)
+    if part == "__init__":
+        return
+    assert part in SERVER_PARTS, (
+        f"{path} is in no known part of the server ({sorted(SERVER_PARTS)})"
+    )
+    allowed = {part, *SERVER_PARTS[part]}
+    for name, line in _imports(path):
+        bits = name.split(".")
+        if bits[:2] != ["stud8", "server"] or len(bits) < 3:
+            continue
+        target = bits[2]
+        where = f"{path.relative_to(SRC)}:{line}"
+        assert target in allowed, f"{where} ({part}) imports {name}"
+        if target == "table" and part != "table" and len(bits) > 3:
+            private = bits[3] not in TABLE_VOCABULARY
+            assert not private or (part, module) in TABLE_HOSTS, (
+                f"{where} imports {name}: outside the table package, only its vocabulary "
+                f"({sorted(TABLE_VOCABULARY)}) is imported, but by those that run tables"
+            )
+
+
+def test_the_edge_reaches_the_tables_only_through_the_bus() -> None:
+    """No module of the edge names the table's owner (the Table class) or its state."""
+    for path in sorted((SRC / "server" / "edge").rglob("*.py")):
+        for name, line in _imports(path):
+            assert not name.startswith(("stud8.server.table.owner", "stud8.server.table.state")), (
+                f"{path.name}:{line} imports {name}"
+            )
+            assert not name.startswith("stud8.server.room"), f"{path.name}:{line} imports {name}"

@@ -345,7 +345,7 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _run_serve(args: argparse.Namespace) -> int:
     import logging
 
-    from stud8.server.room.runtime import serve
+    from stud8.server.runtime import serve
     from stud8.server.settings import Settings
 
     settings = Settings.from_env().with_overrides(

@@ -19,8 +19,8 @@ from server.roomdb import serving
 from stud8.core.cards import Deck
 from stud8.server.accounts.auth import MemoryAuth
 from stud8.server.books.memory import MemoryBooks
-from stud8.server.http.app import create_app
 from stud8.server.room.lobby import Lobby
+from stud8.server.runtime import room_app
 from stud8.server.settings import Settings
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
@@ -88,14 +88,15 @@ async def serve(
     books = MemoryBooks()
     auth = MemoryAuth(operators={"op"}, on_register=lambda name: books.issue(name, 1000))
     seeds = itertools.count(1)
-    app = create_app(
+    app = room_app(
         settings or Settings(default_tables=0),
         auth=auth,
         books=books,
+        hands=books.hands,
         deck_source=lambda: Deck.seeded(next(seeds)),
     )
     async with serving(app) as port:
-        lobby: Lobby = app.state.lobby
+        lobby: Lobby = app.state.room.lobby
         if spec is not None:
             await lobby.create(spec, "t1")
         room = Room(port, books, lobby)

@@ -17,6 +17,8 @@ def conforms(value: Any, schema: dict[str, Any]) -> bool:
         return conforms(value, SCHEMAS[section][name])
     if "const" in schema and value != schema["const"]:
         return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
     if "anyOf" in schema and not any(conforms(value, s) for s in schema["anyOf"]):
         return False
     if "oneOf" in schema and sum(conforms(value, s) for s in schema["oneOf"]) != 1:

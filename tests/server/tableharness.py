@@ -9,13 +9,14 @@ import itertools
 from collections.abc import Awaitable, Callable, Iterator
 
 from server.manualtable import ClockedTable
-from stud8.core.actions import ActionKind
+from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import Deck
 from stud8.core.rules import TableRules
 from stud8.formats.record import HandRecord
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.clock import ManualClock
 from stud8.server.table.commands import Act, Sit
+from stud8.server.table.events import Numbered
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableConfig
 
@@ -65,7 +66,14 @@ class Harness(ClockedTable):
         return [end.record for end in self.books.ended.values()]
 
     def act(self, player: str, kind: str, amount: int | None = None) -> Act:
-        return Act(player=player, kind=kind, amount=amount, command_id=f"c{next(self._ids)}")
+        action = make_action(kind, amount)
+        return Act(player=player, action=action, command_id=f"c{next(self._ids)}")
+
+    def watch(self) -> list[Numbered]:
+        """Every event the table emits from now on, whole, in a list."""
+        seen: list[Numbered] = []
+        self.table.listen(seen.append)
+        return seen
 
 
 def run(body: Callable[[Harness], Awaitable[None]], **kwargs: object) -> None:

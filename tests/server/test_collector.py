@@ -14,7 +14,7 @@ from server.roomdb import serving
 from stud8.server import collector
 from stud8.server.accounts.auth import MemoryAuth
 from stud8.server.books.memory import MemoryBooks
-from stud8.server.http.app import create_app
+from stud8.server.runtime import room_app
 from stud8.server.settings import Settings
 
 
@@ -123,7 +123,9 @@ def test_a_serving_room_paces_the_collector_and_stops_pacing_when_it_stops(
 
     async def body() -> None:
         books = MemoryBooks()
-        app = create_app(Settings(default_tables=0), auth=MemoryAuth(), books=books)
+        app = room_app(
+            Settings(default_tables=0), auth=MemoryAuth(), books=books, hands=books.hands
+        )
         async with serving(app):
             assert pacers() == 1
             while not collections:  # the first tick, a second after startup
@@ -137,7 +139,10 @@ def test_a_serving_room_paces_the_collector_and_stops_pacing_when_it_stops(
 
 def test_an_unpaced_room_leaves_the_collector_alone(collections: list[int]) -> None:
     async def body() -> None:
-        app = create_app(Settings(default_tables=0), auth=MemoryAuth(), books=MemoryBooks())
+        books = MemoryBooks()
+        app = room_app(
+            Settings(default_tables=0), auth=MemoryAuth(), books=books, hands=books.hands
+        )
         async with serving(app):
             assert pacers() == 0
 

@@ -19,7 +19,7 @@ from stud8.core.hand import Hand
 from stud8.core.pots import build_pots
 from stud8.core.rules import BettingStructure, TableRules, TimeoutPolicy
 from stud8.server.table.events import HandStarted
-from stud8.server.wire.schemas import encode_any_event
+from stud8.server.wire.events import encode_event
 
 # After each event: the client's pots [[amount, [eligible seats]], ...] and its pot.
 # (as JSON text both ways: Playwright passes big structures slowly)
@@ -59,8 +59,8 @@ def random_hand(rng: random.Random) -> tuple[list[dict[str, Any]], dict[int, Any
         timeout_policy=rng.choice(tuple(TimeoutPolicy)),
     )
     hand = Hand.start(rules=rules, stacks=stacks, deck=Deck.seeded(rng.randrange(1 << 30)))
-    events = [encode_any_event(HandStarted(hand.hand_id, tuple(stacks.items())))]
-    events += [encode_any_event(e) for e in hand.events]
+    events = [encode_event(HandStarted(hand.hand_id, tuple(stacks.items())))]
+    events += [encode_event(e) for e in hand.events]
     settled: dict[int, Any] = {len(events): _engine_pots(hand)}
     totals = [-1] * len(events)
     totals[-1] = hand.pot_total
@@ -75,7 +75,7 @@ def random_hand(rng: random.Random) -> tuple[list[dict[str, Any]], dict[int, Any
             elif a.kind.value in ("complete", "bet", "raise"):
                 to = a.min_to
             new = hand.apply(make_action(a.kind.value, to))
-        events += [encode_any_event(e) for e in new]
+        events += [encode_event(e) for e in new]
         totals += [-1] * len(new)
         if not hand.is_over:
             totals[-1] = hand.pot_total

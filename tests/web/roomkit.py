@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 
 from stud8.core.cards import Deck
 from stud8.server.books.memory import MemoryBooks
-from stud8.server.room.runtime import memory_app, open_room
+from stud8.server.runtime import memory_app, open_room
 from stud8.server.settings import Settings
 from stud8.server.table.spec import TableSpec
 

@@ -23,7 +23,7 @@ from stud8.core.rules import TableRules
 from stud8.formats.record import HandRecord
 from stud8.server.books.hands import HandNotFoundError, HandStore
 from stud8.server.books.memory_hands import MemoryHandStore
-from stud8.server.room.runtime import memory_app
+from stud8.server.runtime import memory_app
 from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for, upgrade
 

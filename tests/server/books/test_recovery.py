@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from stud8.core.actions import ActionKind
+from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import Deck
 from stud8.core.rules import TableRules
 from stud8.server.books.hands import HandStore
@@ -76,7 +76,9 @@ def crash_mid_hand(url: str) -> tuple[str, dict[str, int]]:
                 assert to_act is not None
                 amount = next(a.min_to for a in hand.legal_actions() if a.kind is kind)
                 player = table.seats[to_act].player
-                reply = await table.submit(Act(player=player, kind=kind.value, amount=amount))
+                reply = await table.submit(
+                    Act(player=player, action=make_action(kind.value, amount))
+                )
                 assert reply.ok, reply
             assert sum(hand.contributed(s) for s in hand.seats) == 3 + 2 + 4  # antes, bets in
             return hand.hand_id, start

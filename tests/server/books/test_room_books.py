@@ -240,7 +240,7 @@ def test_a_table_plays_bot_hands_on_the_database(ledger: Ledger) -> None:
                 noted.append({h.hand_id for h in store.in_progress()})
                 assert item.event.hand_id in noted[-1]
 
-        table.subscribe(None, deliver)
+        table.listen(deliver)
         table.start()
         try:
             while table.hands_played < 8:

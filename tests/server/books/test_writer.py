@@ -187,7 +187,7 @@ def test_a_hand_noted_at_the_shutdown_but_never_dealt_is_closed_with_the_room(
     """A table stopped at the shutdown while it was noting a new hand (written by the
     writer, no card dealt yet) leaves the note behind; closing the room closes it as a
     restart would: nothing is refunded but the stacks stay, and the books balance."""
-    from stud8.server.room.runtime import open_room
+    from stud8.server.runtime import open_room
     from stud8.server.settings import Settings
 
     url = fresh_database(kind, tmp_path)

@@ -15,8 +15,8 @@ from stud8.cli import build_parser
 from stud8.core.rules import TimeoutPolicy
 from stud8.server.accounts.auth import MemoryAuth
 from stud8.server.books.memory import MemoryBooks
-from stud8.server.http.app import create_app
 from stud8.server.room.lobby import Lobby
+from stud8.server.runtime import room_app
 from stud8.server.settings import Settings
 from stud8.server.table.spec import TableSpec
 
@@ -38,17 +38,18 @@ async def serve(
 ) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryBooks, Lobby]]:
     books = MemoryBooks()
     auth = MemoryAuth(operators={"op"}, on_register=lambda name: books.issue(name, 1000))
-    app = create_app(
+    app = room_app(
         settings,
         auth=auth,
         books=books,
+        hands=books.hands,
         default_spec=TableSpec(bots=2, between_hands=0.0, bot_delay=0.0),
     )
     async with (
         serving(app) as port,
         httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
     ):
-        yield http, books, app.state.lobby
+        yield http, books, app.state.room.lobby
 
 
 def run(body: Callable[[], Awaitable[None]]) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from server.manualtable import ClockedTable
 from server.roomclient import Room, serve
 from server.roomdb import serving
+from stud8.core.actions import make_action
 from stud8.core.cards import Deck
 from stud8.core.events import TimedOut
 from stud8.core.rules import BettingStructure, TableRules
@@ -26,7 +27,7 @@ from stud8.server.books.memory import MemoryBooks
 from stud8.server.books.seats import TableStore
 from stud8.server.clock import ManualClock
 from stud8.server.room.lobby import Lobby
-from stud8.server.room.runtime import open_room
+from stud8.server.runtime import open_room
 from stud8.server.settings import Settings
 from stud8.server.table.commands import (
     Act,
@@ -77,7 +78,7 @@ class Harness(ClockedTable):
             deck_source=(lambda: Deck.from_cards(deck)) if deck else Deck.shuffled,
         )
         self.events: list[Numbered] = []
-        self.table.subscribe(None, self.events.append)
+        self.table.listen(self.events.append)
 
     async def send(self, command: Command) -> Reply:
         reply = await super().send(command)
@@ -183,11 +184,11 @@ def test_a_player_left_without_chips_is_stood_up_too() -> None:
         await h.advance(5)
         hand = h.table.hand
         assert hand is not None and hand.to_act == 2
-        await h.send(Act(player="bob", kind="bring_in"))
+        await h.send(Act(player="bob", action=make_action("bring_in")))
         (complete,) = [a for a in hand.legal_actions() if a.kind.value == "complete"]
-        await h.send(Act(player="ann", kind="complete", amount=complete.max_to))
+        await h.send(Act(player="ann", action=make_action("complete", complete.max_to)))
         assert complete.max_to == 19  # all she has after her ante
-        await h.send(Act(player="bob", kind="call"))
+        await h.send(Act(player="bob", action=make_action("call")))
         assert hand.is_over and h.table.seats[1].chips == 0 and h.table.hand is None
         await h.advance(59.9)
         assert h.table.hand is None and 1 in h.table.seats
@@ -261,7 +262,7 @@ def test_the_room_on_a_database_stands_up_through_the_ledger(url: str) -> None:
         opened = open_room(settings, env)
         try:
             async with serving(opened.app) as port:
-                room = Room(port, MemoryBooks(), opened.app.state.lobby)
+                room = Room(port, MemoryBooks(), opened.app.state.room.lobby)
                 try:
                     ann, bob = await room.player("ann"), await room.player("bob")
                     async with room.connect(ann) as a, room.connect(bob) as b:
@@ -285,7 +286,7 @@ def test_the_room_on_a_database_stands_up_through_the_ledger(url: str) -> None:
         opened = open_room(settings, env)
         try:
             async with serving(opened.app) as port:
-                lobby: Lobby = opened.app.state.lobby
+                lobby: Lobby = opened.app.state.room.lobby
                 table = lobby.tables["t1"].table
                 assert port and table.seats[1].player == "ann" and not table.seats[1].connected
 

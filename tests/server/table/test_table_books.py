@@ -56,7 +56,7 @@ def test_a_hand_end_that_cannot_be_written_is_held_back_and_retried(
 
     async def body(h: Harness) -> None:
         seen: list[Numbered] = []
-        h.table.subscribe(None, seen.append)
+        h.table.listen(seen.append)
         await seat_players(h, 2)
         await h.advance(5)
         hand = h.table.hand
@@ -101,7 +101,7 @@ def test_a_hand_note_that_cannot_be_written_deals_no_hand_until_it_is(
 
     async def body(h: Harness) -> None:
         seen: list[Numbered] = []
-        h.table.subscribe(None, seen.append)
+        h.table.listen(seen.append)
         await seat_players(h, 2)
         await h.advance(5)  # time for a hand: its note fails, no card is dealt
         assert h.table.hand is None and h.table.paused is not None

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from server.manualtable import ClockedTable
+from stud8.core.actions import make_action
 from stud8.core.cards import Deck
 from stud8.core.events import Called, Folded, TimedOut
 from stud8.core.rules import TableRules, TimeoutPolicy
@@ -57,11 +58,12 @@ class Harness(ClockedTable):
             deck_source=lambda: Deck.from_cards(DECK),
         )
         self.events: list[Numbered] = []
-        self.table.subscribe(None, self.events.append)
+        self.table.listen(self.events.append)
         self._ids = itertools.count()
 
     def act(self, player: str, kind: str, amount: int | None = None) -> Act:
-        return Act(player=player, kind=kind, amount=amount, command_id=f"c{next(self._ids)}")
+        action = make_action(kind, amount)
+        return Act(player=player, action=action, command_id=f"c{next(self._ids)}")
 
     def of(self, kind: type) -> list[object]:
         return [e.event for e in self.events if isinstance(e.event, kind)]

@@ -13,12 +13,12 @@ from stud8.core.rules import TableRules
 from stud8.server.table.commands import (
     JoinWaitlist,
     Leave,
-    OfferSnapshot,
     SeatBot,
     Sit,
 )
 from stud8.server.table.events import Numbered, SeatOffered, WaitingListChanged
 from stud8.server.table.owner import Table
+from stud8.server.table.snapshot import OfferSnapshot
 from stud8.server.table.spec import TableConfig, TableSpec
 
 Msg = dict[str, Any]
@@ -182,7 +182,7 @@ def test_a_seat_freed_at_the_end_of_a_hand_is_held_exactly_offer_seconds() -> No
         )
         h.table = Table(config, books=h.books, clock=h.clock, deck_source=lambda: Deck.seeded(3))
         events: list[Numbered] = []
-        h.table.subscribe(None, events.append)
+        h.table.listen(events.append)
         h.table.start()
         try:
             assert (await h.send(Sit(player="bob", seat=1, amount=100))).ok

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from server.schemacheck import SCHEMAS, conforms
-from stud8.core.actions import ActionKind
+from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import Deck
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
+from stud8.server.table.commands import Act, Sit
 from stud8.server.table.events import (
     AnyEvent,
     CameBack,
@@ -27,22 +28,30 @@ from stud8.server.table.events import (
     ToppedUp,
     WaitingListChanged,
 )
-from stud8.server.wire.schemas import (
+from stud8.server.table.snapshot import OfferSnapshot, SeatSnapshot
+from stud8.server.table.spec import TableSpec
+from stud8.server.wire.client import (
     CLIENT_MESSAGES,
-    SERVER_MESSAGES,
     ActMessage,
     JoinWaitlistMessage,
     LeaveWaitlistMessage,
     PingMessage,
-    ProtocolError,
     SitMessage,
-    encode_any_event,
-    envelope,
-    hand_view_json,
-    legal_json,
     parse_command,
-    schemas_markdown,
-    updated_doc,
+)
+from stud8.server.wire.codec import ProtocolError
+from stud8.server.wire.events import encode_event
+from stud8.server.wire.rest import table_info
+from stud8.server.wire.schemas import schemas_markdown, updated_doc
+from stud8.server.wire.server import (
+    SERVER_MESSAGES,
+    AckMessage,
+    EventMessage,
+    PongMessage,
+    RejectMessage,
+    SnapshotMessage,
+    TurnMessage,
+    WelcomeMessage,
 )
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
@@ -62,6 +71,15 @@ def test_every_client_message_parses_into_its_dataclass() -> None:
         assert cls.t in SCHEMAS["client"] and cls.doc
 
 
+def test_a_parsed_message_is_the_table_s_command_with_the_engine_s_action() -> None:
+    act = parse_command('{"t":"act","d":{"kind":"raise","amount":8,"id":"a"}}').command("ann")
+    assert act == Act(player="ann", action=make_action("raise", 8), command_id="a")
+    sit = parse_command('{"t":"sit","d":{"seat":3,"amount":100,"id":"b"}}').command("bob")
+    assert sit == Sit(player="bob", seat=3, amount=100, command_id="b")
+    with pytest.raises(ProtocolError, match="not a table command"):
+        PingMessage("c").command("ann")
+
+
 @pytest.mark.parametrize(
     ("text", "why", "command_id"),
     [
@@ -77,6 +95,12 @@ def test_every_client_message_parses_into_its_dataclass() -> None:
         ('{"t":"act","d":{"kind":"call","id":"a"},"x":1}', "unknown envelope fields", "a"),
         ('{"t":"act","d":{"kind":1,"id":"a"}}', "kind must be a string", "a"),
         ('{"t":"act","d":{"kind":"bet","amount":8.5,"id":"a"}}', "amount must be", "a"),
+        ('{"t":"act","d":{"kind":"dance","id":"a"}}', "not an action: 'dance'", "a"),
+        ('{"t":"act","d":{"kind":"call","amount":3,"id":"a"}}', "takes no amount", "a"),
+        ('{"t":"act","d":{"kind":"bet","id":"a"}}', "not an action: 'bet'", "a"),
+        ('{"t":"act","d":{"kind":"raise","amount":-4,"id":"a"}}', "not an action", "a"),
+        ("[" * 5000 + "]" * 5000, "message too large", None),
+        ("[" * 2000 + "]" * 2000, "nested too deeply", None),
         ('{"t":"sit","d":{"seat":"1","amount":9,"id":"a"}}', "seat must be an integer", "a"),
         ('{"t":"sit","d":{"seat":false,"amount":9,"id":"a"}}', "seat must be an integer", "a"),
         ('{"t":"ping","d":{"id":""}}', "id must be 1 to 64", None),
@@ -140,17 +164,17 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
     events: list[AnyEvent] = [*hand.events, *table_events]
     kinds = set()
     for seq, event in enumerate(events, 1):
-        message = json.loads(envelope("event", seq, encode_any_event(event)))
+        message = json.loads(EventMessage(event).encode(seq))
         kinds.add(message["d"]["k"])
         assert conforms(message, SCHEMAS["server"]["event"]), message
         assert conforms(message["d"], SCHEMAS["events"][message["d"]["k"]])
     assert {"deal", "show", "award", "end", "timer", "hand_start"} <= kinds
     assert {"waiting_list", "seat_offered"} <= kinds
-    assert encode_any_event(WaitingListChanged(("cat", "dan"))) == {
+    assert encode_event(WaitingListChanged(("cat", "dan"))) == {
         "k": "waiting_list",
         "players": ["cat", "dan"],
     }
-    assert encode_any_event(SeatOffered(3, "cat", 30.0)) == {
+    assert encode_event(SeatOffered(3, "cat", 30.0)) == {
         "k": "seat_offered",
         "seat": 3,
         "player": "cat",
@@ -159,53 +183,85 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
     # a hidden card is null, and still conforms
     hidden = {"k": "deal", "seat": 2, "card": None, "face_up": False, "street": 3}
     assert conforms(hidden, SCHEMAS["events"]["deal"])
-    info = {
-        "table_id": "t1",
-        "name": "Low stakes",
-        "game": "stud_hi_lo",
-        "structure": "no_limit",
-        "stakes": {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8},
-        "buy_in": {"min": 40, "max": 400},
-        "seats": 8,
-        "action_seconds": 10,
-        "time_bank_seconds": 20,
-        "reconnect_seconds": 20,
-        "timeout_policy": "all_in_protection",
-        "offer_seconds": 30.0,
-        "sit_out_seconds": 600.0,
-        "rake_percent": "5/2",
-        "rake_cap": None,
-    }
-    others = [
-        envelope("welcome", None, {"table_id": "t1", "player": None, "seat": None, "table": info}),
-        envelope("ack", 3, {"id": "a"}),
-        envelope("reject", None, {"id": None, "reason": "malformed JSON"}),
-        envelope("pong", 3, {"id": "p"}),
-    ]
+    spec = TableSpec(structure="no_limit", rake_percent="5/2")
+    info = table_info("t1", "Low stakes", spec)
     live = Hand.start(
         rules=TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8),
         stacks={1: 100, 2: 100},
         deck=Deck.seeded(1),
     )
     assert live.to_act is not None
-    others.append(
-        envelope("turn", 9, {"seat": live.to_act, "legal": legal_json(live.legal_actions())})
+    seats = (SeatSnapshot(1, "ann", 99, False, False, True, True),)
+    snapshot = SnapshotMessage(
+        table_id="t1",
+        viewer_seat=1,
+        seats=seats,
+        hand_id=live.hand_id,
+        hand=live.view(1),
+        turn=TimerStarted(1, "action", 10.0, 1010.0),
+        waiting_list=("cat", "dan"),
+        offer=OfferSnapshot(3, "cat", 12.5),
     )
-    snapshot = {
-        "table_id": "t1",
-        "viewer_seat": 1,
-        "seats": [],
-        "hand_id": live.hand_id,
-        "hand": hand_view_json(live.view(1)),
-        "turn": encode_any_event(TimerStarted(1, "action", 10.0, 1010.0)),
-        "waiting_list": ["cat", "dan"],
-        "offer": {"seat": 3, "player": "cat", "seconds_left": 12.5},
-    }
-    others.append(envelope("snapshot", 9, snapshot))
-    others.append(envelope("snapshot", 9, {**snapshot, "waiting_list": [], "offer": None}))
+    others = [
+        WelcomeMessage("t1", None, None, info).encode(None),
+        AckMessage("a").encode(3),
+        RejectMessage(None, "malformed JSON").encode(None),
+        PongMessage("p").encode(3),
+        TurnMessage(live.to_act, tuple(live.legal_actions())).encode(9),
+        snapshot.encode(9),
+        SnapshotMessage("t1", None, (), None, None, None).encode(9),
+    ]
     for text in others:
         message = json.loads(text)
         assert conforms(message, SCHEMAS["server"][message["t"]]), message
+    # the shapes clients rely on
+    welcome = json.loads(others[0])
+    assert "v" not in welcome and welcome["d"]["table"]["stakes"] == {
+        "ante": 1,
+        "bring_in": 2,
+        "small_bet": 4,
+        "big_bet": 8,
+    }
+    assert welcome["d"]["table"]["rake_percent"] == "5/2"
+    turn = json.loads(others[4])["d"]
+    assert set(turn["legal"][0]) == {"kind", "min_to", "max_to", "adds", "all_in"}
+    snap = json.loads(others[5])["d"]
+    assert list(snap) == [
+        "table_id",
+        "viewer_seat",
+        "seats",
+        "hand_id",
+        "hand",
+        "turn",
+        "waiting_list",
+        "offer",
+    ]
+    assert snap["turn"] == {"k": "timer", "seat": 1, "phase": "action", "seconds": 10.0,
+                            "deadline": 1010.0}  # fmt: skip
+    assert snap["seats"][0] == {
+        "seat": 1,
+        "player": "ann",
+        "chips": 99,
+        "bot": False,
+        "sitting_out": False,
+        "connected": True,
+        "in_hand": True,
+    }
+    assert list(snap["hand"]) == [
+        "hand_id",
+        "viewer",
+        "street",
+        "to_act",
+        "bring_in_seat",
+        "pot",
+        "current_bet",
+        "community_card",
+        "seats",
+        "legal_actions",
+        "is_over",
+    ]
+    mine = snap["hand"]["seats"][0]
+    assert all(isinstance(c, str) for c in mine["down_cards"] + mine["up_cards"])
 
 
 def test_the_protocol_document_shows_the_current_schemas() -> None:

@@ -30,7 +30,19 @@ MAX_PASSWORD = 256
 
 
 class AuthError(Exception):
-    """A refusal: a taken name, a wrong password, an unknown token, ..."""
+    """A refusal of the accounts: nothing was changed. Its kinds below say which."""
+
+
+class InvalidCredentialsError(AuthError):
+    """A name or a password that is not acceptable (its length, its letters)."""
+
+
+class NameTakenError(AuthError):
+    """Another account has this name (in any case)."""
+
+
+class LoginRefusedError(AuthError):
+    """A wrong name or password (one refusal for both)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +74,9 @@ class Auth(Protocol):
 
 def check_credentials(name: str, password: str) -> None:
     if not NAME_RE.match(name):
-        raise AuthError("a name is 2 to 24 letters, digits, '_' or '-'")
+        raise InvalidCredentialsError("a name is 2 to 24 letters, digits, '_' or '-'")
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise AuthError(f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise InvalidCredentialsError(f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
 
 
 def _hash(password: str, salt: bytes) -> bytes:
@@ -90,7 +102,7 @@ class MemoryAuth:
     async def register(self, name: str, password: str) -> Account:
         check_credentials(name, password)
         if name.lower() in (n.lower() for n in self._accounts):
-            raise AuthError(f"the name {name!r} is taken")
+            raise NameTakenError(f"the name {name!r} is taken")
         salt = secrets.token_bytes(16)
         self._passwords[name] = (salt, _hash(password, salt))
         account = Account(name, name in self._operators)
@@ -102,7 +114,7 @@ class MemoryAuth:
     async def login(self, name: str, password: str) -> str:
         stored = self._passwords.get(name)
         if stored is None or not hmac.compare_digest(_hash(password, stored[0]), stored[1]):
-            raise AuthError("wrong name or password")
+            raise LoginRefusedError("wrong name or password")
         token = secrets.token_urlsafe(32)
         self._tokens[token] = name
         return token

@@ -6,9 +6,11 @@ in a worker thread, never on the event loop; those that hash a password
 (registering, logging in) in a small pool of their own (:data:`HASH_WORKERS`
 threads), so a burst of sign-ups uses the cores without piling up argon2's
 memory or starving the other calls of threads; an
-:class:`~stud8.server.accounts.accounts.AccountError` becomes an
-:class:`~stud8.server.accounts.auth.AuthError` with the same message (a taken name says
-"taken", which the app answers with 409), and a
+:class:`~stud8.server.accounts.accounts.AccountError` becomes the
+:class:`~stud8.server.accounts.auth.AuthError` of its kind, with the same message (a
+taken name a :class:`~stud8.server.accounts.auth.NameTakenError`, a wrong password a
+:class:`~stud8.server.accounts.auth.LoginRefusedError`, a bad name or password an
+:class:`~stud8.server.accounts.auth.InvalidCredentialsError`), and a
 :class:`~stud8.server.accounts.accounts.Player` becomes an
 :class:`~stud8.server.accounts.auth.Account` (operator when his role is ``operator``).
 
@@ -49,8 +51,22 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-from stud8.server.accounts.accounts import AccountError, Accounts, Player
-from stud8.server.accounts.auth import Account, AuthError
+from stud8.server.accounts.accounts import (
+    AccountError,
+    Accounts,
+    BadLoginError,
+    BadNameError,
+    NameTakenError,
+    Player,
+    WeakPasswordError,
+)
+from stud8.server.accounts.auth import (
+    Account,
+    AuthError,
+    InvalidCredentialsError,
+    LoginRefusedError,
+)
+from stud8.server.accounts.auth import NameTakenError as NameTaken
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -58,6 +74,17 @@ T = TypeVar("T")
 # one hash per core at a time: argon2 is CPU and memory bound
 HASH_WORKERS = max(1, min(4, os.cpu_count() or 1))
 BOT_NAME = re.compile(r"bot\d+", re.IGNORECASE)
+
+
+def _auth_error(exc: AccountError) -> AuthError:
+    """The refusal of the accounts as the web layer knows it."""
+    if isinstance(exc, NameTakenError):
+        return NameTaken(str(exc))
+    if isinstance(exc, BadLoginError):
+        return LoginRefusedError(str(exc))
+    if isinstance(exc, (BadNameError, WeakPasswordError)):
+        return InvalidCredentialsError(str(exc))
+    return AuthError(str(exc))
 
 
 def _account(player: Player) -> Account:
@@ -80,7 +107,7 @@ class AccountsAuth:
         try:
             return await asyncio.to_thread(method, *args, **kwargs)
         except AccountError as exc:
-            raise AuthError(str(exc)) from exc
+            raise _auth_error(exc) from exc
 
     async def _hashing_call(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
@@ -89,14 +116,14 @@ class AccountsAuth:
                 self._hashing, functools.partial(method, *args, **kwargs)
             )
         except AccountError as exc:
-            raise AuthError(str(exc)) from exc
+            raise _auth_error(exc) from exc
 
     def _is_operator(self, name: str) -> bool:
         return name.casefold() in self._operators
 
     async def register(self, name: str, password: str) -> Account:
         if isinstance(name, str) and BOT_NAME.fullmatch(name):
-            raise AuthError(f"the name {name!r} is taken (by a bot)")
+            raise NameTaken(f"the name {name!r} is taken (by a bot)")
         role = "operator" if isinstance(name, str) and self._is_operator(name) else "player"
         player = await self._hashing_call(self.accounts.register, name, password, role=role)
         return _account(player)

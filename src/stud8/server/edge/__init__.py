@@ -1,1 +1,103 @@
-"""edge"""
+"""The edge: the players' connections, between the clients and the bus.
+
+:class:`Edge` keeps one :class:`~stud8.server.edge.channel.TableChannel` per table
+that has viewers on this node (made when the first connects, dropped when the last
+leaves) and serves each websocket as a :class:`~stud8.server.edge.connection.Connection`.
+The edge reaches the tables only through the bus (:mod:`stud8.server.bus`), and what
+a viewer may see is decided here (:mod:`stud8.server.edge.projection`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+
+from stud8.server.bus import NoSuchTable, TableBus
+from stud8.server.edge.channel import TableChannel
+from stud8.server.edge.connection import Connection, Receive
+from stud8.server.edge.outbox import Outbox
+
+__all__ = ["Edge", "NoSuchTable"]
+
+
+@dataclass(eq=False, slots=True)
+class _Held:
+    channel: TableChannel
+    users: int = 0
+    started: asyncio.Task[None] | None = None
+
+
+class Edge:
+    """This node's connections to the room's tables (see the module)."""
+
+    def __init__(self, bus: TableBus, *, rate: float = 20.0, burst: int = 40) -> None:
+        self.bus = bus
+        self.rate = rate
+        self.burst = burst
+        self._channels: dict[str, _Held] = {}
+
+    async def _acquire(self, table_id: str) -> _Held:
+        held = self._channels.get(table_id)
+        if held is None or held.channel.closed:
+            listed = self.bus.directory().get(table_id)
+            if listed is None:
+                raise NoSuchTable(table_id)
+            held = _Held(TableChannel(self.bus, table_id, listed))
+            held.started = asyncio.ensure_future(held.channel.start())
+            self._channels[table_id] = held
+        held.users += 1
+        try:
+            assert held.started is not None
+            await asyncio.shield(held.started)
+        except BaseException:
+            self._release(table_id, held)
+            raise
+        return held
+
+    def _release(self, table_id: str, held: _Held) -> None:
+        held.users -= 1
+        if held.users <= 0 and self._channels.get(table_id) is held:
+            del self._channels[table_id]
+            held.channel.stop()
+            if held.started is not None and not held.started.done():
+                held.started.cancel()
+
+    def has_table(self, table_id: str) -> bool:
+        return table_id in self.bus.directory()
+
+    async def serve(
+        self,
+        table_id: str,
+        player: str | None,
+        outbox: Outbox,
+        receive: Receive,
+        *,
+        last_seen: int | None = None,
+        everything: bool = False,
+    ) -> None:
+        """Serve one websocket at ``table_id`` until the client goes;
+        :class:`NoSuchTable` if there is none."""
+        held = await self._acquire(table_id)
+        try:
+            connection = Connection(
+                held.channel,
+                self.bus,
+                player,
+                outbox,
+                everything=everything,
+                rate=self.rate,
+                burst=self.burst,
+            )
+            await connection.run(receive, last_seen)
+        finally:
+            self._release(table_id, held)
+
+    def close(self) -> None:
+        """Stop following every table (the room is stopping)."""
+        for held in list(self._channels.values()):
+            held.channel.stop()
+            if held.started is not None:
+                with contextlib.suppress(Exception):
+                    held.started.cancel()
+        self._channels.clear()

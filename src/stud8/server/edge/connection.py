@@ -1,19 +1,19 @@
-"""The edge: one :class:`Connection` per websocket, between a client and a table.
+"""One client's websocket at one table: a :class:`Connection`.
 
-It parses each client message once (:func:`stud8.server.wire.schemas.parse_command`),
-rate-limits them (a token bucket per connection), answers a repeated command id
-with the first answer without applying it again, and forwards commands to the
-table's queue. Events come from the table already projected for this viewer
-(:func:`stud8.server.table.events.project`: a player sees his own down cards, an
-observer none; an operator's connection, ``everything``, sees every card, except
-in a hand he is dealt into himself), are encoded once and sent in order with the
-replies, through one outgoing queue. A player whose turn starts gets a
-``turn`` message with his legal actions.
+It reads each client message once (:func:`stud8.server.wire.client.parse_command`:
+the message becomes the table's command, an action the engine's own), rate-limits
+them (a token bucket per connection), answers a ``ping`` itself, refuses what an
+observer or a closed table cannot do, and hands every command to the table through
+the bus; the table's reply comes back as ``ack`` or ``reject`` (a repeated command
+id is recognised by the table, which answers it as the first time).
 
-On connect, with ``last_seen`` the missed events are sent (or a snapshot if the
-table's history no longer has them); without it, a snapshot. A seated player's
-connection tells the table ``Connect``; when his last connection to the table
-closes, ``Disconnect`` (RULES.md section 6 does the rest).
+What the table tells comes through the table's :class:`~stud8.server.edge.channel.TableChannel`,
+already as this viewer may see it (a player his own down cards, an observer none,
+an operator every card but in a hand he is dealt into). On connect: ``welcome``, then
+what was missed since ``last_seen`` (or a snapshot), then the live events. A player's
+connection tells the table ``Connect`` when it opens and ``Disconnect`` when it
+closes: the table counts them (a player with two windows open is disconnected only
+when the last one closes; RULES.md section 6 does the rest).
 """
 
 from __future__ import annotations
@@ -21,107 +21,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
-from stud8.server.room.lobby import TableEntry
-from stud8.server.table.commands import (
-    Act,
-    ComeBack,
-    Command,
-    Connect,
-    Disconnect,
-    JoinWaitlist,
-    Leave,
-    LeaveWaitlist,
-    Reply,
-    Sit,
-    SitOut,
-    TopUp,
-)
-from stud8.server.table.events import Numbered, TimerStarted
-from stud8.server.wire.schemas import (
-    MAX_MESSAGE_BYTES,
-    ActMessage,
-    ClientMessage,
-    ComeBackMessage,
-    JoinWaitlistMessage,
-    LeaveMessage,
-    LeaveWaitlistMessage,
-    PingMessage,
-    ProtocolError,
-    SitMessage,
-    SitOutMessage,
-    TopUpMessage,
-    envelope,
-    event_message,
-    legal_json,
-    parse_command,
-    snapshot_message,
-)
+from stud8.server.bus import TableBus
+from stud8.server.edge.channel import TableChannel, Viewer
+from stud8.server.edge.outbox import Outbox
+from stud8.server.edge.ratelimit import TokenBucket
+from stud8.server.table.commands import Connect, Disconnect, Reply
+from stud8.server.wire.client import PingMessage, parse_command
+from stud8.server.wire.codec import ProtocolError
+from stud8.server.wire.limits import MAX_MESSAGE_BYTES
+from stud8.server.wire.rest import table_info
+from stud8.server.wire.server import AckMessage, PongMessage, RejectMessage, WelcomeMessage
+
+__all__ = ["Connection", "Receive"]
 
 Receive = Callable[[], Coroutine[Any, Any, str | bytes | None]]  # None: the client is gone
-Send = Callable[[str], Awaitable[None]]
 
-
-class TokenBucket:
-    """``rate`` tokens a second, at most ``burst`` saved; a message takes one.
-
-    >>> t = [0.0]
-    >>> bucket = TokenBucket(2, 3, now=lambda: t[0])
-    >>> [bucket.take() for _ in range(4)]
-    [True, True, True, False]
-    >>> t[0] = 0.5; bucket.take(), bucket.take()
-    (True, False)
-    """
-
-    def __init__(self, rate: float, burst: int, now: Callable[[], float] = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._now = now
-        self._tokens = float(burst)
-        self._last = now()
-
-    def take(self) -> bool:
-        now = self._now()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
-
-
-def to_command(message: ClientMessage, player: str) -> Command:
-    """The table command a parsed client message asks for."""
-    if isinstance(message, ActMessage):
-        return Act(player=player, kind=message.kind, amount=message.amount, command_id=message.id)
-    if isinstance(message, SitMessage):
-        return Sit(player=player, seat=message.seat, amount=message.amount, command_id=message.id)
-    if isinstance(message, TopUpMessage):
-        return TopUp(player=player, amount=message.amount, command_id=message.id)
-    if isinstance(message, SitOutMessage):
-        return SitOut(player=player, command_id=message.id)
-    if isinstance(message, ComeBackMessage):
-        return ComeBack(player=player, command_id=message.id)
-    if isinstance(message, LeaveMessage):
-        return Leave(player=player, command_id=message.id)
-    if isinstance(message, JoinWaitlistMessage):
-        return JoinWaitlist(player=player, command_id=message.id)
-    if isinstance(message, LeaveWaitlistMessage):
-        return LeaveWaitlist(player=player, command_id=message.id)
-    raise ProtocolError(f"{message.t} is not a table command")
-
-
-def reply_message(command_id: str, reply: Reply) -> str:
-    if reply.ok:
-        return envelope("ack", reply.seq, {"id": command_id})
-    return envelope("reject", reply.seq, {"id": command_id, "reason": reply.reason})
-
-
-def reject_message(command_id: str | None, reason: str, seq: int | None = None) -> str:
-    return envelope("reject", seq, {"id": command_id, "reason": reason})
+RATE_LIMITED = "rate limit: too many messages, slow down"
 
 
 class Connection:
@@ -130,196 +48,115 @@ class Connection:
 
     def __init__(
         self,
-        entry: TableEntry,
+        channel: TableChannel,
+        bus: TableBus,
         player: str | None,
-        send: Send,
+        outbox: Outbox,
         *,
         everything: bool = False,
         rate: float = 20.0,
         burst: int = 40,
         now: Callable[[], float] = time.monotonic,
-        remembered: int = 128,  # answers kept (the table keeps more, across reconnects)
-        max_outgoing: int = 10_000,
     ) -> None:
-        self.entry = entry
-        self.table = entry.table
+        self.channel = channel
+        self.table_id = channel.table_id
+        self._bus = bus
         self.player = player
         self.everything = everything
-        self._send = send
+        self.outbox = outbox
         self._bucket = TokenBucket(rate, burst, now)
-        # A command's answer: its future while the table works on it, then its text
-        # (a string, which the garbage collector does not track; a done future it does).
-        self._answers: OrderedDict[str, asyncio.Future[str] | str] = OrderedDict()
-        self._remembered = remembered
-        self._outgoing: asyncio.Queue[str | None] = asyncio.Queue()
-        self._max_outgoing = max_outgoing
-        self._replaying = False
-        self._pending: set[asyncio.Task[None]] = set()
-        self.closed = asyncio.Event()  # set when the connection must end (too slow)
-
-    # ------------------------------------------------------------ outgoing
-    def _queue(self, text: str) -> None:
-        if self._outgoing.qsize() >= self._max_outgoing:
-            self.closed.set()  # the client does not read: drop it
-            return
-        self._outgoing.put_nowait(text)
-
-    def _my_seat(self) -> int | None:
-        return None if self.player is None else self.table.seat_of(self.player)
-
-    def _deliver(self, item: Numbered) -> None:
-        self._queue(event_message(item))
-        event = item.event
-        if (
-            isinstance(event, TimerStarted)
-            and not self._replaying
-            and item.seq == self.table.last_seq
-            and event.seat == self._my_seat()
-        ):
-            self._send_turn()
-
-    def _send_turn(self) -> None:
-        hand, seat = self.table.hand, self._my_seat()
-        if hand is None or seat is None or hand.to_act != seat:
-            return
-        data = {"seat": seat, "legal": legal_json(hand.legal_actions())}
-        self._queue(envelope("turn", self.table.last_seq, data))
-
-    async def _writer(self) -> None:
-        while True:
-            text = await self._outgoing.get()
-            if text is None:
-                return
-            await self._send(text)
+        self.viewer = Viewer(player, everything, outbox.push)
 
     # ------------------------------------------------------------ the connection
     async def run(self, receive: Receive, last_seen: int | None = None) -> None:
         """Serve the connection until the client goes (or must go)."""
-        table, player = self.table, self.player
-        self._queue(
-            envelope(
-                "welcome",
-                None,
-                {
-                    "table_id": table.table_id,
-                    "player": player,
-                    "seat": self._my_seat(),
-                    "table": self.entry.info(),
-                },
-            )
+        channel, player = self.channel, self.player
+        welcome = WelcomeMessage(
+            table_id=self.table_id,
+            player=player,
+            seat=channel.seat_of(player) if player is not None else None,
+            table=table_info(channel.listed.table_id, channel.listed.name, channel.listed.spec),
         )
-        self._replaying = True
-        sub = table.subscribe(player, self._deliver, last_seen, everything=self.everything)
-        self._replaying = False
-        if sub.snapshot is not None:
-            self._queue(snapshot_message(sub.snapshot))
-        self._send_turn()
-        writer = asyncio.create_task(self._writer())
-        if player is not None:
-            self.entry.connections[player] += 1
-            if table.seat_of(player) is not None and not self.entry.closed:
-                await table.submit(Connect(player=player))
-        closed = asyncio.create_task(self.closed.wait())
+        self.outbox.push(welcome.encode(None))
+        await channel.join(self.viewer, last_seen)
+        connected = False
         try:
-            while True:
-                incoming = asyncio.create_task(receive())
-                done, _ = await asyncio.wait(
-                    {incoming, closed, writer}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if incoming not in done:
-                    incoming.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await incoming
-                    break
-                text = incoming.result()
-                if text is None:
-                    break
-                self.handle(text)
+            if player is not None and not channel.closed:
+                await self._bus.send(self.table_id, Connect(player=player))
+                connected = True
+            dropped = asyncio.ensure_future(self.outbox.dropped.wait())
+            try:
+                while True:
+                    incoming = asyncio.ensure_future(receive())
+                    done, _ = await asyncio.wait(
+                        {incoming, dropped}, return_when=asyncio.FIRST_COMPLETED
+                    )
+                    if incoming not in done:  # the client does not read: drop it
+                        incoming.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, Exception):
+                            await incoming
+                        break
+                    text = incoming.result()
+                    if text is None:
+                        break
+                    self.handle(text)
+            finally:
+                dropped.cancel()
         finally:
-            sub.close()
-            closed.cancel()
-            for task in list(self._pending):
+            channel.leave(self.viewer)
+            await self.outbox.close()  # the client is gone: what is still queued is dropped
+            if connected:
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(task), 5)
-            # the client is gone (or must go): what is still queued is dropped
-            writer.cancel()
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await writer
-            if player is not None:
-                self.entry.connections[player] -= 1
-                if self.entry.connections[player] <= 0:
-                    del self.entry.connections[player]
-                    if table.seat_of(player) is not None and not self.entry.closed:
-                        with contextlib.suppress(Exception):
-                            await table.submit(Disconnect(player=player))
+                    await self._bus.send(self.table_id, Disconnect(player=player or ""))
 
     # ------------------------------------------------------------ incoming
     def handle(self, text: str | bytes) -> None:
         """Take one client message: answer it now or when the table has."""
+        push = self.outbox.push
         size = len(text.encode() if isinstance(text, str) else text)
         if size > MAX_MESSAGE_BYTES:
-            self._queue(
-                reject_message(
-                    None, f"message too large: {size} bytes (the limit is {MAX_MESSAGE_BYTES})"
-                )
-            )
+            reason = f"message too large: {size} bytes (the limit is {MAX_MESSAGE_BYTES})"
+            push(RejectMessage(None, reason).encode(None))
             return
         allowed = self._bucket.take()
         try:
             message = parse_command(text)
         except ProtocolError as exc:
-            reason = exc.reason if allowed else "rate limit: too many messages, slow down"
-            self._queue(reject_message(exc.command_id, reason))
+            reason = exc.reason if allowed else RATE_LIMITED
+            push(RejectMessage(exc.command_id, reason).encode(None))
             return
         command_id = getattr(message, "id", None)
         assert isinstance(command_id, str)
         if not allowed:
-            self._queue(reject_message(command_id, "rate limit: too many messages, slow down"))
+            push(RejectMessage(command_id, RATE_LIMITED).encode(None))
             return
         if isinstance(message, PingMessage):
-            self._queue(envelope("pong", self.table.last_seq, {"id": command_id}))
-            return
-        first = self._answers.get(command_id)
-        if isinstance(first, str):
-            self._queue(first)
-            return
-        if first is not None:
-            self._later(self._repeat(first))
+            push(PongMessage(command_id).encode(self.channel.last_seq))
             return
         if self.player is None:
-            self._queue(reject_message(command_id, "observers cannot play: log in to sit"))
+            push(RejectMessage(command_id, "observers cannot play: log in to sit").encode(None))
             return
-        if self.entry.closed:
-            self._queue(reject_message(command_id, "the table is closed"))
+        if self.channel.closed:
+            push(RejectMessage(command_id, "the table is closed").encode(None))
             return
-        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self._answers[command_id] = answer
-        while len(self._answers) > self._remembered:
-            self._answers.popitem(last=False)
-        command = to_command(message, self.player)
-        # submit now, so commands reach the table in the order they came
-        submitted = asyncio.ensure_future(self.table.submit(command))
-        self._later(self._answer(command_id, submitted, answer))
-
-    def _later(self, coro: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(coro)
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
-
-    async def _answer(
-        self, command_id: str, submitted: asyncio.Future[Reply], answer: asyncio.Future[str]
-    ) -> None:
         try:
-            reply = await submitted
-        except Exception as exc:  # the table stopped
-            text = reject_message(command_id, f"the table could not take it: {exc or 'stopped'}")
-        else:
-            text = reply_message(command_id, reply)
-        if not answer.done():
-            answer.set_result(text)
-        if self._answers.get(command_id) is answer:
-            self._answers[command_id] = text  # stays where it was in the order
-        self._queue(text)
+            command = message.command(self.player)
+        except ProtocolError as exc:
+            push(RejectMessage(command_id, exc.reason).encode(None))
+            return
+        # handed over now, so commands reach the table in the order they came
+        self._bus.send(self.table_id, command).add_done_callback(
+            lambda done: self._answer(command_id, done)
+        )
 
-    async def _repeat(self, first: asyncio.Future[str]) -> None:
-        self._queue(await asyncio.shield(first))
+    def _answer(self, command_id: str, done: asyncio.Future[Reply]) -> None:
+        if done.cancelled() or done.exception() is not None:
+            error = "stopped" if done.cancelled() else str(done.exception() or "stopped")
+            reason = f"the table could not take it: {error}"
+            self.outbox.push(RejectMessage(command_id, reason).encode(None))
+            return
+        reply = done.result()
+        if reply.ok:
+            self.outbox.push(AckMessage(command_id).encode(reply.seq))
+        else:
+            self.outbox.push(RejectMessage(command_id, reply.reason).encode(reply.seq))

@@ -1,9 +1,11 @@
-"""The lobby: the room's tables, creating and closing them, and what the lobby shows.
+"""The lobby: the room's tables, opening and closing them, and what the lobby shows.
 
-Each table runs its own owner task (:class:`stud8.server.table.owner.Table`); the lobby
-follows each as an observer to count its hands and pots (average pot, hands per
-hour), and keeps who is connected to which table (so a player with two windows
-open is disconnected only when the last one closes).
+The lobby runs the tables of this room: it makes each :class:`~stud8.server.table.owner.Table`
+(its owner task), puts it on the bus (:mod:`stud8.server.bus`) where the edge finds
+it, seats its bots, and closes it. What the lobby lists comes from the bus's
+directory: each table's definition and the last status its owner published
+(seats, waiting list, average pot and hands an hour, whether it has stopped
+dealing), never from the tables themselves.
 
 Every table moves chips and keeps its hands through the room's
 :class:`~stud8.server.table.books.TableBooks`. A room on a database has a
@@ -18,19 +20,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections import Counter, deque
+import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from stud8.core.cards import Deck
-from stud8.core.events import PotAwarded, RakeTaken
+from stud8.server.bus.local import LocalBus
 from stud8.server.clock import Clock
 from stud8.server.table.books import TableBooks
 from stud8.server.table.commands import Leave, SeatBot
-from stud8.server.table.events import HandFinished, HandStarted, Numbered
-from stud8.server.table.owner import Subscription, Table
+from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
+from stud8.server.wire.codec import to_json
+from stud8.server.wire.rest import lobby_table
+
+__all__ = ["Lobby", "LobbyError", "NoSuchTableError", "Reseat", "TableEntry", "TableKeeper"]
+
+log = logging.getLogger("stud8.server")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,69 +70,36 @@ class TableKeeper(Protocol):
 
 @dataclass(slots=True)
 class TableEntry:
+    """A table this room runs."""
+
     table: Table
     spec: TableSpec
-    created: float
-    name: str = ""
-    watcher: Subscription | None = None
-    pots: deque[tuple[float, int]] = field(default_factory=lambda: deque(maxlen=200))
-    connections: Counter[str] = field(default_factory=Counter)
-    closed: bool = False
-    _pot: int = 0
-
-    def info(self) -> dict[str, Any]:
-        """The table's rules, as the lobby lists them and a websocket's ``welcome``
-        gives them (``TableInfo`` in :mod:`stud8.server.wire.rest`)."""
-        table, spec = self.table, self.spec
-        rules = table.rules
-        return {
-            "table_id": table.table_id,
-            "name": self.name or table.table_id,
-            "game": rules.game.value,
-            "structure": rules.structure.value,
-            "stakes": {
-                "ante": rules.ante,
-                "bring_in": rules.bring_in,
-                "small_bet": rules.small_bet,
-                "big_bet": rules.big_bet,
-            },
-            "buy_in": {"min": spec.min_buy_in, "max": spec.max_buy_in},
-            "seats": rules.max_seats,
-            "action_seconds": rules.action_seconds,
-            "time_bank_seconds": rules.time_bank_seconds,
-            "reconnect_seconds": rules.reconnect_seconds,
-            "timeout_policy": rules.timeout_policy.value,
-            "offer_seconds": spec.offer_seconds,
-            "sit_out_seconds": spec.sit_out_seconds,
-            "rake_percent": str(rules.rake_percent),
-            "rake_cap": rules.rake_cap,
-        }
-
-    def follow(self, item: Numbered, now: float) -> None:
-        event = item.event
-        if isinstance(event, HandStarted):
-            self._pot = 0
-        elif isinstance(event, (PotAwarded, RakeTaken)):
-            self._pot += event.amount
-        elif isinstance(event, HandFinished) and not event.cancelled:
-            self.pots.append((now, self._pot))
+    name: str
 
 
 class LobbyError(Exception):
-    """A lobby request that cannot be done (an unknown table, bad settings, ...)."""
+    """A lobby request that cannot be done (bad settings, a table id taken, ...)."""
+
+
+class NoSuchTableError(LobbyError):
+    """No open table has this id."""
 
 
 class Lobby:
+    """The room's tables (see the module)."""
+
     def __init__(
         self,
         *,
         books: TableBooks,
         clock: Clock,
+        bus: LocalBus | None = None,
         deck_source: Callable[[], Deck] = Deck.shuffled,
         keeper: TableKeeper | None = None,
     ) -> None:
         self._books = books
         self._clock = clock
+        self.bus = bus if bus is not None else LocalBus()
         self._deck_source = deck_source
         self._keeper = keeper
         self.tables: dict[str, TableEntry] = {}
@@ -177,15 +151,9 @@ class Lobby:
             config = spec.config(table_id, first_seq=first_seq)
         except (ValueError, ZeroDivisionError) as exc:
             raise LobbyError(str(exc)) from None
-        rules = config.rules
         if len(name) > 100:
             raise LobbyError("a table's name is at most 100 characters")
-        table = Table(
-            config,
-            books=self._books,
-            clock=self._clock,
-            deck_source=self._deck_source,
-        )
+        table = Table(config, books=self._books, clock=self._clock, deck_source=self._deck_source)
         keeper = self._keeper
         self._used.add(table_id)  # before the await: a second create of it is refused
         if keeper is not None and new:
@@ -194,28 +162,24 @@ class Lobby:
             except BaseException:
                 self._used.discard(table_id)
                 raise
-        entry = TableEntry(table, spec, self._clock.now(), name)
-        clock = self._clock
-        entry.watcher = table.subscribe(None, lambda item: entry.follow(item, clock.now()))
         for reseat in seats:
             policy = spec.bot_policy if reseat.bot else None
             table.restore_seat(reseat.seat, reseat.player, reseat.chips, bot=policy)
-        self.tables[table_id] = entry
+        self.tables[table_id] = TableEntry(table, spec, name)
+        self.bus.open(table, name, spec)
         table.start()
         bots = sum(1 for reseat in seats if reseat.bot)
-        free = [n for n in range(1, rules.max_seats + 1) if n not in table.seats]
+        free = [n for n in range(1, config.rules.max_seats + 1) if n not in table.seats]
         for seat in free[: max(0, spec.bots - bots)]:
             await self.seat_bot(table_id, seat, spec.max_buy_in, spec.bot_policy)
         return table
 
     async def seat_bot(self, table_id: str, seat: int, amount: int, policy: str = "rules") -> None:
-        entry = self.tables.get(table_id)
-        if entry is None:
-            raise LobbyError(f"no table {table_id}")
+        if table_id not in self.tables:
+            raise NoSuchTableError(f"no table {table_id}")
         name = f"bot{next(self._bot_numbers)}"
-        reply = await entry.table.submit(
-            SeatBot(player=name, seat=seat, amount=amount, policy=policy)
-        )
+        command = SeatBot(player=name, seat=seat, amount=amount, policy=policy)
+        reply = await self.bus.send(table_id, command)
         if not reply.ok:
             raise LobbyError(f"cannot seat a bot at {table_id} seat {seat}: {reply.reason}")
 
@@ -223,16 +187,16 @@ class Lobby:
         """Stop a table: a hand in play is cancelled (refunded), everyone cashes out."""
         entry = self.tables.get(table_id)
         if entry is None:
-            raise LobbyError(f"no table {table_id}")
+            raise NoSuchTableError(f"no table {table_id}")
         table = entry.table
-        entry.closed = True
         if self._keeper is not None:
             await asyncio.to_thread(self._keeper.closed, table_id)
+        self.bus.close(table_id)  # the edge stops taking commands for it
         if table.hand is not None:
             await table.cancel_hand("the table is closing")
         for seat in list(table.seats.values()):
             await table.submit(Leave(player=seat.player, reason="table_closed"))
-        await self._stop(entry)
+        await table.stop()
         del self.tables[table_id]
 
     async def close_all(self) -> None:
@@ -241,37 +205,16 @@ class Lobby:
         back with them at the next start (if the room has a keeper)."""
         for table_id in list(self.tables):
             entry = self.tables.pop(table_id)
-            entry.closed = True
+            self.bus.close(table_id)
             table = entry.table
             if table.hand is not None and table.running:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(table.cancel_hand("the server is stopping"), 10)
-            await self._stop(entry)
-
-    @staticmethod
-    async def _stop(entry: TableEntry) -> None:
-        await entry.table.stop()
-        if entry.watcher is not None:
-            entry.watcher.close()
+            await table.stop()
 
     def listing(self) -> list[dict[str, Any]]:
-        """What the lobby shows of each table."""
-        now = self._clock.now()
-        out = []
-        for entry in self.tables.values():
-            table = entry.table
-            recent = [pot for when, pot in entry.pots if now - when <= 3600]
-            elapsed = max(1.0, min(3600.0, now - entry.created))
-            out.append(
-                {
-                    **entry.info(),
-                    "seats_taken": len(table.seats),
-                    "players": [s.player for _, s in sorted(table.seats.items())],
-                    "waiting": len(table.waiting.players),
-                    "average_pot": round(sum(recent) / len(recent), 1) if recent else 0,
-                    "hands_per_hour": round(len(recent) * 3600 / elapsed, 1),
-                    "hands_played": table.hands_played,
-                    "paused": table.paused,
-                }
-            )
-        return out
+        """What the lobby shows of each table (``LobbyTable``), from the directory."""
+        return [
+            to_json(lobby_table(t.table_id, t.name, t.spec, t.status))
+            for t in self.bus.directory().values()
+        ]

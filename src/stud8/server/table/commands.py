@@ -1,14 +1,19 @@
-"""The table's commands, replies, settings and seat state (see :mod:`stud8.server.table.owner`)."""
+"""What the room asks of a table: its commands, and the table's :class:`Reply`.
+
+Each command is a frozen record of plain values (an action is the core's
+:class:`~stud8.core.actions.Action`), so it can cross the bus
+(:mod:`stud8.server.bus`) to the table's owner wherever it runs; the edge makes
+them from the client's messages, already checked (:mod:`stud8.server.wire`). A
+``command_id`` seen before from the same player is not applied again: the table
+answers it with its first reply, across reconnections.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from stud8.core.views import HandView
-from stud8.server.clock import TimerHandle
-from stud8.server.table.events import TimerStarted
-from stud8.tools.bots import Bot
+from stud8.core.actions import Action
 
 # ---------------------------------------------------------------- commands
 
@@ -60,18 +65,19 @@ class Leave(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Act(Command):
-    kind: str
-    amount: int | None = None
+    action: Action
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Connect(Command):
-    pass
+    """One more connection of ``player`` to the table (a websocket opened): a
+    seated player who was disconnected is back (RULES.md section 6)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Disconnect(Command):
-    pass
+    """One connection of ``player`` closed: when it was his last, a seated player
+    is disconnected (dealt out between hands; the clock acts for him in one)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -99,110 +105,3 @@ class Reply(NamedTuple):
 
 class Refused(Exception):
     """A command that is not allowed; nothing changed."""
-
-
-# ---------------------------------------------------------------- state
-
-
-@dataclass(slots=True)
-class Seat:
-    player: str
-    chips: int
-    bot: Bot | None = None
-    sitting_out: bool = False
-    out_reason: str = ""
-    connected: bool = True
-    leaving: bool = False
-    away_since: float | None = None  # when a player's seat stopped being dealt in
-
-    @property
-    def ready(self) -> bool:
-        return self.chips > 0 and not self.sitting_out and self.connected and not self.leaving
-
-    @property
-    def away(self) -> bool:
-        """A player (not a bot) kept out of the hands: sat out, disconnected or
-        without chips. One who is leaving is not: he goes at the hand's end."""
-        return self.bot is None and not self.leaving and not self.ready
-
-
-@dataclass(slots=True)
-class Turn:
-    seat: int
-    token: int
-    phase: str  # "action" or "time_bank"
-    deadline: float
-    extended: bool = False
-    timer: TimerHandle | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSnapshot:
-    seat: int
-    player: str
-    chips: int
-    bot: bool
-    sitting_out: bool
-    connected: bool
-    in_hand: bool
-
-
-@dataclass(frozen=True, slots=True)
-class OfferSnapshot:
-    """A seat held for the first player on the waiting list."""
-
-    seat: int
-    player: str
-    seconds_left: float
-
-
-@dataclass(frozen=True, slots=True)
-class TableSnapshot:
-    """The table as one viewer may see it now; events after ``seq`` follow."""
-
-    table_id: str
-    seq: int
-    viewer_seat: int | None
-    seats: tuple[SeatSnapshot, ...]
-    hand_id: str | None
-    hand: HandView | None
-    turn: TimerStarted | None
-    waiting_list: tuple[str, ...] = ()
-    offer: OfferSnapshot | None = None
-
-
-# internal messages (from timers, bots, the table itself)
-@dataclass(frozen=True, slots=True)
-class Tick:
-    token: int
-
-
-@dataclass(frozen=True, slots=True)
-class BotTurn:
-    token: int
-
-
-@dataclass(frozen=True, slots=True)
-class StartHand:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class OfferTimeout:
-    token: int
-
-
-@dataclass(frozen=True, slots=True)
-class AwayCheck:
-    """Time to stand up the players away too long (``sit_out_seconds``); ``token``
-    names the timer that posted it (0: none)."""
-
-    token: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Cancel:
-    reason: str
-
-
-Message = Command | Tick | BotTurn | StartHand | OfferTimeout | AwayCheck | Cancel

@@ -1,9 +1,12 @@
-"""What a table tells the room: its own events, numbered, and projected per viewer.
+"""What a table tells the room: its own events, and every event numbered.
 
 Every table event (a seat change, a hand starting, each engine event of the
-hand, a timer phase) gets the next number of the table's one sequence. A viewer
-receives every number: an event he may not see whole is sent with the hidden
-card removed (:func:`visible_to`), never left out, so nobody sees a gap.
+hand, a timer phase) gets the next number of the table's one sequence
+(:class:`Numbered`). The table publishes them whole, hidden cards included: what
+each viewer may see of them is decided at the edge
+(:mod:`stud8.server.edge.projection`), where a viewer receives every number (an
+event he may not see whole is sent with the hidden card removed, never left
+out, so nobody sees a gap).
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
+from stud8.core.actions import LegalAction
 from stud8.core.events import Event
-from stud8.core.views import visible_event
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,11 +144,14 @@ class Numbered:
 
     ``seats`` maps the seats of the hand the event belongs to (if any) to their
     players, so a viewer's seat is known even for an event of a past hand.
+    ``legal`` comes with a turn's clock (a :class:`TimerStarted` of a player): what
+    the player to act may do, so the edge can tell him without asking the table.
     """
 
     seq: int
     event: AnyEvent
     seats: Mapping[int, str] | None = None
+    legal: tuple[LegalAction, ...] | None = None
 
     def seat_of(self, player: str | None) -> int | None:
         if player is None or self.seats is None:
@@ -154,24 +160,6 @@ class Numbered:
             if who == player:
                 return seat
         return None
-
-
-def visible_to(event: AnyEvent, viewer: int | None) -> AnyEvent:
-    """The event as the player in seat ``viewer`` (None: an observer) may see it."""
-    if isinstance(event, Event):
-        return visible_event(event, viewer)
-    return event  # the table's own events are public
-
-
-def project(item: Numbered, player: str | None, everything: bool = False) -> Numbered:
-    """The numbered event as ``player`` (None: an observer) may see it. With
-    ``everything`` (an operator), every card, except in a hand he is dealt into:
-    there he sees what his seat sees, like any player."""
-    seat = item.seat_of(player)
-    if everything and seat is None:
-        return item
-    shown = visible_to(item.event, seat)
-    return item if shown is item.event else Numbered(item.seq, shown, item.seats)
 
 
 class History:

@@ -1,87 +1,63 @@
-"""A table's event feed: its numbering, its recent history and its subscribers.
+"""A table's event feed: its numbering, its recent history, and who listens.
 
-Every event the table emits gets the next number (:class:`~stud8.server.table.events.Numbered`),
-is kept in a bounded :class:`~stud8.server.table.events.History` and is handed to
-each subscriber projected for him (:func:`~stud8.server.table.events.project`): a
-player sees his own down cards, an observer none, an operator watching
-(``everything``) all of them except in a hand he is dealt into.
+Every event the table emits gets the next number
+(:class:`~stud8.server.table.events.Numbered`), is kept in a bounded
+:class:`~stud8.server.table.events.History` (for viewers who come back:
+:meth:`Feed.since`) and is handed, whole, to each listener (the bus that carries
+it to the edge; tests). Nothing here decides what a viewer may see: the edge does.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 
-from stud8.server.table.commands import TableSnapshot
-from stud8.server.table.events import AnyEvent, History, Numbered, project
+from stud8.core.actions import LegalAction
+from stud8.server.table.events import AnyEvent, History, Numbered
 
+log = logging.getLogger("stud8.server")
 
-@dataclass(slots=True)
-class Subscription:
-    feed: Feed
-    player: str | None  # None: an observer
-    deliver: Callable[[Numbered], None]
-    everything: bool = False  # an operator: every card, but in a hand he plays
-    snapshot: TableSnapshot | None = None  # given instead of the missed events
-    replayed: int = 0  # how many missed events were delivered at once
-    active: bool = field(default=True)
-
-    def close(self) -> None:
-        self.active = False
-        self.feed.remove(self)
+Listener = Callable[[Numbered], None]
 
 
 class Feed:
-    """Numbers the events of one table and hands them to its subscribers."""
+    """Numbers the events of one table, keeps the recent ones, and publishes them."""
 
     def __init__(self, history_size: int, start: int = 0) -> None:
         self._seq = start
         self._history = History(history_size, start)
-        self._subs: list[Subscription] = []
+        self._listeners: list[Listener] = []
 
     @property
     def last_seq(self) -> int:
         return self._seq
 
-    def emit(self, event: AnyEvent, seats: Mapping[int, str] | None = None) -> None:
-        self._seq += 1
-        item = Numbered(self._seq, event, seats)
-        self._history.append(item)
-        for sub in list(self._subs):
-            if not sub.active:
-                continue
-            try:
-                sub.deliver(project(item, sub.player, sub.everything))
-            except Exception:
-                sub.close()  # a broken subscriber does not stop the table
-
-    def subscribe(
+    def emit(
         self,
-        player: str | None,
-        deliver: Callable[[Numbered], None],
-        last_seen: int | None,
-        snapshot: Callable[[], TableSnapshot],
-        *,
-        everything: bool = False,
-    ) -> Subscription:
-        """See :meth:`stud8.server.table.owner.Table.subscribe`."""
-        sub = Subscription(self, player, deliver, everything)
-        missed = self._history.since(last_seen) if last_seen is not None else None
-        if missed is None:
-            sub.snapshot = snapshot()
-        else:
-            for item in missed:
-                deliver(project(item, player, everything))
-            sub.replayed = len(missed)
-        self._subs.append(sub)
-        return sub
+        event: AnyEvent,
+        seats: Mapping[int, str] | None = None,
+        legal: tuple[LegalAction, ...] | None = None,
+    ) -> Numbered:
+        self._seq += 1
+        item = Numbered(self._seq, event, seats, legal)
+        self._history.append(item)
+        for listener in self._listeners:
+            try:
+                listener(item)
+            except Exception:  # a broken listener does not stop the table
+                log.exception("a listener of a table failed on event %d", item.seq)
+        return item
 
-    def since(
-        self, last_seen: int, player: str | None = None, everything: bool = False
-    ) -> list[Numbered] | None:
-        missed = self._history.since(last_seen)
-        return None if missed is None else [project(i, player, everything) for i in missed]
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Hand every event from now on to ``listener``; returns the way to stop."""
+        self._listeners.append(listener)
 
-    def remove(self, sub: Subscription) -> None:
-        if sub in self._subs:
-            self._subs.remove(sub)
+        def stop() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return stop
+
+    def since(self, last_seen: int) -> list[Numbered] | None:
+        """The events after ``last_seen``; None if the history no longer has them all."""
+        return self._history.since(last_seen)

@@ -1,16 +1,20 @@
-"""The table runtime: one asyncio task owns a table and alone changes its hand.
+"""The table's owner: one asyncio task owns a table and alone changes it.
 
-Commands come in through the table's queue (:meth:`Table.submit`), each answered
-with a :class:`Reply`: ok, or a refusal that says why and changed nothing. A
-command that carries a ``command_id`` already seen from that player is not
-applied again: it gets the first answer again. Timers and bots post their own
-messages to the same queue, so the owner task is the only writer.
+Everything a table is asked comes through its queue, in order: a command
+(:mod:`stud8.server.table.commands`, answered with a :class:`Reply`: ok, or a
+refusal that says why and changed nothing), a viewer's catch-up request, and the
+messages its own timers and bots post. A command that carries a ``command_id``
+already seen from that player is not applied again: it gets the first answer
+again (the table keeps the last ``remembered_commands`` answers; this is the only
+place a repeat is recognised).
 
-Every event (see :mod:`stud8.server.table.events`) is numbered, kept in a bounded
-history and handed to each subscriber as that subscriber may see it (its
-:class:`~stud8.server.table.feed.Feed`). The waiting list and the seat it holds
-are :class:`~stud8.server.table.waitlist.WaitingList`'s; the seat commands are
-:class:`~stud8.server.table.seating.TableSeating`'s.
+What the table does, it tells as events (:mod:`stud8.server.table.events`): each
+is numbered, kept in a bounded history and handed whole to the table's listeners
+(the bus, :mod:`stud8.server.bus`); the edge decides what each viewer may see of
+it. The engine's events are the ones :meth:`Hand.apply` returns. A turn's clock
+(``timer``) carries the legal actions of the player to act, so the edge never has
+to read the hand. When something the lobby shows changes, the table publishes its
+:class:`~stud8.server.table.status.TableStatus`.
 
 Everything that must outlive the table (buy-ins, cash-outs, each hand's note and
 its end) goes through its :class:`~stud8.server.table.books.TableBooks`, awaited
@@ -19,8 +23,8 @@ events of the action that ends a hand (the showdown, the pots awarded) are held
 back until :meth:`TableBooks.hand_ended` has returned, then numbered and sent
 with ``hand_finish``. A restart can therefore cancel only a hand nobody saw end.
 If the books cannot be written, the table stops dealing, says why
-(:attr:`Table.paused`, which the lobby shows, and the log) and tries again until
-the hand's end lands.
+(:attr:`Table.paused`, in its status and the log) and tries again until the
+hand's end lands.
 
 Timers follow RULES.md section 6, with the times of the table's
 :class:`~stud8.core.rules.TableRules`: ``action_seconds``, then a visible
@@ -28,7 +32,8 @@ Timers follow RULES.md section 6, with the times of the table's
 (:meth:`Hand.time_out`); a player who reconnects during his turn gets
 ``reconnect_seconds`` more, once a turn; a player disconnected or leaving is
 dealt out of the next hands, his chips his own; one dealt out for the table's
-``sit_out_seconds`` is stood up (:mod:`stud8.server.table.seating`).
+``sit_out_seconds`` is stood up (:mod:`stud8.server.table.seating`). The waiting
+list and the seat it holds are :class:`~stud8.server.table.waitlist.WaitingList`'s.
 """
 
 from __future__ import annotations
@@ -38,25 +43,23 @@ import contextlib
 import logging
 import random
 import uuid
-from collections import OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from itertools import repeat
 from types import MappingProxyType
 
-from stud8.core.actions import make_action
+from stud8.core.actions import LegalAction
 from stud8.core.cards import Deck
 from stud8.core.errors import Stud8Error
 from stud8.core.events import Event
 from stud8.core.hand import Hand
+from stud8.core.views import shown_seats
 from stud8.formats.record import HandRecord
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import HandEnd, HandNote, TableBooks
 from stud8.server.table.commands import (
     Act,
-    AwayCheck,
-    BotTurn,
-    Cancel,
     ComeBack,
     Command,
     Connect,
@@ -64,48 +67,58 @@ from stud8.server.table.commands import (
     JoinWaitlist,
     Leave,
     LeaveWaitlist,
-    Message,
-    OfferTimeout,
     Refused,
     Reply,
-    Seat,
     SeatBot,
-    SeatSnapshot,
     Sit,
     SitOut,
-    StartHand,
-    TableSnapshot,
-    Tick,
     TopUp,
-    Turn,
 )
 from stud8.server.table.events import (
+    AnyEvent,
     HandFinished,
     HandStarted,
     Numbered,
+    SeatLeft,
+    SeatTaken,
     TimerStarted,
+    WaitingListChanged,
 )
-from stud8.server.table.feed import Feed, Subscription
+from stud8.server.table.feed import Feed, Listener
 from stud8.server.table.seating import TableSeating
+from stud8.server.table.snapshot import CatchUp, SeatSnapshot, TableSnapshot
 from stud8.server.table.spec import TableConfig
+from stud8.server.table.state import (
+    AwayCheck,
+    BotTurn,
+    Cancel,
+    CatchUpRequest,
+    Message,
+    OfferTimeout,
+    Seat,
+    StartHand,
+    Tick,
+    Turn,
+)
+from stud8.server.table.status import TableStatus
 from stud8.server.table.waitlist import WaitingList
 
-__all__ = ["Subscription", "Table"]
+__all__ = ["Table"]
+
+log = logging.getLogger("stud8.server")
 
 # The first retry of a write the books refused or could not take, then twice as
 # long each time, up to the last.
 RETRY_FIRST = 0.5
 RETRY_LAST = 30.0
-
-
-log = logging.getLogger("stud8.server")
+# The lobby's figures (average pot, hands an hour) are over this many seconds.
+STATS_WINDOW = 3600.0
+# Events that change what the lobby shows of a table.
+_LISTED = (SeatTaken, SeatLeft, WaitingListChanged, HandFinished)
 
 
 def _new_hand_id() -> str:
     return uuid.uuid4().hex
-
-
-# ---------------------------------------------------------------- the table
 
 
 class Table(TableSeating):
@@ -129,14 +142,14 @@ class Table(TableSeating):
         self._deck_source = deck_source
         self._hand_ids = hand_ids
         self._bot_rng = random.Random(bot_seed)
-        self._queue: asyncio.Queue[tuple[Message, asyncio.Future[Reply] | None]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Message, asyncio.Future[object] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.seats: dict[int, Seat] = {}
         self.hand: Hand | None = None
         self._hand_players: Mapping[int, str] = MappingProxyType({})
         self._hand_started_at: datetime | None = None
         self._hand_times: list[datetime] = []  # when each event of the hand happened
-        self._seen_events = 0  # events of the hand already numbered (sent)
+        self._held: list[Event] = []  # the hand's events not sent yet (its end, until durable)
         self._turn: Turn | None = None
         self._token = 0
         self._start_timer: TimerHandle | None = None
@@ -144,7 +157,6 @@ class Table(TableSeating):
         self._away_due: float | None = None
         self._away_token = 0
         self._feed = Feed(config.history_size, config.first_seq)
-        self._emit = self._feed.emit
         self.waiting = WaitingList(
             clock=clock,
             seconds=config.offer_seconds,
@@ -152,9 +164,14 @@ class Table(TableSeating):
             post=lambda message: self._queue.put_nowait((message, None)),
         )
         self._answers: OrderedDict[tuple[str, str], Reply] = OrderedDict()
+        self.connections: Counter[str] = Counter()  # open connections, by player
         self.hands_played = 0
         # Why the table has stopped dealing (its books cannot be written), or None.
         self.paused: str | None = None
+        self._opened = clock.now()
+        self._pots: deque[tuple[float, int]] = deque(maxlen=500)  # (when, pot) of each hand
+        self._status_listeners: list[Callable[[TableStatus], None]] = []
+        self._listed_changed = True
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -195,68 +212,76 @@ class Table(TableSeating):
             task.result()  # raises what killed the table
             raise RuntimeError("the table stopped")
 
-    # ------------------------------------------------------------ the edge's side
-    async def submit(self, command: Command) -> Reply:
-        """Queue a command; its reply when the table has handled it."""
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    # ------------------------------------------------------------ what the room asks
+    def post(self, command: Command) -> asyncio.Future[Reply]:
+        """Queue a command; the future of its reply (when the table has handled it)."""
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, fut))
-        return await fut
+        self._queue.put_nowait((command, fut))  # type: ignore[arg-type]
+        return fut
+
+    async def submit(self, command: Command) -> Reply:
+        """Queue a command and wait for its reply."""
+        return await self.post(command)
 
     async def cancel_hand(self, reason: str = "") -> Reply:
         """Cancel the hand in play: every chip goes back (RULES.md section 7)."""
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((Cancel(reason), fut))
+        self._queue.put_nowait((Cancel(reason), fut))  # type: ignore[arg-type]
         return await fut
+
+    async def catch_up(self, last_seen: int | None = None) -> CatchUp:
+        """The events after ``last_seen`` if the history still has them all, else
+        (or without ``last_seen``) a snapshot; answered in turn with the commands,
+        so it matches the events exactly (never an event held back)."""
+        fut: asyncio.Future[CatchUp] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((CatchUpRequest(last_seen), fut))  # type: ignore[arg-type]
+        return await fut
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Hand every event from now on to ``listener``; returns the way to stop."""
+        return self._feed.listen(listener)
+
+    def on_status(self, listener: Callable[[TableStatus], None]) -> None:
+        """Call ``listener`` with the table's status now and whenever what the lobby
+        shows of it changes."""
+        self._status_listeners.append(listener)
+        listener(self.status())
 
     @property
     def last_seq(self) -> int:
         return self._feed.last_seq
 
-    @property
-    def running(self) -> bool:
-        return self._task is not None and not self._task.done()
+    def events_since(self, last_seen: int) -> list[Numbered] | None:
+        """The events after ``last_seen``, whole; None if the history lost some."""
+        return self._feed.since(last_seen)
 
-    def subscribe(
-        self,
-        player: str | None,
-        deliver: Callable[[Numbered], None],
-        last_seen: int | None = None,
-        *,
-        everything: bool = False,
-    ) -> Subscription:
-        """Follow the table as ``player`` (None: an observer) sees it; with
-        ``everything`` (an operator) every card, but in a hand he is dealt into.
-
-        With ``last_seen``, the events after it are delivered at once if the history
-        still has them; otherwise (or without ``last_seen``) the subscription carries
-        a snapshot, and events after the snapshot's ``seq`` follow.
-        """
-        return self._feed.subscribe(
-            player,
-            deliver,
-            last_seen,
-            lambda: self.snapshot(player, everything=everything),
-            everything=everything,
+    def status(self) -> TableStatus:
+        now = self._clock.now()
+        recent = [pot for when, pot in self._pots if now - when <= STATS_WINDOW]
+        elapsed = max(1.0, min(STATS_WINDOW, now - self._opened))
+        return TableStatus(
+            table_id=self.table_id,
+            players=tuple(s.player for _, s in sorted(self.seats.items())),
+            waiting=len(self.waiting.players),
+            hands_played=self.hands_played,
+            average_pot=round(sum(recent) / len(recent), 1) if recent else 0.0,
+            hands_per_hour=round(len(recent) * 3600 / elapsed, 1),
+            paused=self.paused,
         )
 
-    def events_since(self, last_seen: int, player: str | None = None) -> list[Numbered] | None:
-        """The events after ``last_seen`` as ``player`` may see them; None if the
-        history no longer has them all (a snapshot is needed)."""
-        return self._feed.since(last_seen, player)
-
-    def snapshot(self, player: str | None = None, *, everything: bool = False) -> TableSnapshot:
+    def snapshot(self) -> TableSnapshot:
+        """The whole table now (see :mod:`stud8.server.table.snapshot`)."""
         hand = self.hand
-        viewer = None
-        if hand is not None and player is not None:
-            for s, who in self._hand_players.items():
-                if who == player:
-                    viewer = s
         turn = self._turn
         waiting, offer = self.waiting.snapshot()
+        players = self._hand_players
         return TableSnapshot(
             table_id=self.table_id,
             seq=self.last_seq,
-            viewer_seat=viewer,
             seats=tuple(
                 SeatSnapshot(
                     seat=n,
@@ -265,21 +290,18 @@ class Table(TableSeating):
                     bot=s.bot is not None,
                     sitting_out=s.sitting_out,
                     connected=s.connected,
-                    in_hand=hand is not None and n in self._hand_players,
+                    in_hand=hand is not None and n in players,
                 )
                 for n, s in sorted(self.seats.items())
             ),
-            hand_id=hand.hand_id if hand is not None else None,
-            hand=(
-                hand.view(viewer, everything=everything and viewer is None)
-                if hand is not None
-                else None
-            ),
+            hand=hand.view(everything=True) if hand is not None else None,
+            hand_seats=dict(players) if hand is not None else {},
+            shown=shown_seats(hand.events) if hand is not None else frozenset(),
             turn=(
                 TimerStarted(
                     turn.seat, turn.phase, turn.deadline - self._clock.now(), turn.deadline
                 )
-                if turn is not None
+                if turn is not None and turn.phase != "bot"
                 else None
             ),
             waiting_list=waiting,
@@ -291,22 +313,45 @@ class Table(TableSeating):
         while True:
             message, fut = await self._queue.get()
             try:
-                reply: Reply | None = None
+                answer: object = None
                 if isinstance(message, Command):
-                    reply = await self._command(message)
+                    answer = await self._command(message)
+                elif isinstance(message, CatchUpRequest):
+                    answer = self._catch_up(message.last_seen)
                 elif isinstance(message, Cancel):
-                    reply = await self._refusing(self._cancel, message.reason)
+                    answer = await self._refusing(self._cancel, message.reason)
                 else:
                     await self._internal(message)
                 await self._check_away()  # any message may change who is away
-                if reply is not None and fut is not None and not fut.done():
-                    fut.set_result(reply)
+                if self._listed_changed:
+                    self._publish_status()
+                if answer is not None and fut is not None and not fut.done():
+                    fut.set_result(answer)
             except BaseException as exc:
                 if fut is not None and not fut.done():
                     fut.set_exception(exc if isinstance(exc, Exception) else RuntimeError(exc))
                 raise
             finally:
                 self._queue.task_done()
+
+    def _catch_up(self, last_seen: int | None) -> CatchUp:
+        seq = self.last_seq
+        if last_seen is not None:
+            missed = self._feed.since(last_seen)
+            if missed is not None:
+                return CatchUp(seq, events=tuple(missed))
+        return CatchUp(seq, snapshot=self.snapshot())
+
+    def _publish_status(self) -> None:
+        self._listed_changed = False
+        if not self._status_listeners:
+            return
+        status = self.status()
+        for listener in self._status_listeners:
+            try:
+                listener(status)
+            except Exception:
+                log.exception("table %s: a status listener failed", self.table_id)
 
     async def _refusing(self, handler: Callable[..., object], *args: object) -> Reply:
         try:
@@ -319,8 +364,10 @@ class Table(TableSeating):
 
     async def _command(self, cmd: Command) -> Reply:
         key = (cmd.player, cmd.command_id) if cmd.command_id is not None else None
-        if key is not None and key in self._answers:
-            return self._answers[key]
+        if key is not None:
+            first = self._answers.get(key)
+            if first is not None:
+                return first
         reply = await self._refusing(self._handle, cmd)
         if key is not None:
             self._answers[key] = reply
@@ -385,14 +432,15 @@ class Table(TableSeating):
             await self._progress(hand.time_out())
 
     # ------------------------------------------------------------ events
-    def _emit_hand_events(self) -> None:
-        """Number and send the hand's events not sent yet."""
-        hand = self.hand
-        assert hand is not None
-        players = self._hand_players
-        for event in hand.events[self._seen_events :]:
-            self._emit(event, players)
-        self._seen_events = len(hand.events)
+    def _emit(
+        self,
+        event: AnyEvent,
+        seats: Mapping[int, str] | None = None,
+        legal: tuple[LegalAction, ...] | None = None,
+    ) -> None:
+        if isinstance(event, _LISTED):
+            self._listed_changed = True
+        self._feed.emit(event, seats, legal)
 
     # ------------------------------------------------------------ commands
     async def _act(self, cmd: Act) -> None:
@@ -402,15 +450,8 @@ class Table(TableSeating):
             raise Refused("you are not in a hand")
         if hand.to_act != number:
             raise Refused(f"it is not your turn (seat {hand.to_act} is to act)")
-        amount = cmd.amount
-        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
-            raise Refused(f"the amount must be a whole number of chips, got {amount!r}")
         try:
-            action = make_action(cmd.kind, amount)
-        except ValueError as exc:  # an unknown kind, or an amount where none goes
-            raise Refused(f"not an action: {cmd.kind!r} {amount!r} ({exc})") from None
-        try:
-            events = hand.apply(action)
+            events = hand.apply(cmd.action)
         except Stud8Error as exc:
             raise Refused(str(exc)) from None
         self._cancel_turn()
@@ -420,6 +461,8 @@ class Table(TableSeating):
         hand = self.hand
         if hand is None:
             raise Refused("no hand is in play")
+        if hand.is_over:
+            raise Refused("the hand is over")
         self._cancel_turn()
         await self._progress(hand.cancel(reason))
 
@@ -464,26 +507,33 @@ class Table(TableSeating):
         self._hand_players = MappingProxyType(players)
         self._hand_started_at = started_at
         self._hand_times = []
-        self._seen_events = 0
         hand = Hand.start(
             rules=self.rules, stacks=stacks, deck=self._deck_source(), hand_id=hand_id
         )
         self.hand = hand
         self._emit(HandStarted(hand_id, tuple(stacks.items())), self._hand_players)
-        await self._progress(hand.events)
+        await self._progress(list(hand.events))
 
     async def _progress(self, new: list[Event]) -> None:
-        """Take the hand's new events: send them and start the next turn, or, if they
-        end the hand, keep the hand's end durably first (then send them)."""
+        """Take the hand's new events (what :meth:`Hand.apply` returned): send them
+        and start the next turn, or, if they end the hand, keep the hand's end
+        durably first (then send them)."""
         hand = self.hand
         assert hand is not None
         self._hand_times.extend(repeat(self._clock.wall(), len(new)))
+        self._held.extend(new)
         if hand.is_over:
             await self._finish_hand(hand)
             return
-        self._emit_hand_events()
+        self._send_held()
         if hand.to_act is not None:
             self._start_turn(hand.to_act)
+
+    def _send_held(self) -> None:
+        held, self._held = self._held, []
+        emit, players = self._feed.emit, self._hand_players
+        for event in held:
+            emit(event, players)
 
     def _start_turn(self, number: int) -> None:
         self._cancel_turn()
@@ -509,7 +559,13 @@ class Table(TableSeating):
             turn.timer.cancel()
         turn.phase, turn.deadline = phase, deadline
         now = self._clock.now()
-        self._emit(TimerStarted(turn.seat, shown or phase, deadline - now, deadline))
+        hand = self.hand
+        legal = hand.legal_actions() if hand is not None else ()
+        self._feed.emit(
+            TimerStarted(turn.seat, shown or phase, deadline - now, deadline),
+            None,
+            tuple(legal),
+        )
         tick = Tick(turn.token)
         turn.timer = self._clock.call_at(deadline, lambda: self._queue.put_nowait((tick, None)))
 
@@ -531,13 +587,15 @@ class Table(TableSeating):
         end = HandEnd.of(hand, players, record)
         # durable before anyone sees how the hand ended
         await self._durably(f"the end of hand {hand.hand_id}", lambda: self._books.hand_ended(end))
-        self._emit_hand_events()
+        self._send_held()
         final = dict(hand.setup.stacks) if hand.result is None else dict(hand.result.stacks)
         for number, chips in final.items():
             self.seats[number].chips = chips
         self._emit(HandFinished(hand.hand_id, hand.cancelled), players)
         self.hand = None
         self.hands_played += 1
+        if not hand.cancelled:
+            self._pots.append((self._clock.now(), sum(end.payouts.values()) + end.rake))
         # between hands: the leaving leave, the disconnected and the broke are dealt out
         for number in list(players):
             seat = self.seats[number]
@@ -560,6 +618,7 @@ class Table(TableSeating):
             except Exception as exc:
                 log.error("table %s: %s could not be written: %s", self.table_id, what, exc)
                 self._pause(f"{what} could not be written ({exc}); trying again")
+                self._publish_status()
                 await self._clock.sleep_until(self._clock.now() + delay)
                 delay = min(2 * delay, RETRY_LAST)
                 continue
@@ -567,9 +626,12 @@ class Table(TableSeating):
             return
 
     def _pause(self, reason: str) -> None:
-        self.paused = reason
+        if self.paused != reason:
+            self.paused = reason
+            self._listed_changed = True
 
     def _resume(self) -> None:
         if self.paused is not None:
             log.warning("table %s: its books are written again", self.table_id)
             self.paused = None
+            self._listed_changed = True

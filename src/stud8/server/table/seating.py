@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,18 +33,15 @@ from stud8.core.rules import TableRules
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksRefused, TableBooks
 from stud8.server.table.commands import (
-    AwayCheck,
     ComeBack,
     Connect,
     Disconnect,
     Leave,
     Refused,
-    Seat,
     SeatBot,
     Sit,
     SitOut,
     TopUp,
-    Turn,
 )
 from stud8.server.table.events import (
     CameBack,
@@ -55,6 +53,7 @@ from stud8.server.table.events import (
     ToppedUp,
 )
 from stud8.server.table.spec import TableConfig
+from stud8.server.table.state import AwayCheck, Seat, Turn
 from stud8.server.table.waitlist import WaitingList
 from stud8.tools.bots import BOTS, Bot
 
@@ -68,6 +67,7 @@ class TableSeating:
     rules: TableRules
     config: TableConfig
     seats: dict[int, Seat]
+    connections: Counter[str]
     hand: Hand | None
     waiting: WaitingList
     _hand_players: Mapping[int, str]
@@ -244,7 +244,11 @@ class TableSeating:
         self._schedule_start()
 
     def _connect(self, cmd: Connect) -> None:
-        number, seat = self._seat_of(cmd.player)
+        self.connections[cmd.player] += 1
+        number = self.seat_of(cmd.player)
+        if number is None:
+            return  # counted: he is connected if he sits
+        seat = self.seats[number]
         if seat.connected:
             return
         seat.connected = True
@@ -261,7 +265,15 @@ class TableSeating:
             self._schedule_start()
 
     def _disconnect(self, cmd: Disconnect) -> None:
-        number, seat = self._seat_of(cmd.player)
+        left = self.connections[cmd.player] - 1
+        if left > 0:
+            self.connections[cmd.player] = left
+            return  # another window of his is still open
+        del self.connections[cmd.player]
+        number = self.seat_of(cmd.player)
+        if number is None:
+            return
+        seat = self.seats[number]
         if not seat.connected:
             return
         seat.connected = False

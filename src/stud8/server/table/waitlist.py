@@ -20,8 +20,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from stud8.server.clock import Clock, TimerHandle
-from stud8.server.table.commands import OfferSnapshot, OfferTimeout, Refused
+from stud8.server.table.commands import Refused
 from stud8.server.table.events import AnyEvent, SeatOffered, WaitingListChanged
+from stud8.server.table.snapshot import OfferSnapshot
+from stud8.server.table.state import OfferTimeout
 
 
 @dataclass(slots=True)

@@ -13,9 +13,10 @@ request), 401 (no or unknown token, a wrong password), 403 (not an operator),
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from stud8.server.table.spec import TableSpec
+from stud8.server.table.status import TableStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,3 +203,41 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint("GET", "/api/v1/schemas", "These JSON schemas.", None, None),
 )
+
+
+# ------------------------------------------------------------------ a table's bodies
+def table_info(table_id: str, name: str, spec: TableSpec) -> TableInfo:
+    """What a table is, as the lobby lists it and a websocket's ``welcome`` gives it."""
+    rules = spec.rules()
+    return TableInfo(
+        table_id=table_id,
+        name=name or table_id,
+        game=rules.game.value,
+        structure=rules.structure.value,
+        stakes=Stakes(rules.ante, rules.bring_in, rules.small_bet, rules.big_bet),
+        buy_in=BuyIn(spec.min_buy_in, spec.max_buy_in),
+        seats=rules.max_seats,
+        action_seconds=rules.action_seconds,
+        time_bank_seconds=rules.time_bank_seconds,
+        reconnect_seconds=rules.reconnect_seconds,
+        timeout_policy=rules.timeout_policy.value,
+        offer_seconds=spec.offer_seconds,
+        sit_out_seconds=spec.sit_out_seconds,
+        rake_percent=str(rules.rake_percent),
+        rake_cap=rules.rake_cap,
+    )
+
+
+def lobby_table(table_id: str, name: str, spec: TableSpec, status: TableStatus) -> LobbyTable:
+    """A table as the lobby shows it: what it is and how it stands."""
+    info = table_info(table_id, name, spec)
+    return LobbyTable(
+        **{f.name: getattr(info, f.name) for f in fields(TableInfo)},
+        seats_taken=len(status.players),
+        players=list(status.players),
+        waiting=status.waiting,
+        average_pot=status.average_pot,
+        hands_per_hour=status.hands_per_hour,
+        hands_played=status.hands_played,
+        paused=status.paused,
+    )

@@ -1,331 +1,38 @@
-"""The websocket protocol: parsing, encoding, and the messages' JSON schemas.
+"""The protocol's JSON schemas, generated from the message classes, and ``docs/protocol.md``.
 
 Every message is a JSON object ``{"t": type, "v": seq, "d": data}``. A client sends
-commands (``v`` is not used); the server sends events, snapshots, turns and replies,
-``v`` being the table's last event number when the message was made.
-
-A client message is parsed once, by :func:`parse_command`: an unknown type, malformed
-JSON, a missing or extra field, a wrong type or an oversized message raises
-:class:`ProtocolError`, whose ``reason`` is sent back in a ``reject``; nothing else
-happens. :func:`json_schemas` generates the JSON schemas of every message from its
-dataclass (:mod:`stud8.server.wire.messages`); ``docs/protocol.md`` shows them
-(``python -m stud8.server.wire.schemas --write docs/protocol.md`` brings it up to date; a
-test checks it is).
-
->>> parse_command('{"t": "act", "d": {"kind": "call", "id": "c1"}}')
-ActMessage(kind='call', id='c1', amount=None)
->>> parse_command('{"t": "act", "d": {"kind": "call"}}')
-Traceback (most recent call last):
-...
-stud8.server.wire.schemas.ProtocolError: act: missing field 'id'
+commands (:mod:`stud8.server.wire.client`; ``v`` is not used); the server sends
+events, snapshots, turns and replies (:mod:`stud8.server.wire.server`), ``v`` being
+the table's last event number when the message was made; the REST API's bodies are
+:mod:`stud8.server.wire.rest`'s. :func:`json_schemas` generates the schema of every
+one of them from its dataclass, the very class that parses or encodes it;
+``docs/protocol.md`` shows them with the protocol's limits
+(``python -m stud8.server.wire.schemas --write docs/protocol.md`` brings it up to
+date; a test checks it is).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import MISSING, fields
-from typing import Any, Union
+from typing import Union
 
-from stud8.core.actions import LegalAction
 from stud8.core.cards import Card
 from stud8.core.events import Event
-from stud8.core.views import HandView
-from stud8.formats.jsonlog import _EVENT_TYPES, encode_event
-from stud8.server.table import events as table_events
-from stud8.server.table.commands import TableSnapshot
-from stud8.server.table.events import AnyEvent, Numbered, TableEvent
-from stud8.server.wire.messages import (
-    CLIENT_MESSAGES,
-    JSON,
-    SERVER_MESSAGES,
-    AckMessage,
-    ActMessage,
-    ClientMessage,
-    ComeBackMessage,
-    EventMessage,
-    JoinWaitlistMessage,
-    LeaveMessage,
-    LeaveWaitlistMessage,
-    PingMessage,
-    PongMessage,
-    RejectMessage,
-    ServerMessage,
-    SitMessage,
-    SitOutMessage,
-    SnapshotMessage,
-    TopUpMessage,
-    TurnMessage,
-    WelcomeMessage,
-)
+from stud8.server.table.events import TableEvent
+from stud8.server.wire.client import CLIENT_MESSAGES
+from stud8.server.wire.codec import JSON
+from stud8.server.wire.events import EVENT_TYPES
+from stud8.server.wire.limits import LIMITS
 from stud8.server.wire.rest import ENDPOINTS, Failure
+from stud8.server.wire.server import SERVER_MESSAGES, EventMessage
 
-__all__ = [
-    "CLIENT_MESSAGES",
-    "JSON",
-    "MAX_ID_CHARS",
-    "MAX_MESSAGE_BYTES",
-    "SERVER_MESSAGES",
-    "AckMessage",
-    "ActMessage",
-    "ClientMessage",
-    "ComeBackMessage",
-    "EventMessage",
-    "JoinWaitlistMessage",
-    "LeaveMessage",
-    "LeaveWaitlistMessage",
-    "PingMessage",
-    "PongMessage",
-    "ProtocolError",
-    "RejectMessage",
-    "ServerMessage",
-    "SitMessage",
-    "SitOutMessage",
-    "SnapshotMessage",
-    "TopUpMessage",
-    "TurnMessage",
-    "WelcomeMessage",
-    "encode_any_event",
-    "envelope",
-    "event_message",
-    "hand_view_json",
-    "json_schemas",
-    "legal_json",
-    "object_fields",
-    "parse_command",
-    "schemas_markdown",
-    "snapshot_message",
-    "updated_doc",
-]
-
-MAX_MESSAGE_BYTES = 4096
-MAX_ID_CHARS = 64
-_BY_TYPE: dict[str, type[ClientMessage]] = {cls.t: cls for cls in CLIENT_MESSAGES}
-
-
-class ProtocolError(ValueError):
-    """A client message that cannot be taken; ``id`` is its command id, if known."""
-
-    def __init__(self, reason: str, command_id: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.command_id = command_id
-
-
-# ------------------------------------------------------------------ parsing
-
-
-def _type_ok(value: object, tp: object) -> bool:
-    if tp is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if tp is str:
-        return isinstance(value, str)
-    if tp is bool:
-        return isinstance(value, bool)
-    if tp is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if tp is type(None):
-        return value is None
-    origin = typing.get_origin(tp)
-    if origin in (Union, types.UnionType):
-        return any(_type_ok(value, a) for a in typing.get_args(tp))
-    raise TypeError(f"no check for {tp!r}")
-
-
-def _type_name(tp: object) -> str:
-    names = {
-        int: "an integer",
-        str: "a string",
-        bool: "true or false",
-        float: "a number",
-        type(None): "null",
-    }
-    if tp in names:
-        return names[tp]
-    return " or ".join(_type_name(a) for a in typing.get_args(tp))
-
-
-def object_fields(
-    cls: type, data: dict[str, Any], what: str, hints: dict[str, Any] | None = None
-) -> dict[str, object]:
-    """The fields of dataclass ``cls`` found in ``data``, checked: no unknown field, no
-    required field missing, each of its declared type; ProtocolError says which not."""
-    hints = typing.get_type_hints(cls) if hints is None else hints
-    names = [f.name for f in fields(cls)]
-    unknown = set(data) - set(names)
-    if unknown:
-        raise ProtocolError(f"{what}: unknown fields {sorted(unknown)}")
-    values: dict[str, object] = {}
-    for f in fields(cls):
-        if f.name not in data:
-            if f.default is MISSING:
-                raise ProtocolError(f"{what}: missing field {f.name!r}")
-            continue
-        value = data[f.name]
-        if not _type_ok(value, hints[f.name]):
-            raise ProtocolError(
-                f"{what}: {f.name} must be {_type_name(hints[f.name])}, got {value!r}"
-            )
-        values[f.name] = value
-    return values
-
-
-_HINTS: dict[type[ClientMessage], dict[str, Any]] = {
-    cls: typing.get_type_hints(cls) for cls in CLIENT_MESSAGES
-}
-
-
-def parse_command(text: str | bytes) -> ClientMessage:
-    """The command a client message carries; ProtocolError says why not."""
-    size = len(text.encode() if isinstance(text, str) else text)
-    if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too large: {size} bytes (the limit is {MAX_MESSAGE_BYTES})")
-    try:
-        obj = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ProtocolError(f"malformed JSON: {exc}") from None
-    if not isinstance(obj, dict):
-        raise ProtocolError('a message must be a JSON object {"t": type, "d": data}')
-    data = obj.get("d")
-    raw_id = data.get("id") if isinstance(data, dict) else None
-    command_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_CHARS else None
-    extra = set(obj) - {"t", "d", "v"}
-    if extra:
-        raise ProtocolError(f"unknown envelope fields {sorted(extra)}", command_id)
-    kind = obj.get("t")
-    if not isinstance(kind, str):
-        raise ProtocolError("the message type t must be a string", command_id)
-    cls = _BY_TYPE.get(kind)
-    if cls is None:
-        known = ", ".join(sorted(_BY_TYPE))
-        raise ProtocolError(f"unknown message type {kind!r} (known: {known})", command_id)
-    if not isinstance(data, dict):
-        raise ProtocolError(f"{kind}: d must be a JSON object", command_id)
-    try:
-        values = object_fields(cls, data, kind, _HINTS[cls])
-    except ProtocolError as exc:
-        raise ProtocolError(exc.reason, command_id) from None
-    cid = values["id"]
-    assert isinstance(cid, str)
-    if not 1 <= len(cid) <= MAX_ID_CHARS:
-        raise ProtocolError(f"{kind}: id must be 1 to {MAX_ID_CHARS} characters", None)
-    return cls(**values)
-
-
-# ------------------------------------------------------------------ encoding
-
-
-def _jsonable(value: object) -> JSON:
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, (tuple, list)):
-        return [_jsonable(v) for v in value]
-    if hasattr(value, "value") and hasattr(value, "name"):  # an enum
-        return _jsonable(value.value)
-    if hasattr(value, "strength"):
-        return _jsonable(value.strength)
-    raise TypeError(f"no JSON form for {value!r}")
-
-
-def encode_any_event(event: AnyEvent) -> dict[str, JSON]:
-    """A table or hand event as a JSON object ``{"k": kind, field: value, ...}``."""
-    if isinstance(event, Event):
-        return encode_event(event)
-    out: dict[str, JSON] = {"k": event.kind}
-    for f in fields(event):
-        out[f.name] = _jsonable(getattr(event, f.name))
-    return out
-
-
-def envelope(t: str, v: int | None, d: JSON) -> str:
-    obj: dict[str, JSON] = {"t": t}
-    if v is not None:
-        obj["v"] = v
-    obj["d"] = d
-    return json.dumps(obj, separators=(",", ":"))
-
-
-def event_message(item: Numbered) -> str:
-    return envelope("event", item.seq, encode_any_event(item.event))
-
-
-def legal_json(legal: tuple[LegalAction, ...] | list[LegalAction]) -> list[dict[str, JSON]]:
-    return [
-        {
-            "kind": a.kind.value,
-            "min_to": a.min_to,
-            "max_to": a.max_to,
-            "adds": a.adds,
-            "all_in": a.all_in,
-        }
-        for a in legal
-    ]
-
-
-def hand_view_json(view: HandView) -> dict[str, JSON]:
-    return {
-        "hand_id": view.hand_id,
-        "viewer": view.viewer,
-        "street": view.street,
-        "to_act": view.to_act,
-        "bring_in_seat": view.bring_in_seat,
-        "pot": view.pot,
-        "current_bet": view.current_bet,
-        "community_card": _jsonable(view.community_card),
-        "seats": [
-            {
-                "seat": s.seat,
-                "stack": s.stack,
-                "bet": s.bet,
-                "contributed": s.contributed,
-                "folded": s.folded,
-                "all_in": s.all_in,
-                "up_cards": _jsonable(s.up_cards),
-                "down_cards": _jsonable(s.down_cards),
-            }
-            for s in view.seats
-        ],
-        "legal_actions": legal_json(view.legal_actions),
-        "is_over": view.is_over,
-    }
-
-
-def snapshot_message(snap: TableSnapshot) -> str:
-    turn = snap.turn
-    data = {
-        "table_id": snap.table_id,
-        "viewer_seat": snap.viewer_seat,
-        "seats": [
-            {
-                "seat": s.seat,
-                "player": s.player,
-                "chips": s.chips,
-                "bot": s.bot,
-                "sitting_out": s.sitting_out,
-                "connected": s.connected,
-                "in_hand": s.in_hand,
-            }
-            for s in snap.seats
-        ],
-        "hand_id": snap.hand_id,
-        "hand": hand_view_json(snap.hand) if snap.hand is not None else None,
-        "turn": encode_any_event(turn) if turn is not None else None,
-        "waiting_list": list(snap.waiting_list),
-        "offer": (
-            {
-                "seat": snap.offer.seat,
-                "player": snap.offer.player,
-                "seconds_left": round(snap.offer.seconds_left, 3),
-            }
-            if snap.offer is not None
-            else None
-        ),
-    }
-    return envelope("snapshot", snap.seq, data)
+__all__ = ["json_schemas", "main", "schemas_markdown", "updated_doc"]
 
 
 # ------------------------------------------------------------------ schemas
@@ -344,6 +51,10 @@ def _schema_of_type(tp: object) -> dict[str, JSON]:
         return {"type": "null"}
     if tp is Card:
         return {"type": "string", "description": "a card: rank and suit, e.g. 'Td'"}
+    if isinstance(tp, type) and issubclass(tp, (Event, TableEvent)):
+        return {"$ref": f"#/events/{tp.kind}"}
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return {"type": "string", "enum": [m.value for m in tp]}
     origin = typing.get_origin(tp)
     if origin in (Union, types.UnionType):
         return {"anyOf": [_schema_of_type(a) for a in typing.get_args(tp)]}
@@ -358,7 +69,7 @@ def _schema_of_type(tp: object) -> dict[str, JSON]:
                 "items": False,
             }
         return {"type": "array", "items": _schema_of_type(args[0])}
-    if origin is dict:
+    if origin in (dict, Mapping) or tp is Mapping:
         return {"type": "object"}
     if isinstance(tp, type) and hasattr(tp, "strength"):
         return {"type": "integer", "description": "a hand value's strength (higher is better)"}
@@ -398,13 +109,7 @@ def _envelope_schema(t: str, data: dict[str, JSON], *, with_v: bool) -> dict[str
 
 def _event_schemas() -> dict[str, JSON]:
     out: dict[str, JSON] = {}
-    table_types = [
-        obj
-        for obj in vars(table_events).values()
-        if isinstance(obj, type) and issubclass(obj, TableEvent) and obj is not TableEvent
-    ]
-    all_types: list[type[Event] | type[TableEvent]] = [*_EVENT_TYPES, *table_types]
-    for cls in all_types:
+    for cls in EVENT_TYPES:
         schema = _object_schema(cls, title=cls.__name__, doc=(cls.__doc__ or "").strip())
         if issubclass(cls, Event):  # as formats.jsonlog writes them
             props = schema["properties"]
@@ -468,9 +173,7 @@ def json_schemas() -> dict[str, JSON]:
     }
     server = {
         cls.t: _envelope_schema(
-            cls.t,
-            _object_schema(cls, title=cls.__name__, doc=cls.doc),
-            with_v=cls.t not in ("welcome",),
+            cls.t, _object_schema(cls, title=cls.__name__, doc=cls.doc), with_v=cls.numbered
         )
         for cls in SERVER_MESSAGES
     }
@@ -493,7 +196,9 @@ DOC_END = "<!-- end of generated schemas -->"
 def schemas_markdown() -> str:
     """The generated part of ``docs/protocol.md``."""
     schemas = json_schemas()
-    parts = [DOC_BEGIN, ""]
+    parts = [DOC_BEGIN, "", "### Limits\n", "| limit | value | |", "|---|---|---|"]
+    parts += [f"| `{name}` | {value} | {what} |" for name, (value, what) in LIMITS.items()]
+    parts.append("")
     titles = (
         ("rest", "REST endpoints (bodies, queries and answers)"),
         ("client", "Client messages"),

@@ -1,4 +1,4 @@
-"""The room as ``stud8 serve`` runs it: the real pieces put together.
+"""The room as ``stud8 serve`` runs it: the real pieces put together (the composition root).
 
 :func:`open_room` builds the app on a database (SQLite by default, PostgreSQL by
 URL):
@@ -22,7 +22,7 @@ URL):
    books are :class:`~stud8.server.books.room.RoomBooks` (the ledger, the hand
    store and the seats, written through the writer: a hand is noted before it is
    dealt, its end kept in one transaction, a seat taken with its buy-in);
-5. ``GET /api/v1/hands`` (:func:`hands_route`) gives the hand histories;
+5. ``GET /api/v1/hands`` reads the hand histories from the database;
 6. every write of the running room goes through one
    :class:`~stud8.server.books.writer.RoomWriter` (a thread of its own, in order,
    a batch of jobs per transaction, off the event loop): each is awaited by the
@@ -32,7 +32,11 @@ URL):
 uvicorn's logs go through :func:`stud8.server.logs.uvicorn_log_config`, which
 blanks the session tokens in the URLs it prints.
 
-:func:`memory_app` is the room with everything in memory (``stud8 serve
+:func:`room_app` puts a room together from its accounts and its books: the
+tables' bus (:class:`~stud8.server.bus.local.LocalBus`), the lobby, the edge, and the
+web app (:func:`stud8.server.http.app.create_app`) whose lifespan opens the tables
+(those of the last run with a keeper, else ``settings.default_tables`` ready
+ones) and closes them. :func:`memory_app` is the room with everything in memory (``stud8 serve
 --memory``): nothing survives the process. Its hand histories are kept in memory
 too (:class:`~stud8.server.books.memory_hands.MemoryHandStore`), so ``GET /api/v1/hands``
 answers there as on a database.
@@ -45,125 +49,87 @@ Environment variables set the ready tables' pace (tests run them fast):
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from sqlalchemy import Engine
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route
 
 from stud8.core.cards import Deck
 from stud8.server.accounts.accounts import Accounts
-from stud8.server.accounts.auth import Account, Auth, MemoryAuth
+from stud8.server.accounts.auth import Auth, MemoryAuth
 from stud8.server.accounts.database import AccountsAuth
-from stud8.server.books.hands import DEFAULT_LIMIT, MAX_LIMIT, HandStore
+from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger, LedgerError
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.books.recovery import RecoveryReport, recover
 from stud8.server.books.room import RoomBooks
 from stud8.server.books.seats import TableStore
 from stud8.server.books.writer import RoomWriter
+from stud8.server.bus.local import LocalBus
+from stud8.server.clock import AsyncioClock, Clock
 from stud8.server.collector import tune_for_serving
+from stud8.server.edge import Edge
 from stud8.server.http.app import create_app
+from stud8.server.http.services import HandTexts, RoomServices
 from stud8.server.logs import uvicorn_log_config
+from stud8.server.room.lobby import Lobby, TableKeeper
 from stud8.server.room.restore import RoomKeeper, prepare_restore
 from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for, upgrade
+from stud8.server.table.books import TableBooks
 from stud8.server.table.spec import TableSpec
 
 log = logging.getLogger("stud8.server")
 
-
-# ------------------------------------------------------------------ histories
-def _bearer(request: Request) -> str | None:
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def _error(status: int, reason: str) -> JSONResponse:
-    return JSONResponse({"error": reason}, status_code=status)
-
-
-class HandTexts(Protocol):
-    """Where ``GET /api/v1/hands`` reads: :class:`HandStore` (a database) or
-    :class:`MemoryHandStore`."""
-
-    def pokerstars_for(
-        self,
-        player: str,
-        hand_ids: Sequence[str] | None = None,
-        limit: int = DEFAULT_LIMIT,
-        *,
-        table: str | None = None,
-    ) -> str: ...
-
-    def pokerstars_for_operator(
-        self,
-        hand_ids: Sequence[str] | None = None,
-        *,
-        player: str | None = None,
-        table: str | None = None,
-        limit: int = DEFAULT_LIMIT,
-    ) -> str: ...
-
-
-def hands_route(
-    auth: Auth, store: HandTexts, flush: Callable[[], Awaitable[None]] | None = None
-) -> Route:
-    """``GET /api/v1/hands?limit=N[&player=NAME][&table=TABLE_ID]`` (bearer token):
-    the latest ``limit`` hands (default 50, at most 1000) in PokerStars text,
-    latest first, of one table if ``table`` is given. A player gets his own hands
-    as he saw them at the table (his down cards, the others' only where shown;
-    ``player=`` may only name himself); an operator gets every card, of
-    ``player``'s hands or of the whole room. Hands cancelled by a restart have no
-    history and are left out. ``flush`` (the room writer's drain) is awaited before
-    reading, so a hand that has just finished at the table is in the answer."""
-
-    async def hands(request: Request) -> Response:
-        token = _bearer(request)
-        account: Account | None = await auth.account_for_token(token) if token else None
-        if account is None:
-            return _error(401, "log in first (Authorization: Bearer <token>)")
-        extra = set(request.query_params) - {"limit", "player", "table"}
-        if extra:
-            return _error(400, f"unknown parameters {sorted(extra)}")
-        raw = request.query_params.get("limit", str(DEFAULT_LIMIT))
-        try:
-            limit = int(raw)
-        except ValueError:
-            return _error(400, f"limit must be a whole number, not {raw!r}")
-        if not 1 <= limit <= MAX_LIMIT:
-            return _error(400, f"limit is 1 to {MAX_LIMIT}, not {limit}")
-        player = request.query_params.get("player")
-        table = request.query_params.get("table")
-        if table is not None and not 1 <= len(table) <= 100:
-            return _error(400, "table must be a table id")
-        mine = player is None or player.casefold() == account.name.casefold()
-        if not account.operator and not mine:
-            return _error(403, "you may read your own hands only")
-        if flush is not None:
-            await flush()  # read our own writes: the hands finished so far
-        if account.operator:
-            text = await asyncio.to_thread(
-                store.pokerstars_for_operator, player=player, table=table, limit=limit
-            )
-        else:
-            text = await asyncio.to_thread(
-                store.pokerstars_for, account.name, None, limit, table=table
-            )
-        return PlainTextResponse(text)
-
-    return Route("/api/v1/hands", hands, methods=["GET"])
+__all__ = ["Room", "default_spec", "memory_app", "open_room", "room_app", "serve"]
 
 
 # ------------------------------------------------------------------ the room
+def room_app(
+    settings: Settings,
+    *,
+    auth: Auth,
+    books: TableBooks,
+    hands: HandTexts,
+    clock: Clock | None = None,
+    deck_source: Callable[[], Deck] = Deck.shuffled,
+    default_spec: TableSpec | None = None,
+    keeper: TableKeeper | None = None,
+    writer: RoomWriter | None = None,
+) -> Starlette:
+    """The room's web app on these accounts and books (see the module).
+    ``app.state.room`` is its :class:`~stud8.server.http.services.RoomServices`."""
+    bus = LocalBus()
+    lobby = Lobby(
+        books=books, clock=clock or AsyncioClock(), bus=bus, deck_source=deck_source, keeper=keeper
+    )
+    edge = Edge(bus, rate=settings.rate_per_second, burst=settings.rate_burst)
+    spec = default_spec or TableSpec(bots=settings.bots_per_table)
+
+    async def open_tables() -> None:
+        had_tables = keeper is not None and await keeper.restore(lobby)
+        for _ in range(0 if had_tables else settings.default_tables):
+            table = await lobby.create(spec)
+            log.info("table %s is open with %d bots", table.table_id, spec.bots)
+
+    room = RoomServices(
+        settings=settings,
+        auth=auth,
+        lobby=lobby,
+        edge=edge,
+        hands=hands,
+        flush=writer.drain if writer is not None else None,
+        startup=[open_tables],
+        shutdown=[lobby.close_all],
+    )
+    if writer is not None:
+        room.shutdown.append(writer.drain)  # after the hands in play are cancelled
+    return create_app(room)
+
+
 @dataclass
 class Room:
     """A room on a database, ready to serve; :meth:`close` when it has stopped."""
@@ -245,28 +211,16 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
     auth = AccountsAuth(accounts, operators=settings.operators)
     # from here on the room writes through one writer, in batches, off the loop
     writer = RoomWriter(engine)
-    books = RoomBooks(ledger, writer)
-    keeper = RoomKeeper(tables, plan)
-    app = create_app(settings, auth=auth, books=books, default_spec=spec, keeper=keeper)
-    app.router.routes.insert(0, hands_route(auth, store, writer.drain))
-    _drain_at_shutdown(app, writer)
+    app = room_app(
+        settings,
+        auth=auth,
+        books=RoomBooks(ledger, writer),
+        hands=store,
+        default_spec=spec,
+        keeper=RoomKeeper(tables, plan),
+        writer=writer,
+    )
     return Room(app, engine, ledger, store, report, plan.returned, writer)
-
-
-def _drain_at_shutdown(app: Starlette, writer: RoomWriter) -> None:
-    """After the lobby's shutdown (hands in play cancelled), wait until the
-    writer has written everything."""
-    inner = app.router.lifespan_context
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        try:
-            async with inner(app):
-                yield
-        finally:
-            await writer.drain()
-
-    app.router.lifespan_context = lifespan
 
 
 def memory_app(
@@ -279,22 +233,21 @@ def memory_app(
     """The room with its accounts, chips and hand histories in memory (lost when it
     stops). ``spec`` (the ready tables; default: :func:`default_spec`) and
     ``deck_source`` are for tests and demonstrations. ``app.state.books`` are the
-    books (their ``audit``), ``app.state.hands`` the hand store."""
+    books (their ``audit``)."""
     books = MemoryBooks()
     auth = MemoryAuth(
         operators=settings.operators,
         on_register=lambda name: books.issue(name, settings.starting_chips),
     )
-    app = create_app(
+    app = room_app(
         settings,
         auth=auth,
         books=books,
+        hands=books.hands,
         deck_source=deck_source,
         default_spec=spec or default_spec(settings, environ),
     )
-    app.router.routes.insert(0, hands_route(auth, books.hands))
     app.state.books = books
-    app.state.hands = books.hands
     return app
 
 
@@ -302,16 +255,18 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
     """Run the room with uvicorn until it is stopped (``stud8 serve``)."""
     import uvicorn
 
-    tune_for_serving()
+    from stud8.server.http.websocket import RoomWebSocketProtocol
 
+    tune_for_serving()
+    options = {
+        "host": settings.host,
+        "port": settings.port,
+        "log_config": uvicorn_log_config(),
+        "ws": RoomWebSocketProtocol,
+    }
     if memory:
         log.warning("accounts and chips are kept IN MEMORY: everything is lost at exit")
-        uvicorn.run(
-            memory_app(settings),
-            host=settings.host,
-            port=settings.port,
-            log_config=uvicorn_log_config(),
-        )
+        uvicorn.run(memory_app(settings), **options)  # type: ignore[arg-type]
         return 0
     try:
         room = open_room(settings)
@@ -320,9 +275,7 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
         return 1
     log.info("database %s: %s", settings.database_url, room.ledger.audit())
     try:
-        uvicorn.run(
-            room.app, host=settings.host, port=settings.port, log_config=uvicorn_log_config()
-        )
+        uvicorn.run(room.app, **options)  # type: ignore[arg-type]
     finally:
         room.close()
     return 0

@@ -1,0 +1,130 @@
+"""A connection's way out: the texts queued for one client, written in order.
+
+The edge queues a text for a client without waiting (:meth:`Outbox.push`): a table
+must never wait for a slow client. What is queued in one turn of the event loop is
+written together when that turn ends, so the several messages an action makes
+(its event, the clock, the turn) leave in one write. A client that does not read
+(more than ``limit`` texts waiting, or that many bytes not yet taken by the network)
+is dropped: :attr:`Outbox.dropped` is set and the connection ends.
+
+Two outboxes, one interface:
+
+- :class:`FrameOutbox` writes frames straight to the socket, through the room's own
+  websocket protocol (:mod:`stud8.server.http.websocket`), one system call for all
+  the frames of a turn of the loop;
+- :class:`AsgiOutbox` sends each text through the ASGI server's ``send``, from a
+  task of its own: any ASGI server, and the tests' in-process one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+__all__ = ["AsgiOutbox", "FrameOutbox", "Outbox", "WriteTexts"]
+
+log = logging.getLogger("stud8.server")
+
+# A connection's writer of many texts at once: the bytes left in its buffer after.
+WriteTexts = Callable[[list[str]], int]
+
+
+class Outbox(Protocol):
+    dropped: asyncio.Event
+
+    def push(self, text: str) -> None:
+        """Queue ``text`` for the client (never blocks)."""
+        ...
+
+    async def close(self) -> None:
+        """Stop writing (what is still queued is dropped: the client is gone)."""
+        ...
+
+
+class FrameOutbox:
+    """Texts written together at the end of each turn of the loop (see the module)."""
+
+    def __init__(self, write: WriteTexts, *, limit: int = 10_000, max_buffer: int = 4 << 20):
+        self._write = write
+        self._limit = limit
+        self._max_buffer = max_buffer
+        self._texts: list[str] = []
+        self._scheduled = False
+        self._closed = False
+        self.dropped = asyncio.Event()
+
+    def push(self, text: str) -> None:
+        if self._closed:
+            return
+        texts = self._texts
+        texts.append(text)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+        elif len(texts) > self._limit:
+            self._drop()
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        texts, self._texts = self._texts, []
+        if self._closed or not texts:
+            return
+        try:
+            waiting = self._write(texts)
+        except Exception as exc:  # the socket is gone
+            log.debug("a connection could not be written: %s", exc)
+            self._drop()
+            return
+        if waiting > self._max_buffer:
+            self._drop()  # the client does not read
+
+    def _drop(self) -> None:
+        self._closed = True
+        self._texts = []
+        self.dropped.set()
+
+    async def close(self) -> None:
+        self._closed = True
+        self._texts = []
+
+
+class AsgiOutbox:
+    """Texts sent one by one through an ASGI ``send``, from a writer task."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], *, limit: int = 10_000) -> None:
+        self._send = send
+        self._limit = limit
+        self._texts: list[str] = []
+        self._ready = asyncio.Event()
+        self.dropped = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._writer())
+
+    def push(self, text: str) -> None:
+        if self.dropped.is_set():
+            return
+        self._texts.append(text)
+        if len(self._texts) > self._limit:
+            self._texts = []
+            self.dropped.set()  # the client does not read: drop it
+            return
+        self._ready.set()
+
+    async def _writer(self) -> None:
+        try:
+            while True:
+                await self._ready.wait()
+                self._ready.clear()
+                texts, self._texts = self._texts, []
+                for text in texts:
+                    await self._send(text)
+        except Exception as exc:  # the socket is gone
+            log.debug("a connection could not be written: %s", exc)
+            self.dropped.set()
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._task

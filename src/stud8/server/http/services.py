@@ -1,0 +1,59 @@
+"""What the web app needs of the room: :class:`RoomServices`.
+
+The room (:mod:`stud8.server.runtime`: on a database, or in memory) builds one
+and hands it to :func:`stud8.server.http.app.create_app`; every endpoint finds it as
+``request.app.state.room``. ``startup`` and ``shutdown`` are the room's own work
+around serving (tables opened and restored; hands in play cancelled, the writer
+drained), run by the app's lifespan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from stud8.server.accounts.auth import Auth
+from stud8.server.edge import Edge
+from stud8.server.room.lobby import Lobby
+from stud8.server.settings import Settings
+
+__all__ = ["HandTexts", "RoomServices"]
+
+
+class HandTexts(Protocol):
+    """Where ``GET /api/v1/hands`` reads: :class:`~stud8.server.books.hands.HandStore`
+    (a database) or :class:`~stud8.server.books.memory_hands.MemoryHandStore`."""
+
+    def pokerstars_for(
+        self,
+        player: str,
+        hand_ids: Sequence[str] | None = None,
+        limit: int = 50,
+        *,
+        table: str | None = None,
+    ) -> str: ...
+
+    def pokerstars_for_operator(
+        self,
+        hand_ids: Sequence[str] | None = None,
+        *,
+        player: str | None = None,
+        table: str | None = None,
+        limit: int = 50,
+    ) -> str: ...
+
+
+@dataclass(slots=True)
+class RoomServices:
+    """The room as the web app serves it (see the module)."""
+
+    settings: Settings
+    auth: Auth
+    lobby: Lobby
+    edge: Edge
+    hands: HandTexts
+    # awaited before reading the hands, so a hand just finished is in the answer
+    flush: Callable[[], Awaitable[None]] | None = None
+    startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)

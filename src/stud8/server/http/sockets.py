@@ -1,0 +1,73 @@
+"""The table websocket: ``WS /ws/v1/tables/{table_id}``, served by the edge.
+
+``?token=`` logs the player in (none: an observer); ``&last_seen=N`` after a
+reconnection asks for what was missed. Refused at the start with close code 4400
+(a bad query), 4401 (an unknown token) or 4404 (no such table).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from stud8.server.edge import NoSuchTable
+from stud8.server.edge.outbox import AsgiOutbox, FrameOutbox, Outbox
+from stud8.server.http.requests import room_of
+from stud8.server.http.websocket import SEND_TEXTS
+
+__all__ = ["table_socket"]
+
+
+def _outbox(websocket: WebSocket) -> Outbox:
+    """Frames straight to the socket when the server is the room's own websocket
+    protocol (``stud8 serve``), else the ASGI server's ``send``."""
+    write = websocket.scope.get("extensions", {}).get(SEND_TEXTS)
+    if write is not None:
+        return FrameOutbox(write)
+    return AsgiOutbox(websocket.send_text)
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    room = room_of(websocket)
+    table_id = websocket.path_params["table_id"]
+    token = websocket.query_params.get("token")
+    raw_last = websocket.query_params.get("last_seen")
+    await websocket.accept()
+    last_seen: int | None = None
+    if raw_last is not None:
+        try:
+            last_seen = int(raw_last)
+        except ValueError:
+            await websocket.close(4400, "last_seen must be a whole number")
+            return
+    player: str | None = None
+    operator = False
+    if token:
+        account = await room.auth.account_for_token(token)
+        if account is None:
+            await websocket.close(4401, "unknown or expired token")
+            return
+        player, operator = account.name, account.operator
+    if not room.edge.has_table(table_id):
+        await websocket.close(4404, f"no table {table_id}")
+        return
+
+    async def receive() -> str | bytes | None:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text: str | None = message.get("text")
+        return text if text is not None else message.get("bytes") or b""
+
+    outbox = _outbox(websocket)
+    try:
+        with contextlib.suppress(WebSocketDisconnect):
+            await room.edge.serve(
+                table_id, player, outbox, receive, last_seen=last_seen, everything=operator
+            )
+    except NoSuchTable:
+        await websocket.close(4404, f"no table {table_id}")
+        return
+    with contextlib.suppress(Exception):
+        await websocket.close()

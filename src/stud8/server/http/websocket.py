@@ -1,0 +1,75 @@
+"""The room's websocket protocol for uvicorn: many frames, one write.
+
+uvicorn's websocket protocol (``websockets-sansio``) writes each message the app
+sends with a system call of its own, after the ASGI layers; at a busy table an
+action makes a handful of messages for each of its viewers. :class:`RoomWebSocketProtocol`
+is that same protocol with one more way out, offered to the app in the scope's
+extensions (:data:`SEND_TEXTS`): ``send_texts(texts)`` writes all the given texts as
+text frames in ONE write to the socket, and returns how many bytes the socket still
+holds (a client that does not read is dropped by the edge). Everything else (the
+handshake, reading, pings, closing) is uvicorn's. The edge uses it when it is there
+(:class:`~stud8.server.edge.outbox.FrameOutbox`) and the plain ASGI ``send`` when it
+is not (any other server, or uvicorn's default protocol).
+
+Frames are built here when no extension was negotiated (no compression): a frame
+from server to client is its 2 to 10 byte header and the text's bytes. With
+permessage-deflate (browsers ask for it) each text goes through the protocol's own
+compressor, as uvicorn would send it.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+__all__ = ["SEND_TEXTS", "RoomWebSocketProtocol", "frames"]
+
+SEND_TEXTS = "stud8.send_texts"
+
+
+def frames(texts: list[str]) -> bytes:
+    """Unmasked, uncompressed text frames, one per text (RFC 6455 section 5.2).
+
+    >>> frames(["hi", "x" * 200])[:4]
+    b'\\x81\\x02hi'
+    >>> frames(["x" * 200])[:4]
+    b'\\x81~\\x00\\xc8'
+    """
+    out: list[bytes] = []
+    for text in texts:
+        data = text.encode()
+        n = len(data)
+        if n < 126:
+            out.append(bytes((0x81, n)))
+        elif n < 65536:
+            out.append(struct.pack("!BBH", 0x81, 126, n))
+        else:
+            out.append(struct.pack("!BBQ", 0x81, 127, n))
+        out.append(data)
+    return b"".join(out)
+
+
+class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol with ``send_texts`` (see the module)."""
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the handshake goes on: the app runs with this scope
+            scope["extensions"][SEND_TEXTS] = self.send_texts
+
+    def send_texts(self, texts: list[str]) -> int:
+        """Write ``texts`` as text frames in one write; the bytes still to be sent."""
+        transport = self.transport
+        if self.close_sent or self.disconnected or transport.is_closing():
+            raise ConnectionError("the websocket is closed")
+        conn = self.conn
+        if conn.extensions:
+            for text in texts:
+                conn.send_text(text.encode())
+            transport.write(b"".join(conn.data_to_send()))
+        else:
+            transport.write(frames(texts))
+        return transport.get_write_buffer_size()

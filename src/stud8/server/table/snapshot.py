@@ -1,0 +1,78 @@
+"""The table as it is now, for a viewer who joins or comes back: :class:`TableSnapshot`.
+
+A snapshot is taken by the table's owner task between two of its messages, so it
+shows exactly what its events up to ``seq`` told (never an event held back), and
+it is taken **whole**: every card, the seats shown at the showdown, the legal
+actions of the seat to act. What one viewer may see of it is decided at the edge
+(:func:`stud8.server.edge.projection.snapshot_for`), like the events.
+
+:class:`CatchUp` is the table's answer to a viewer who asks what he missed: the
+events after his last one, if the table still has them, or a snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from stud8.core.views import HandView
+from stud8.server.table.events import Numbered, TimerStarted
+
+__all__ = ["CatchUp", "OfferSnapshot", "SeatSnapshot", "TableSnapshot"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSnapshot:
+    seat: int
+    player: str
+    chips: int
+    bot: bool
+    sitting_out: bool
+    connected: bool
+    in_hand: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OfferSnapshot:
+    """A seat held for the first player on the waiting list."""
+
+    seat: int
+    player: str
+    seconds_left: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """The whole table after event ``seq``.
+
+    ``hand`` is the hand in play seen whole (every card, the legal actions of the
+    seat to act), ``hand_seats`` who plays in which of its seats, ``shown`` the
+    seats whose cards were shown face up; ``turn`` the clock of the seat to act.
+    """
+
+    table_id: str
+    seq: int
+    seats: tuple[SeatSnapshot, ...]
+    hand: HandView | None
+    hand_seats: Mapping[int, str] = field(default_factory=dict)
+    shown: frozenset[int] = frozenset()
+    turn: TimerStarted | None = None
+    waiting_list: tuple[str, ...] = ()
+    offer: OfferSnapshot | None = None
+
+    def seat_of(self, player: str | None) -> int | None:
+        """The seat ``player`` sits in at the table (not only in the hand)."""
+        for seat in self.seats:
+            if seat.player == player:
+                return seat.seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class CatchUp:
+    """What a viewer missed: the ``events`` after his last, or (when the table no
+    longer has them all, or he saw none) a ``snapshot``; the table's last number."""
+
+    seq: int
+    events: tuple[Numbered, ...] | None = None
+    snapshot: TableSnapshot | None = None

@@ -1,0 +1,255 @@
+"""The commands a client sends, as typed dataclasses, and their parsing.
+
+Each class is the ``d`` of one message type ``t`` (its fields are the JSON fields,
+its docstring-like ``doc`` what ``docs/protocol.md`` says of it).
+:func:`parse_command` reads a client's text **once**, at the edge: malformed JSON,
+an unknown type, a missing, extra or mistyped field, an id too long, an unknown
+action or an amount where none goes raise :class:`~stud8.server.wire.codec.ProtocolError`
+(its ``reason`` is sent back in a ``reject``) and nothing else happens. A parsed
+message turns into the table's command (:meth:`ClientMessage.command`); an
+``act`` carries the engine's own :class:`~stud8.core.actions.Action`, so the
+table never sees a kind as a string.
+
+>>> parse_command('{"t": "act", "d": {"kind": "call", "id": "c1"}}')
+ActMessage(kind='call', id='c1', amount=None)
+>>> parse_command('{"t": "act", "d": {"kind": "call"}}')
+Traceback (most recent call last):
+...
+stud8.server.wire.codec.ProtocolError: act: missing field 'id'
+>>> parse_command('{"t": "act", "d": {"kind": "check", "amount": 4, "id": "c2"}}')
+Traceback (most recent call last):
+...
+stud8.server.wire.codec.ProtocolError: act: not an action: 'check' with amount 4 (...)
+>>> parse_command('{"t": "act", "d": {"kind": "raise", "amount": 8, "id": "c3"}}').command("ann")
+Act(player='ann', command_id='c3', action=Raise(to=8))
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from stud8.core.actions import Action, make_action
+from stud8.server.table.commands import (
+    Act,
+    ComeBack,
+    Command,
+    JoinWaitlist,
+    Leave,
+    LeaveWaitlist,
+    Sit,
+    SitOut,
+    TopUp,
+)
+from stud8.server.wire.codec import ProtocolError, object_fields
+from stud8.server.wire.limits import MAX_ID_CHARS, MAX_MESSAGE_BYTES
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "ActMessage",
+    "ClientMessage",
+    "ComeBackMessage",
+    "JoinWaitlistMessage",
+    "LeaveMessage",
+    "LeaveWaitlistMessage",
+    "PingMessage",
+    "SitMessage",
+    "SitOutMessage",
+    "TopUpMessage",
+    "parse_command",
+]
+
+# ------------------------------------------------------------------ client messages
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    """Base of the commands a client sends; ``id`` is the client's command id."""
+
+    t: ClassVar[str] = ""
+    doc: ClassVar[str] = ""
+
+    def command(self, player: str) -> Command:
+        """The table command this message asks for, as ``player``."""
+        raise ProtocolError(f"{self.t} is not a table command")
+
+
+@dataclass(frozen=True, slots=True)
+class ActMessage(ClientMessage):
+    kind: str
+    id: str
+    amount: int | None = None
+    t: ClassVar[str] = "act"
+    doc: ClassVar[str] = (
+        "Act in the hand: kind is fold, check, call, bring_in, complete, bet or raise; "
+        "amount is the 'to' amount (your total bet on this street) for complete, bet and "
+        "raise, and absent or null otherwise."
+    )
+
+    def __post_init__(self) -> None:
+        self.action()  # an unknown kind, or an amount where none goes, is refused here
+
+    def action(self) -> Action:
+        """The engine's action (checked when the message is made)."""
+        amount = "" if self.amount is None else f" with amount {self.amount}"
+        try:
+            action = make_action(self.kind, self.amount)
+        except ValueError as exc:
+            raise ProtocolError(f"act: not an action: {self.kind!r}{amount} ({exc})") from None
+        to = getattr(action, "to", 1)  # complete, bet and raise have a "to" amount
+        if to is None or to <= 0:
+            why = "needs its 'to' amount" if to is None else "a 'to' amount is more than 0"
+            raise ProtocolError(f"act: not an action: {self.kind!r}{amount} ({why})")
+        return action
+
+    def command(self, player: str) -> Act:
+        return Act(player=player, action=self.action(), command_id=self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class SitMessage(ClientMessage):
+    seat: int
+    amount: int
+    id: str
+    t: ClassVar[str] = "sit"
+    doc: ClassVar[str] = "Sit in a seat with a buy-in from your account (within the table's range)."
+
+    def command(self, player: str) -> Sit:
+        return Sit(player=player, seat=self.seat, amount=self.amount, command_id=self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class TopUpMessage(ClientMessage):
+    amount: int
+    id: str
+    t: ClassVar[str] = "top_up"
+    doc: ClassVar[str] = "Add chips from your account, between hands only."
+
+    def command(self, player: str) -> TopUp:
+        return TopUp(player=player, amount=self.amount, command_id=self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class SitOutMessage(ClientMessage):
+    id: str
+    t: ClassVar[str] = "sit_out"
+    doc: ClassVar[str] = "Be dealt out from the next hand on."
+
+    def command(self, player: str) -> SitOut:
+        return SitOut(player=player, command_id=self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class ComeBackMessage(ClientMessage):
+    id: str
+    t: ClassVar[str] = "come_back"
+    doc: ClassVar[str] = "Be dealt in again."
+
+    def command(self, player: str) -> ComeBack:
+        return ComeBack(player=player, command_id=self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveMessage(ClientMessage):
+    id: str
+    t: ClassVar[str] = "leave"
+    doc: ClassVar[str] = (
+        "Leave the table: between hands at once, else at the end of the hand; your chips "
+        "go back to your account."
+    )
+
+    def command(self, player: str) -> Leave:
+        return Leave(player=player, command_id=self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class PingMessage(ClientMessage):
+    id: str
+    t: ClassVar[str] = "ping"
+    doc: ClassVar[str] = "Answered by a pong with the same id (and the table's last number)."
+
+
+@dataclass(frozen=True, slots=True)
+class JoinWaitlistMessage(ClientMessage):
+    id: str
+    t: ClassVar[str] = "join_waitlist"
+    doc: ClassVar[str] = (
+        "Join the table's waiting list. Refused if you are seated here, already listed, "
+        "or a seat is free for you to take now (sit instead)."
+    )
+
+    def command(self, player: str) -> JoinWaitlist:
+        return JoinWaitlist(player=player, command_id=self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveWaitlistMessage(ClientMessage):
+    id: str
+    t: ClassVar[str] = "leave_waitlist"
+    doc: ClassVar[str] = "Leave the waiting list (a seat held for you is offered to the next)."
+
+    def command(self, player: str) -> LeaveWaitlist:
+        return LeaveWaitlist(player=player, command_id=self.id)
+
+
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
+    ActMessage,
+    SitMessage,
+    TopUpMessage,
+    SitOutMessage,
+    ComeBackMessage,
+    LeaveMessage,
+    JoinWaitlistMessage,
+    LeaveWaitlistMessage,
+    PingMessage,
+)
+
+
+_BY_TYPE: dict[str, type[ClientMessage]] = {cls.t: cls for cls in CLIENT_MESSAGES}
+_HINTS: dict[type[ClientMessage], dict[str, Any]] = {
+    cls: typing.get_type_hints(cls) for cls in CLIENT_MESSAGES
+}
+
+
+def parse_command(text: str | bytes) -> ClientMessage:
+    """The command a client message carries; ProtocolError says why not (see the module)."""
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large: {size} bytes (the limit is {MAX_MESSAGE_BYTES})")
+    try:
+        obj = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"malformed JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("malformed JSON: nested too deeply") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError('a message must be a JSON object {"t": type, "d": data}')
+    data = obj.get("d")
+    raw_id = data.get("id") if isinstance(data, dict) else None
+    command_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_CHARS else None
+    extra = set(obj) - {"t", "d", "v"}
+    if extra:
+        raise ProtocolError(f"unknown envelope fields {sorted(extra)}", command_id)
+    kind = obj.get("t")
+    if not isinstance(kind, str):
+        raise ProtocolError("the message type t must be a string", command_id)
+    cls = _BY_TYPE.get(kind)
+    if cls is None:
+        known = ", ".join(sorted(_BY_TYPE))
+        raise ProtocolError(f"unknown message type {kind!r} (known: {known})", command_id)
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{kind}: d must be a JSON object", command_id)
+    try:
+        values = object_fields(cls, data, kind, _HINTS[cls])
+    except ProtocolError as exc:
+        raise ProtocolError(exc.reason, command_id) from None
+    cid = values["id"]
+    assert isinstance(cid, str)
+    if not 1 <= len(cid) <= MAX_ID_CHARS:
+        raise ProtocolError(f"{kind}: id must be 1 to {MAX_ID_CHARS} characters", None)
+    try:
+        return cls(**values)
+    except ProtocolError as exc:
+        raise ProtocolError(exc.reason, command_id) from None

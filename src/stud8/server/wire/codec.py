@@ -1,0 +1,142 @@
+"""The wire's machinery: a message's fields checked in from JSON, and any message out to JSON.
+
+Every message of the protocol is a frozen dataclass (:mod:`stud8.server.wire.client`,
+:mod:`stud8.server.wire.server`, :mod:`stud8.server.wire.rest`); this module reads one
+from a JSON object, checking each field against the type the class declares
+(:func:`object_fields`), and writes any of them back (:func:`to_json`): the same
+classes generate the schemas (:mod:`stud8.server.wire.schemas`), so what is sent,
+what is accepted and what is documented cannot drift apart.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Move:
+...     to: int
+...     note: str | None = None
+>>> object_fields(Move, {"to": 3}, "move")
+{'to': 3}
+>>> object_fields(Move, {"to": "3"}, "move")
+Traceback (most recent call last):
+...
+stud8.server.wire.codec.ProtocolError: move: to must be an integer, got '3'
+>>> envelope("ack", 7, to_json(Move(3)))
+'{"t":"ack","v":7,"d":{"to":3,"note":null}}'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import MISSING, fields
+from typing import Any, Union
+
+from stud8.core.cards import Card
+from stud8.core.events import Event
+from stud8.server.table.events import TableEvent
+from stud8.server.wire.events import encode_event
+
+__all__ = ["JSON", "ProtocolError", "envelope", "object_fields", "to_json", "type_name"]
+
+JSON = Any
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be taken; ``command_id`` is its id, if readable."""
+
+    def __init__(self, reason: str, command_id: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.command_id = command_id
+
+
+# ------------------------------------------------------------------ in
+def _type_ok(value: object, tp: object) -> bool:
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if tp is str:
+        return isinstance(value, str)
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if tp is type(None):
+        return value is None
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        return any(_type_ok(value, a) for a in typing.get_args(tp))
+    raise TypeError(f"no check for {tp!r}")
+
+
+def type_name(tp: object) -> str:
+    """How a field's type reads in a refusal: 'an integer', 'a string or null'."""
+    names = {
+        int: "an integer",
+        str: "a string",
+        bool: "true or false",
+        float: "a number",
+        type(None): "null",
+    }
+    if tp in names:
+        return names[tp]
+    return " or ".join(type_name(a) for a in typing.get_args(tp))
+
+
+def object_fields(
+    cls: type, data: Mapping[str, Any], what: str, hints: dict[str, Any] | None = None
+) -> dict[str, object]:
+    """The fields of dataclass ``cls`` found in ``data``, checked: no unknown field, no
+    required field missing, each of its declared type; ProtocolError says which not."""
+    hints = typing.get_type_hints(cls) if hints is None else hints
+    names = [f.name for f in fields(cls)]
+    unknown = set(data) - set(names)
+    if unknown:
+        raise ProtocolError(f"{what}: unknown fields {sorted(unknown)}")
+    values: dict[str, object] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            if f.default is MISSING:
+                raise ProtocolError(f"{what}: missing field {f.name!r}")
+            continue
+        value = data[f.name]
+        if not _type_ok(value, hints[f.name]):
+            raise ProtocolError(
+                f"{what}: {f.name} must be {type_name(hints[f.name])}, got {value!r}"
+            )
+        values[f.name] = value
+    return values
+
+
+# ------------------------------------------------------------------ out
+def to_json(value: object) -> JSON:
+    """A message (or any value in one) as JSON values: a dataclass is an object of its
+    fields, an event its ``{"k": kind, ...}`` object, a card its text, an enum its
+    value, a hand value its strength, a tuple a list."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, (Event, TableEvent)):
+        return encode_event(value)
+    if isinstance(value, enum.Enum):
+        return to_json(value.value)
+    if isinstance(value, (tuple, list)):
+        return [to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in fields(value)}
+    if hasattr(value, "strength"):
+        return to_json(value.strength)
+    raise TypeError(f"no JSON form for {value!r}")
+
+
+def envelope(t: str, v: int | None, d: JSON) -> str:
+    """The text of one message: ``{"t": type, "v": seq, "d": data}`` (no ``v`` if None)."""
+    obj: dict[str, JSON] = {"t": t}
+    if v is not None:
+        obj["v"] = v
+    obj["d"] = d
+    return json.dumps(obj, separators=(",", ":"))

@@ -1,0 +1,158 @@
+"""What the server sends on a table's websocket, as typed dataclasses that encode themselves.
+
+Each class is the ``d`` of one message type ``t``; :meth:`ServerMessage.encode`
+writes the message's text (``{"t", "v", "d"}``, ``v`` being the table's number
+when it was made) from its fields, and :mod:`stud8.server.wire.schemas` generates
+its JSON schema from the same fields, so what is sent is what is documented.
+
+>>> AckMessage("c7").encode(41)
+'{"t":"ack","v":41,"d":{"id":"c7"}}'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from stud8.core.actions import LegalAction
+from stud8.core.views import HandView
+from stud8.server.table.events import AnyEvent, TimerStarted
+from stud8.server.table.snapshot import OfferSnapshot, SeatSnapshot
+from stud8.server.wire.codec import JSON, envelope, to_json
+from stud8.server.wire.events import encode_event
+from stud8.server.wire.rest import TableInfo
+
+__all__ = [
+    "SERVER_MESSAGES",
+    "AckMessage",
+    "EventMessage",
+    "PongMessage",
+    "RejectMessage",
+    "ServerMessage",
+    "SnapshotMessage",
+    "TurnMessage",
+    "WelcomeMessage",
+    "event_text",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerMessage:
+    t: ClassVar[str] = ""
+    doc: ClassVar[str] = ""
+    numbered: ClassVar[bool] = True  # carries ``v``, the table's number
+
+    def data(self) -> JSON:
+        """The message's ``d``."""
+        return to_json(self)
+
+    def encode(self, v: int | None) -> str:
+        """The message's text, ``v`` its number (None: none)."""
+        return envelope(self.t, v if self.numbered else None, self.data())
+
+
+@dataclass(frozen=True, slots=True)
+class WelcomeMessage(ServerMessage):
+    table_id: str
+    player: str | None
+    seat: int | None
+    table: TableInfo
+    t: ClassVar[str] = "welcome"
+    numbered: ClassVar[bool] = False
+    doc: ClassVar[str] = (
+        "First message on a connection: who you are here (player null: an observer), "
+        "and the table's rules (table: its game, structure, stakes, buy-in range, "
+        "seats, clock, timeout policy and rake, as the lobby lists them)."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class EventMessage(ServerMessage):
+    event: AnyEvent
+    t: ClassVar[str] = "event"
+    doc: ClassVar[str] = (
+        "One table event, numbered v (one sequence per table, no gaps), as you may see it: "
+        "another player's down card has card null. d.k is the kind; the other fields "
+        "are listed under 'Events'."
+    )
+
+    def data(self) -> JSON:
+        return encode_event(self.event)
+
+
+def event_text(seq: int, data: JSON) -> str:
+    """The text of the ``event`` message numbered ``seq`` whose ``d`` is ``data`` (an
+    event already encoded: the edge encodes one once for all who see it alike)."""
+    return f'{{"t":"event","v":{seq},"d":{json.dumps(data, separators=_COMPACT)}}}'
+
+
+_COMPACT = (",", ":")
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotMessage(ServerMessage):
+    table_id: str
+    viewer_seat: int | None
+    seats: tuple[SeatSnapshot, ...]
+    hand_id: str | None
+    hand: HandView | None
+    turn: TimerStarted | None
+    waiting_list: tuple[str, ...] = ()
+    offer: OfferSnapshot | None = None
+    t: ClassVar[str] = "snapshot"
+    doc: ClassVar[str] = (
+        "The table as you may see it now (sent on connect when no last_seen is given or "
+        "the missed events are gone); the events after v follow. viewer_seat: your seat "
+        "in the hand in play (null: none); hand: the hand as you may see it (another "
+        "player's down cards are null until shown; legal_actions only when it is your "
+        "turn); turn: the clock of the seat to act; waiting_list: the names on the "
+        "waiting list, in order; offer: the seat held for the first of them, "
+        "{seat, player, seconds_left}, or null."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMessage(ServerMessage):
+    seat: int
+    legal: tuple[LegalAction, ...] = field(default=())
+    t: ClassVar[str] = "turn"
+    doc: ClassVar[str] = (
+        "Your turn: the actions you may take, each {kind, min_to, max_to, adds, all_in}."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class AckMessage(ServerMessage):
+    id: str
+    t: ClassVar[str] = "ack"
+    doc: ClassVar[str] = "Your command was applied (a repeat of its id gets the same answer)."
+
+
+@dataclass(frozen=True, slots=True)
+class RejectMessage(ServerMessage):
+    id: str | None
+    reason: str
+    t: ClassVar[str] = "reject"
+    doc: ClassVar[str] = (
+        "Your message was refused and changed nothing; id is null when the message had no "
+        "readable id (malformed JSON, oversized, ...)."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PongMessage(ServerMessage):
+    id: str
+    t: ClassVar[str] = "pong"
+    doc: ClassVar[str] = "The answer to a ping."
+
+
+SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
+    WelcomeMessage,
+    SnapshotMessage,
+    EventMessage,
+    TurnMessage,
+    AckMessage,
+    RejectMessage,
+    PongMessage,
+)

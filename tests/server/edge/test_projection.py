@@ -1,0 +1,122 @@
+"""What each viewer may see, decided at the edge: no text ever carries a card its viewer
+may not see, each event is encoded once per visibility class, and a snapshot is
+projected for each viewer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from server.tableharness import Harness, play_passively, run, seat_players
+from stud8.core.events import CardDealt, HandShown
+from stud8.server.edge.projection import encode, snapshot_for
+from stud8.server.table.commands import SeatBot
+from stud8.server.table.events import HandStarted, Numbered, SeatTaken
+
+BOTS = ("b1", "b2", "b3")
+# (player, operator): three players, an observer, an operator watching, and an
+# operator who plays (b1 named an operator): he sees what his seat sees
+VIEWERS: tuple[tuple[str | None, bool], ...] = (
+    ("b1", False),
+    ("b2", False),
+    ("b3", False),
+    (None, False),
+    ("op", True),
+    ("b1", True),
+)
+
+
+def test_no_viewer_is_sent_a_card_he_may_not_see_over_many_bot_hands() -> None:
+    async def body(h: Harness) -> None:
+        for name in BOTS:
+            h.books.issue(name, 1_000_000)
+        seen = h.watch()
+        while h.table.hands_played < 150:
+            for number, name in enumerate(BOTS, start=1):
+                if number not in h.table.seats:
+                    bot = SeatBot(player=name, seat=number, amount=200)
+                    assert (await h.send(bot)).ok
+            await h.advance(5)
+        assert [i.seq for i in seen] == list(range(1, h.table.last_seq + 1))
+        hidden = sum(isinstance(i.event, CardDealt) and not i.event.face_up for i in seen)
+        for player, everything in VIEWERS:
+            mine = 0
+            seat: int | None = None
+            for item in seen:
+                message: dict[str, Any] = json.loads(encode(item).text_for(player, everything))
+                assert message["t"] == "event" and message["v"] == item.seq  # never a gap
+                d = message["d"]
+                if isinstance(item.event, HandStarted):
+                    seat = item.seat_of(player)
+                if d["k"] == "deal" and not d["face_up"]:
+                    may = d["seat"] == seat or (everything and seat is None)
+                    assert (d["card"] is not None) == may, (player, everything, item)
+                    mine += d["card"] is not None
+                elif isinstance(item.event, HandShown):
+                    assert d["cards"]  # shown to everyone
+            if player is None:
+                assert mine == 0
+            elif everything and player == "op":
+                assert mine == hidden  # an operator not dealt in sees every card
+            else:
+                assert mine >= 150 * 2  # at least his first two down cards, each hand
+
+    run(body)
+
+
+def test_an_event_is_encoded_once_per_visibility_class() -> None:
+    public = encode(Numbered(3, SeatTaken(1, "ann", 100)))
+    assert public.whole is None
+    texts = {id(public.text_for(p, e)) for p, e in VIEWERS}
+    assert len(texts) == 1  # one text, the same object, for everyone
+
+    async def body(h: Harness) -> None:
+        seen = h.watch()
+        await seat_players(h, 2)
+        await h.advance(5)
+        deals = [i for i in seen if isinstance(i.event, CardDealt) and not i.event.face_up]
+        assert deals
+        for item in deals:
+            encoded = encode(item)
+            assert encoded.whole is not None
+            texts = {
+                encoded.text_for(p, e) for p, e in (("ann", False), ("bob", False), (None, False))
+            }
+            assert texts == {encoded.text, encoded.whole}  # two texts in all
+
+    run(body)
+
+
+def test_a_snapshot_shows_each_viewer_what_he_may_see() -> None:
+    async def body(h: Harness) -> None:
+        await seat_players(h, 2)
+        await h.advance(5)
+        hand = h.table.hand
+        assert hand is not None and hand.to_act is not None
+        caught = await h.table.catch_up(None)
+        snap = caught.snapshot
+        assert snap is not None
+        mover = snap.hand_seats[hand.to_act]
+        for player, everything, seat in (
+            ("ann", False, 1),
+            ("bob", False, 2),
+            (None, False, None),
+            ("op", True, None),
+            ("ann", True, 1),
+            ("cat", False, None),  # not dealt in: an observer's view
+        ):
+            message = snapshot_for(snap, player, everything)
+            assert message.viewer_seat == seat
+            assert message.hand is not None and message.hand.viewer == seat
+            all_cards = everything and seat is None
+            for s in message.hand.seats:
+                visible = all(c is not None for c in s.down_cards)
+                assert visible == (all_cards or s.seat == seat), (player, s)
+            may_act = all_cards or player == mover
+            assert bool(message.hand.legal_actions) == may_act
+            text = json.loads(message.encode(snap.seq))
+            assert text["t"] == "snapshot" and text["v"] == snap.seq
+        # the hand played out: the seats shown at the showdown are shown to all
+        await play_passively(h)
+
+    run(body)
