@@ -210,10 +210,14 @@ class HandRecord:
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON object (what :meth:`dumps` writes)."""
         events = []
+        last: datetime | None = None
+        stamp: str | None = None
         for event, t in zip(self.events, self.times, strict=True):
             obj = encode_event(event)
             if t is not None:
-                obj["t"] = encode_time(t)
+                if t is not last:  # the events of one action share their time
+                    last, stamp = t, encode_time(t)
+                obj["t"] = stamp
             events.append(obj)
         return {
             "v": FORMAT_VERSION,

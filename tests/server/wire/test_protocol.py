@@ -39,7 +39,7 @@ from stud8.server.wire.client import (
     SitMessage,
     parse_command,
 )
-from stud8.server.wire.codec import ProtocolError
+from stud8.server.wire.codec import ProtocolError, to_json
 from stud8.server.wire.events import encode_event
 from stud8.server.wire.rest import table_info
 from stud8.server.wire.schemas import schemas_markdown, updated_doc
@@ -273,3 +273,23 @@ def test_the_protocol_document_shows_the_current_schemas() -> None:
     assert updated_doc(text) == text
     for name in [*SCHEMAS["client"], *SCHEMAS["server"]]:
         assert f"#### `{name}`" in text
+
+
+def test_a_message_s_written_out_fields_are_its_fields() -> None:
+    """The most sent messages write their fields out (for speed): exactly the
+    dataclass's fields, as the generic encoding gives them."""
+    live = Hand.start(
+        rules=TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8),
+        stacks={1: 100, 2: 100},
+        deck=Deck.seeded(3),
+    )
+    assert live.to_act is not None
+    messages = [
+        TurnMessage(live.to_act, tuple(live.legal_actions())),
+        AckMessage("a"),
+        RejectMessage("r", "no"),
+        RejectMessage(None, "no"),
+        PongMessage("p"),
+    ]
+    for message in messages:
+        assert message.data() == to_json(message), message

@@ -36,13 +36,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, CursorResult, Engine, delete, func, insert, select
+from sqlalchemy import Connection, CursorResult, Engine, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.server.storage.db import session_factory
 from stud8.server.storage.models import HandInProgress, HandPlayer, StoredHand
+
+# The statements every hand runs, built once.
+_NOTED = select(HandInProgress.id).where(HandInProgress.hand_id == bindparam("hand_id"))
+_NOTE = insert(HandInProgress)
+_UNNOTE = delete(HandInProgress).where(HandInProgress.hand_id == bindparam("hand_id"))
+_STORED = select(StoredHand.id).where(StoredHand.hand_id == bindparam("hand_id"))
+_NEW_HAND = insert(StoredHand)
+_NEW_PLAYER = insert(HandPlayer)
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 1000
@@ -139,18 +147,16 @@ class HandStore:
         started_at: datetime | None = None,
     ) -> None:
         """:meth:`begin` in the connection's open transaction."""
-        noted = select(HandInProgress.id).where(HandInProgress.hand_id == hand_id)
-        if conn.execute(noted).first() is not None:
+        if conn.execute(_NOTED, {"hand_id": hand_id}).first() is not None:
             return
         entries = [SeatEntry(n, p, c) for n, (p, c) in sorted(seats.items())]
-        conn.execute(
-            insert(HandInProgress).values(
-                hand_id=hand_id,
-                table_id=table,
-                started_at=started_at or _now(),
-                seats=_seats_json(entries),
-            )
-        )
+        values = {
+            "hand_id": hand_id,
+            "table_id": table,
+            "started_at": started_at or _now(),
+            "seats": _seats_json(entries),
+        }
+        conn.execute(_NOTE, values)
 
     def in_progress(self) -> list[InProgress]:
         """The hands dealt and not recorded, oldest first."""
@@ -171,8 +177,7 @@ class HandStore:
     @staticmethod
     def store_in(conn: Connection, record: HandRecord, ended_at: datetime | None = None) -> bool:
         """:meth:`store` in the connection's open transaction."""
-        stored = select(StoredHand.id).where(StoredHand.hand_id == record.hand_id)
-        if conn.execute(stored).first() is not None:
+        if conn.execute(_STORED, {"hand_id": record.hand_id}).first() is not None:
             return False
         HandStore._add(
             conn,
@@ -185,7 +190,7 @@ class HandStore:
             record=record.dumps(),
             seats=[SeatEntry(s.seat, s.name, s.stack) for s in record.seats],
         )
-        conn.execute(delete(HandInProgress).where(HandInProgress.hand_id == record.hand_id))
+        conn.execute(_UNNOTE, {"hand_id": record.hand_id})
         return True
 
     def close_unfinished(self, hand: InProgress, *, cancelled: bool, note: str) -> bool:
@@ -222,21 +227,19 @@ class HandStore:
         record: str | None,
         seats: Sequence[SeatEntry],
     ) -> None:
-        row = conn.execute(
-            insert(StoredHand).values(
-                hand_id=hand_id,
-                table_id=table,
-                started_at=started_at,
-                ended_at=ended_at,
-                cancelled=cancelled,
-                note=note,
-                record=record,
-            )
-        )
-        ref = _new_id(row)
+        values = {
+            "hand_id": hand_id,
+            "table_id": table,
+            "started_at": started_at,
+            "ended_at": ended_at,
+            "cancelled": cancelled,
+            "note": note,
+            "record": record,
+        }
+        ref = _new_id(conn.execute(_NEW_HAND, values))
         if seats:
             conn.execute(
-                insert(HandPlayer),
+                _NEW_PLAYER,
                 [
                     {"hand_ref": ref, "player": s.player, "seat": s.seat, "stack": s.stack}
                     for s in seats

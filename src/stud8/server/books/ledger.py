@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, CursorResult, Engine, func, insert, select, update
+from sqlalchemy import Connection, CursorResult, Engine, bindparam, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
@@ -62,6 +62,26 @@ RAKE = "rake"
 _RETRY_PGCODES = frozenset({"40001", "40P01"})
 
 T = TypeVar("T")
+
+
+# The ledger's hot statements, built once (building one costs more than running it).
+_HAND_DONE = select(Transaction.id, Transaction.kind).where(
+    Transaction.hand_id == bindparam("hand_id")
+)
+_ACCOUNTS = (
+    select(Account.id, Account.name, Account.kind, Account.balance)
+    .where(Account.name.in_(bindparam("names", expanding=True)))
+    .order_by(Account.name)
+)
+_ACCOUNTS_LOCKED = _ACCOUNTS.with_for_update()
+_NEW_ACCOUNT = insert(Account)
+_NEW_TRANSACTION = insert(Transaction)
+_NEW_ENTRY = insert(Entry)
+_SET_BALANCE = (
+    update(Account)
+    .where(Account.id == bindparam("account"))
+    .values(balance=bindparam("new_balance"))
+)
 
 
 # ----------------------------------------------------------------- errors
@@ -379,22 +399,17 @@ class Ledger:
         memo: str,
         creatable: frozenset[str],
     ) -> int:
-        # Core statements, not ORM objects: this runs for every hand.
+        # Statements built once (below), not ORM objects: this runs for every hand.
         if hand_id is not None:
-            done = conn.execute(
-                select(Transaction.id, Transaction.kind).where(Transaction.hand_id == hand_id)
-            ).first()
+            done = conn.execute(_HAND_DONE, {"hand_id": hand_id}).first()
             if done is not None:
                 raise DuplicateHandError(hand_id, done.id, done.kind)
         names = sorted({name for name, _ in legs})
-        query = (
-            select(Account.id, Account.name, Account.kind, Account.balance)
-            .where(Account.name.in_(names))
-            .order_by(Account.name)
-        )
-        if self._lock_rows:
-            query = query.with_for_update()
-        found = {row.name: (row.id, row.kind, row.balance) for row in conn.execute(query)}
+        query = _ACCOUNTS_LOCKED if self._lock_rows else _ACCOUNTS
+        found = {
+            row.name: (row.id, row.kind, row.balance)
+            for row in conn.execute(query, {"names": names})
+        }
         for name in names:
             if name not in found and name not in creatable:
                 raise UnknownAccountError(f"{kind}: no account {name!r}")
@@ -419,10 +434,10 @@ class Ledger:
         for name in names:
             if name not in found:
                 created = conn.execute(
-                    insert(Account).values(name=name, kind=_kind_of(name), balance=0)
+                    _NEW_ACCOUNT, {"name": name, "kind": _kind_of(name), "balance": 0}
                 )
                 ids[name] = _new_id(created)
-        txn = conn.execute(insert(Transaction).values(kind=kind, hand_id=hand_id, memo=memo))
+        txn = conn.execute(_NEW_TRANSACTION, {"kind": kind, "hand_id": hand_id, "memo": memo})
         txn_id = _new_id(txn)
         rows = [
             {"transaction_id": txn_id, "account_id": ids[name], "amount": amount}
@@ -430,15 +445,14 @@ class Ledger:
             if amount != 0
         ]
         if rows:
-            conn.execute(insert(Entry), rows)
-        for name in names:
-            if net.get(name, 0):
-                before = found[name][2] if name in found else 0
-                conn.execute(
-                    update(Account)
-                    .where(Account.id == ids[name])
-                    .values(balance=before + net[name])
-                )
+            conn.execute(_NEW_ENTRY, rows)
+        balances = [
+            {"account": ids[name], "new_balance": (found[name][2] if name in found else 0) + change}
+            for name in names
+            if (change := net.get(name, 0))
+        ]
+        if balances:
+            conn.execute(_SET_BALANCE, balances)  # one executemany for every account
         return txn_id
 
     def _retrying(self, work: Callable[[Connection], T]) -> T:

@@ -84,24 +84,13 @@ class Connection:
             if player is not None and not channel.closed:
                 await self._bus.send(self.table_id, Connect(player=player))
                 connected = True
-            dropped = asyncio.ensure_future(self.outbox.dropped.wait())
-            try:
-                while True:
-                    incoming = asyncio.ensure_future(receive())
-                    done, _ = await asyncio.wait(
-                        {incoming, dropped}, return_when=asyncio.FIRST_COMPLETED
-                    )
-                    if incoming not in done:  # the client does not read: drop it
-                        incoming.cancel()
-                        with contextlib.suppress(asyncio.CancelledError, Exception):
-                            await incoming
-                        break
-                    text = incoming.result()
-                    if text is None:
-                        break
-                    self.handle(text)
-            finally:
-                dropped.cancel()
+            # until the client goes; a client that does not read is dropped by its
+            # outbox, which closes the socket (and so ends this)
+            while not self.outbox.dropped.is_set():
+                text = await receive()
+                if text is None:
+                    break
+                self.handle(text)
         finally:
             channel.leave(self.viewer)
             await self.outbox.close()  # the client is gone: what is still queued is dropped

@@ -5,7 +5,8 @@ must never wait for a slow client. What is queued in one turn of the event loop 
 written together when that turn ends, so the several messages an action makes
 (its event, the clock, the turn) leave in one write. A client that does not read
 (more than ``limit`` texts waiting, or that many bytes not yet taken by the network)
-is dropped: :attr:`Outbox.dropped` is set and the connection ends.
+is dropped: :attr:`Outbox.dropped` is set and ``on_drop`` is called (the socket is
+closed, which ends the connection).
 
 Two outboxes, one interface:
 
@@ -47,8 +48,16 @@ class Outbox(Protocol):
 class FrameOutbox:
     """Texts written together at the end of each turn of the loop (see the module)."""
 
-    def __init__(self, write: WriteTexts, *, limit: int = 10_000, max_buffer: int = 4 << 20):
+    def __init__(
+        self,
+        write: WriteTexts,
+        *,
+        on_drop: Callable[[], None] = lambda: None,
+        limit: int = 10_000,
+        max_buffer: int = 4 << 20,
+    ):
         self._write = write
+        self._on_drop = on_drop
         self._limit = limit
         self._max_buffer = max_buffer
         self._texts: list[str] = []
@@ -84,7 +93,9 @@ class FrameOutbox:
     def _drop(self) -> None:
         self._closed = True
         self._texts = []
-        self.dropped.set()
+        if not self.dropped.is_set():
+            self.dropped.set()
+            self._on_drop()
 
     async def close(self) -> None:
         self._closed = True
@@ -94,8 +105,15 @@ class FrameOutbox:
 class AsgiOutbox:
     """Texts sent one by one through an ASGI ``send``, from a writer task."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], *, limit: int = 10_000) -> None:
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        *,
+        on_drop: Callable[[], None] = lambda: None,
+        limit: int = 10_000,
+    ) -> None:
         self._send = send
+        self._on_drop = on_drop
         self._limit = limit
         self._texts: list[str] = []
         self._ready = asyncio.Event()
@@ -107,10 +125,15 @@ class AsgiOutbox:
             return
         self._texts.append(text)
         if len(self._texts) > self._limit:
-            self._texts = []
-            self.dropped.set()  # the client does not read: drop it
+            self._drop()  # the client does not read
             return
         self._ready.set()
+
+    def _drop(self) -> None:
+        self._texts = []
+        if not self.dropped.is_set():
+            self.dropped.set()
+            self._on_drop()
 
     async def _writer(self) -> None:
         try:
@@ -122,7 +145,7 @@ class AsgiOutbox:
                     await self._send(text)
         except Exception as exc:  # the socket is gone
             log.debug("a connection could not be written: %s", exc)
-            self.dropped.set()
+            self._drop()
 
     async def close(self) -> None:
         self._task.cancel()

@@ -7,6 +7,7 @@ reconnection asks for what was missed. Refused at the start with close code 4400
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -21,11 +22,22 @@ __all__ = ["table_socket"]
 
 def _outbox(websocket: WebSocket) -> Outbox:
     """Frames straight to the socket when the server is the room's own websocket
-    protocol (``stud8 serve``), else the ASGI server's ``send``."""
+    protocol (``stud8 serve``), else the ASGI server's ``send``. A client that does
+    not read is closed with 1008."""
+    closing: list[asyncio.Task[None]] = []
+
+    def drop() -> None:
+        closing.append(asyncio.ensure_future(_close(websocket, 1008, "too slow: not reading")))
+
     write = websocket.scope.get("extensions", {}).get(SEND_TEXTS)
     if write is not None:
-        return FrameOutbox(write)
-    return AsgiOutbox(websocket.send_text)
+        return FrameOutbox(write, on_drop=drop)
+    return AsgiOutbox(websocket.send_text, on_drop=drop)
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.close(code, reason)
 
 
 async def table_socket(websocket: WebSocket) -> None:

@@ -121,12 +121,28 @@ class TurnMessage(ServerMessage):
         "Your turn: the actions you may take, each {kind, min_to, max_to, adds, all_in}."
     )
 
+    def data(self) -> JSON:  # the fields, written out: one of the most sent messages
+        legal = [
+            {
+                "kind": a.kind.value,
+                "min_to": a.min_to,
+                "max_to": a.max_to,
+                "adds": a.adds,
+                "all_in": a.all_in,
+            }
+            for a in self.legal
+        ]
+        return {"seat": self.seat, "legal": legal}
+
 
 @dataclass(frozen=True, slots=True)
 class AckMessage(ServerMessage):
     id: str
     t: ClassVar[str] = "ack"
     doc: ClassVar[str] = "Your command was applied (a repeat of its id gets the same answer)."
+
+    def data(self) -> JSON:
+        return {"id": self.id}
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,12 +155,18 @@ class RejectMessage(ServerMessage):
         "readable id (malformed JSON, oversized, ...)."
     )
 
+    def data(self) -> JSON:
+        return {"id": self.id, "reason": self.reason}
+
 
 @dataclass(frozen=True, slots=True)
 class PongMessage(ServerMessage):
     id: str
     t: ClassVar[str] = "pong"
     doc: ClassVar[str] = "The answer to a ping."
+
+    def data(self) -> JSON:
+        return {"id": self.id}
 
 
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
