@@ -19,6 +19,7 @@ from starlette.applications import Starlette
 
 from stud8.core.cards import Deck
 from stud8.server.books.memory import MemoryBooks
+from stud8.server.http.websocket import RoomWebSocketProtocol
 from stud8.server.runtime import memory_app, open_room
 from stud8.server.settings import Settings
 from stud8.server.table.spec import TableSpec
@@ -49,9 +50,10 @@ class Room:
 def serve(
     app: Starlette, audit: Callable[[], bool], on_stop: Callable[[], None] = lambda: None
 ) -> Room:
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    config = uvicorn.Config(  # the room's websocket protocol, as stud8 serve runs it
+        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws=RoomWebSocketProtocol
     )
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="stud8-room", daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
