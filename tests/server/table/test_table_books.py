@@ -14,7 +14,7 @@ from server.tableharness import PLAYERS, Harness, run, seat_players
 from stud8.core.events import HandEnded, PotAwarded
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.table.books import HandEnd, HandNote
-from stud8.server.table.commands import Reply
+from stud8.server.table.commands import Leave, Reply
 from stud8.server.table.events import HandFinished, HandStarted, Numbered
 
 
@@ -22,10 +22,16 @@ class FlakyBooks(MemoryBooks):
     """Books whose next ``ends`` hand ends and ``notes`` hand notes fail, as when the
     database is unreachable."""
 
-    def __init__(self, *, ends: int = 0, notes: int = 0) -> None:
+    def __init__(self, *, ends: int = 0, notes: int = 0, stands: int = 0) -> None:
         super().__init__({p: 1000 for p in PLAYERS})
-        self.ends, self.notes = ends, notes
+        self.ends, self.notes, self.stands = ends, notes, stands
         self.attempts = 0
+
+    async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:
+        if self.stands > 0:
+            self.stands -= 1
+            raise OSError("the database is unreachable")
+        await super().stand(table_id, seat, player, chips)
 
     async def hand_ended(self, end: HandEnd) -> None:
         self.attempts += 1
@@ -114,3 +120,23 @@ def test_a_hand_note_that_cannot_be_written_deals_no_hand_until_it_is(
     with caplog.at_level(logging.ERROR, logger="stud8.server"):
         run(body, books=books)
     assert any("cannot note a new hand" in r.getMessage() for r in caplog.records)
+
+
+def test_a_player_who_leaves_while_the_books_are_down_is_paid_out_when_they_are_back() -> None:
+    books = FlakyBooks(stands=2)
+
+    async def body(h: Harness) -> None:
+        await seat_players(h, 3)
+        reply = await h.send(Leave(player="cat"))
+        assert reply.ok  # taken: he leaves as soon as his chips can go back
+        seat = h.table.seats[3]
+        assert seat.leaving and not seat.ready and books.on_table("t1", "cat") == 100
+        await h.advance(5)  # a hand is dealt without him; the retry fails once more
+        hand = h.table.hand
+        assert hand is not None and 3 not in hand.seats and 3 in h.table.seats
+        await h.advance(5)  # the books are back: he is stood up
+        assert 3 not in h.table.seats
+        assert books.balance("cat") == 1000 and books.on_table("t1", "cat") == 0
+        assert books.audit()
+
+    run(body, books=books)

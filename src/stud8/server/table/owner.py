@@ -165,6 +165,8 @@ class Table(TableSeating):
         )
         self._answers: OrderedDict[tuple[str, str], Reply] = OrderedDict()
         self.connections: Counter[str] = Counter()  # open connections, by player
+        self._stand_later: dict[int, str] = {}
+        self._retry_stand_at = 0.0
         self.hands_played = 0
         # Why the table has stopped dealing (its books cannot be written), or None.
         self.paused: str | None = None

@@ -59,6 +59,8 @@ from stud8.tools.bots import BOTS, Bot
 
 log = logging.getLogger("stud8.server")
 
+STAND_RETRY = 5.0  # seconds before standing up again one the books refused
+
 
 class TableSeating:
     """The seat commands; :class:`~stud8.server.table.owner.Table` provides the rest."""
@@ -68,6 +70,8 @@ class TableSeating:
     config: TableConfig
     seats: dict[int, Seat]
     connections: Counter[str]
+    _stand_later: dict[int, str]  # seats to stand up when the books can be written
+    _retry_stand_at: float
     hand: Hand | None
     waiting: WaitingList
     _hand_players: Mapping[int, str]
@@ -202,12 +206,16 @@ class TableSeating:
                 seat.leaving = True
                 self._emit(SatOut(number, "leaving"))
             return
-        await self._remove(number, cmd.reason)
+        if not await self._remove(number, cmd.reason) and not seat.leaving:
+            # the books cannot be written now: he is dealt out, and stood up (his
+            # chips back) as soon as they can
+            seat.leaving = True
+            self._emit(SatOut(number, "leaving"))
 
     async def _remove(self, number: int, reason: str) -> bool:
-        """Stand the player in seat ``number`` up, his chips back to his account;
-        False (he stays, marked leaving, and is tried again after the next hand or
-        check) if the books cannot be written now."""
+        """Stand the player in seat ``number`` up, his chips back to his account. If
+        the books cannot be written now he stays seated, dealt out, and the table
+        tries again (every few seconds, after its next messages); False."""
         seat = self.seats[number]
         try:
             await self._books.stand(self.table_id, number, seat.player, seat.chips)
@@ -215,8 +223,13 @@ class TableSeating:
             log.error(
                 "table %s: cannot stand %s up (%s): %s", self.table_id, seat.player, reason, exc
             )
-            seat.leaving = True
+            self._stand_later[number] = reason
+            self._retry_stand_at = self._clock.now() + STAND_RETRY
+            self._clock.call_at(
+                self._retry_stand_at, lambda: self._queue.put_nowait((AwayCheck(), None))
+            )
             return False
+        self._stand_later.pop(number, None)
         del self.seats[number]
         self._emit(SeatLeft(number, seat.player, seat.chips, reason))
         self.waiting.offer_next(self._free_seats())
@@ -293,6 +306,12 @@ class TableSeating:
         next one due (one still in the hand goes when the hand ends: the table
         checks again after it)."""
         now, limit = self._clock.now(), self.config.sit_out_seconds
+        if self._stand_later and now >= self._retry_stand_at:
+            for number, reason in list(self._stand_later.items()):
+                if number in self.seats and not self._in_hand(number):
+                    await self._remove(number, reason)
+                elif number not in self.seats:
+                    del self._stand_later[number]
         for seat in self.seats.values():
             if not seat.away:
                 seat.away_since = None
