@@ -102,6 +102,8 @@ from stud8.server.table.state import (
 )
 from stud8.server.table.status import TableStatus
 from stud8.server.table.waitlist import WaitingList
+from stud8.tools.bots.base import FastBot
+from stud8.tools.bots.window import HandWindows
 
 __all__ = ["Table"]
 
@@ -151,6 +153,8 @@ class Table(TableSeating):
         self._hand_times: list[datetime] = []  # when each event of the hand happened
         self._held: list[Event] = []  # the hand's events not sent yet (its end, until durable)
         self._turn: Turn | None = None
+        self._windows: HandWindows | None = None  # the bots' windows onto the hand
+        self._windows_of: Hand | None = None
         self._token = 0
         self._start_timer: TimerHandle | None = None
         self._away_timer: TimerHandle | None = None
@@ -423,7 +427,15 @@ class Table(TableSeating):
             assert bot is not None
             self._turn = None
             try:
-                events = hand.apply(bot.act(hand.view(turn.seat)))
+                # a bot that can decides from its seat's window onto the hand, kept up
+                # to date as the hand goes, not from a view rebuilt at every decision
+                if isinstance(bot, FastBot):
+                    if self._windows is None or self._windows_of is not hand:
+                        self._windows, self._windows_of = HandWindows(hand), hand
+                    action = bot.decide(self._windows.seat(turn.seat))
+                else:
+                    action = bot.act(hand.view(turn.seat))
+                events = hand.apply(action)
             except Stud8Error:
                 events = hand.time_out()
             await self._progress(events)
@@ -595,6 +607,7 @@ class Table(TableSeating):
             self.seats[number].chips = chips
         self._emit(HandFinished(hand.hand_id, hand.cancelled), players)
         self.hand = None
+        self._windows = self._windows_of = None
         self.hands_played += 1
         if not hand.cancelled:
             self._pots.append((self._clock.now(), sum(end.payouts.values()) + end.rake))
