@@ -16,111 +16,28 @@ import asyncio
 import collections
 import contextlib
 import json
-import os
 import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.roomdb import free_port
+from server.roomprocess import (
+    PASSWORD,
+    Server,
+    audit,
+    bearer,
+    open_table,
+    register,
+    running_server,
+)
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger, bank, table_account
 from stud8.server.books.recovery import CANCELLED_NOTE
 from stud8.server.storage import create_engine_for
 
-PASSWORD = "secret-pw-1"
 Msg = dict[str, Any]
-
-
-@dataclass
-class Server:
-    process: subprocess.Popen[bytes]
-    port: int
-    log: Path
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, table_id: str, token: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table_id}?token={token}"
-
-
-@contextmanager
-def running_server(url: str, workdir: Path, **env: str) -> Iterator[Server]:
-    """``python -m stud8 serve`` on ``url``, up and answering; stopped at the end."""
-    port = free_port()
-    log = workdir / f"server-{port}.log"
-    environ = {
-        **os.environ,
-        "STUD8_OPERATORS": "boss",
-        "STUD8_DEFAULT_TABLES": "0",
-        "STUD8_BETWEEN_HANDS": "0.05",
-        "STUD8_BOT_DELAY": "0",
-        **env,
-    }
-    command = [sys.executable, "-m", "stud8", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--database", url]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command, cwd=workdir, env=environ, stdout=out, stderr=subprocess.STDOUT
-        )
-    server = Server(process, port, log)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, f"the server died:\n{log.read_text()}"
-            assert time.monotonic() < deadline, f"the server did not start:\n{log.read_text()}"
-            try:
-                if httpx.get(f"{server.base}/api/v1/tables", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        yield server
-    finally:
-        stop(process)
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-
-
-def audit(url: str, workdir: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "stud8", "admin", "audit", "--database", url],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-def register(http: httpx.Client, name: str) -> str:
-    r = http.post("/api/v1/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    r = http.post("/api/v1/login", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    token: str = r.json()["token"]
-    return token
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 class Player:
@@ -157,11 +74,6 @@ class Player:
                 self.backlog.extendleft(reversed(passed))
                 return msg
             passed.append(msg)
-
-
-def open_table(http: httpx.Client, op_token: str, table_id: str, **spec: Any) -> None:
-    r = http.post("/api/v1/tables", json={"table_id": table_id, **spec}, headers=bearer(op_token))
-    assert r.status_code == 201, r.text
 
 
 async def bets_in_the_pot(server: Server, tokens: dict[str, str], table_id: str) -> str:

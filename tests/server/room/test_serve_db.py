@@ -10,11 +10,8 @@ Runs on a fresh SQLite file, and on PostgreSQL too when
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,7 +22,7 @@ import pytest
 from sqlalchemy import text
 
 from server.handplay import by_hand, fold_twice
-from server.roomdb import free_port
+from server.roomprocess import PASSWORD, audit, bearer, register, running_server
 from stud8.cli import main
 from stud8.core.events import CardDealt
 from stud8.formats.pokerstars_write import HAND_SEPARATOR
@@ -33,73 +30,31 @@ from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger
 from stud8.server.storage import create_engine_for, upgrade
 
-PASSWORD = "secret-pw-1"
-
 
 @contextmanager
-def running_server(url: str, workdir: Path, **env: str) -> Iterator[httpx.Client]:
-    """``python -m stud8 serve`` on ``url``; an HTTP client on it. Stopped (SIGINT,
-    a clean shutdown) at the end, killed if it does not stop."""
-    port = free_port()
-    log = workdir / f"server-{port}.log"
-    environ = {
-        **os.environ,
-        "STUD8_OPERATORS": "boss",
-        "STUD8_DEFAULT_TABLES": "0",
-        "STUD8_BETWEEN_HANDS": "0.02",
-        "STUD8_BOT_DELAY": "0",
-        **env,
-    }
-    command = [sys.executable, "-m", "stud8", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--database", url]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command, cwd=workdir, env=environ, stdout=out, stderr=subprocess.STDOUT
-        )
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
-            deadline = time.monotonic() + 60
-            while True:
-                assert process.poll() is None, f"the server died:\n{log.read_text()}"
-                assert time.monotonic() < deadline, f"no server:\n{log.read_text()}"
-                try:
-                    if http.get("/api/v1/tables").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                time.sleep(0.1)
-            yield http
-        process.send_signal(signal.SIGINT)
-        assert process.wait(20) == 0, log.read_text()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(10)
+def serving_http(url: str, workdir: Path, **env: str) -> Iterator[httpx.Client]:
+    """``python -m stud8 serve`` on ``url`` (0.02 s between hands); an HTTP client
+    on it. Stopped at the end with SIGINT, which must be a clean shutdown (exit
+    code 0); killed if it does not stop (:func:`server.roomprocess.running_server`)."""
+    with (
+        running_server(url, workdir, **{"STUD8_BETWEEN_HANDS": "0.02", **env}) as server,
+        httpx.Client(base_url=server.base, timeout=10) as http,
+    ):
+        yield http
+        server.process.send_signal(signal.SIGINT)
+        assert server.process.wait(20) == 0, server.log.read_text()
 
 
-def audit(url: str, workdir: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "stud8", "admin", "audit", "--database", url],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-def register(http: httpx.Client, name: str) -> dict[str, str]:
-    r = http.post("/api/v1/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    r = http.post("/api/v1/login", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    return {"Authorization": f"Bearer {r.json()['token']}"}
+def login(http: httpx.Client, name: str) -> dict[str, str]:
+    """Register ``name`` and log in: his authorization header."""
+    return bearer(register(http, name))
 
 
 def test_serve_on_the_database_plays_bot_hands_and_the_audit_balances(
     url: str, tmp_path: Path
 ) -> None:
     ready = {"STUD8_DEFAULT_TABLES": "1", "STUD8_BOTS_PER_TABLE": "3"}
-    with running_server(url, tmp_path, **ready) as http:
+    with serving_http(url, tmp_path, **ready) as http:
         deadline = time.monotonic() + 60
         while True:
             (table,) = http.get("/api/v1/tables").json()["tables"]
@@ -108,7 +63,7 @@ def test_serve_on_the_database_plays_bot_hands_and_the_audit_balances(
             assert time.monotonic() < deadline, table
             time.sleep(0.1)
         assert len(table["players"]) == 3
-        boss = register(http, "boss")
+        boss = login(http, "boss")
         r = http.get("/api/v1/hands", params={"limit": 3}, headers=boss)
         assert r.status_code == 200, r.text
         assert r.text.startswith("PokerStars Hand #")
@@ -137,7 +92,7 @@ def test_serve_on_the_database_plays_bot_hands_and_the_audit_balances(
 
     # the next start brings the table back with its bots and their chips; the
     # ready table is not made again
-    with running_server(url, tmp_path, **ready) as http:
+    with serving_http(url, tmp_path, **ready) as http:
         (again,) = http.get("/api/v1/tables").json()["tables"]
         assert again["table_id"] == table["table_id"] and again["name"] == table["name"]
         assert set(seated) <= set(again["players"]) and len(again["players"]) == 3
@@ -153,10 +108,10 @@ def test_serve_on_the_database_plays_bot_hands_and_the_audit_balances(
 
 
 def test_hand_histories_over_http_show_a_player_only_what_he_saw(url: str, tmp_path: Path) -> None:
-    with running_server(url, tmp_path) as http:
+    with serving_http(url, tmp_path) as http:
         tokens, headers = {}, {}
         for name in ("boss", "ann", "bob", "cat"):
-            headers[name] = register(http, name)
+            headers[name] = login(http, name)
             tokens[name] = headers[name]["Authorization"].split()[1]
         r = http.post(
             "/api/v1/tables",

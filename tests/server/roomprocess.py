@@ -1,0 +1,124 @@
+"""The real server as a process: ``python -m stud8 serve`` on a database, on
+127.0.0.1 and a free port, for the tests that stop, kill and restart it
+(``tests/server/room``); ``stud8 admin audit`` as a process; accounts and tables
+made over its REST API.
+
+Every server :func:`running_server` starts is stopped when its block ends (SIGINT,
+a clean shutdown; killed if it does not stop), also when the test fails.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from server.roomdb import free_port
+
+PASSWORD = "secret-pw-1"
+OPERATOR = "boss"  # STUD8_OPERATORS of the servers started here
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, table_id: str, token: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table_id}?token={token}"
+
+
+@contextmanager
+def running_server(url: str, workdir: Path, **env: str) -> Iterator[Server]:
+    """``python -m stud8 serve`` on ``url``, up and answering; stopped at the end.
+
+    No ready tables, 0.05 s between hands, bots without delay and ``boss`` an
+    operator, unless ``env`` says otherwise. Its output goes to
+    ``workdir/server-PORT.log``."""
+    port = free_port()
+    log = workdir / f"server-{port}.log"
+    environ = {
+        **os.environ,
+        "STUD8_OPERATORS": OPERATOR,
+        "STUD8_DEFAULT_TABLES": "0",
+        "STUD8_BETWEEN_HANDS": "0.05",
+        "STUD8_BOT_DELAY": "0",
+        **env,
+    }
+    command = [sys.executable, "-m", "stud8", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--database", url]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=workdir, env=environ, stdout=out, stderr=subprocess.STDOUT
+        )
+    server = Server(process, port, log)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, f"the server died:\n{log.read_text()}"
+            assert time.monotonic() < deadline, f"the server did not start:\n{log.read_text()}"
+            try:
+                if httpx.get(f"{server.base}/api/v1/tables", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        yield server
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGINT (a clean shutdown), then SIGKILL if it has not stopped in 20 s."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
+def audit(url: str, workdir: Path) -> subprocess.CompletedProcess[str]:
+    """``stud8 admin audit --database url``: its exit code and output."""
+    return subprocess.run(
+        [sys.executable, "-m", "stud8", "admin", "audit", "--database", url],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def register(http: httpx.Client, name: str) -> str:
+    """Register ``name`` (with :data:`PASSWORD`) and log in: his token."""
+    r = http.post("/api/v1/register", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    r = http.post("/api/v1/login", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def open_table(http: httpx.Client, op_token: str, table_id: str, **spec: Any) -> None:
+    """An operator opens a table (``POST /api/v1/tables``)."""
+    r = http.post("/api/v1/tables", json={"table_id": table_id, **spec}, headers=bearer(op_token))
+    assert r.status_code == 201, r.text
