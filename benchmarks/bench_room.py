@@ -159,6 +159,20 @@ def proc_cpu(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def main_thread_cpu(pid: int | None) -> float:
+    """User + system CPU seconds of a process's main thread (the event loop; the
+    others are the database writer's and the worker pools')."""
+    return proc_cpu(pid) if pid is None else _task_cpu(pid, pid)
+
+
+def _task_cpu(pid: int, tid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -612,6 +626,7 @@ def run(
     # the window: the CPU counters at its start, then py-spy (its start-up takes no
     # CPU of the server's), then the lobby's count of hands
     cpu0, wall0 = proc_cpu(server.pid), time.monotonic()
+    loop_cpu0 = main_thread_cpu(server.pid)
     worker_cpu0 = [proc_cpu(w.pid) for w in workers]
     profiler: subprocess.Popen[bytes] | None = None
     if py_spy is not None:
@@ -647,6 +662,7 @@ def run(
                 max(0.0, min(0.1 - (time.monotonic() - sent), t_end.value - time.monotonic()))
             )
     cpu1, wall1 = proc_cpu(server.pid), time.monotonic()
+    loop_cpu1 = main_thread_cpu(server.pid)
     worker_cpu1 = [proc_cpu(w.pid) for w in workers]
     hands1 = hands_played(http)
     status = proc_status(server.pid)
@@ -715,9 +731,13 @@ def run(
         f"peak {status.get('VmHWM', 0) / 1024:.1f} MiB "
         f"(sampled max {max(rss, default=0) / 1024:.1f} MiB)"
     )
+    loop_cpu = loop_cpu1 - loop_cpu0
+    loop_per_action = 1000 * loop_cpu / measured if measured else float("nan")
     print(
         f"server CPU per action: {cpu_per_action:.3f} ms "
-        f"({server_cpu:.2f} s CPU over {measured} actions; all threads)"
+        f"({server_cpu:.2f} s CPU over {measured} actions; all threads), of which the "
+        f"event loop's thread {loop_per_action:.3f} ms, the other threads (the database "
+        f"writer) {cpu_per_action - loop_per_action:.3f} ms"
     )
     print(
         f"server CPU: {100 * server_share:.0f}% of one core; clients' CPU "
@@ -807,6 +827,7 @@ def run(
         "actions_per_s": finite(measured / window, 1),
         "actions": measured,
         "cpu_ms_per_action": finite(cpu_per_action, 4),
+        "loop_cpu_ms_per_action": finite(loop_per_action, 4),
         "server_cpu_percent": finite(100 * server_share, 1),
         "p50_ms": finite(percentile(latencies, 50), 2),
         "p90_ms": finite(percentile(latencies, 90), 2),

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from stud8.server.bus import NoSuchTable, TableBus
 from stud8.server.edge.channel import TableChannel
-from stud8.server.edge.connection import Connection, Receive
+from stud8.server.edge.connection import Connection, Inlet, Receive
 from stud8.server.edge.outbox import Outbox
 
-__all__ = ["Edge", "NoSuchTable"]
+__all__ = ["Edge", "Inlet", "NoSuchTable"]
 
 
 @dataclass(eq=False, slots=True)
@@ -75,6 +75,7 @@ class Edge:
         *,
         last_seen: int | None = None,
         everything: bool = False,
+        inlet: Inlet | None = None,
     ) -> None:
         """Serve one websocket at ``table_id`` until the client goes;
         :class:`NoSuchTable` if there is none."""
@@ -89,7 +90,7 @@ class Edge:
                 rate=self.rate,
                 burst=self.burst,
             )
-            await connection.run(receive, last_seen)
+            await connection.run(receive, last_seen, inlet)
         finally:
             self._release(table_id, held)
 

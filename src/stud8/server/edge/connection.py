@@ -35,11 +35,33 @@ from stud8.server.wire.limits import MAX_MESSAGE_BYTES
 from stud8.server.wire.rest import table_info
 from stud8.server.wire.server import AckMessage, PongMessage, RejectMessage, WelcomeMessage
 
-__all__ = ["Connection", "Receive"]
+__all__ = ["Connection", "Inlet", "Receive"]
 
 Receive = Callable[[], Coroutine[Any, Any, str | bytes | None]]  # None: the client is gone
 
 RATE_LIMITED = "rate limit: too many messages, slow down"
+
+
+class Inlet:
+    """Texts a client sends, handed over as they are read (by the room's websocket
+    protocol, :mod:`stud8.server.http.websocket`): kept in order until the
+    connection is ready to take them (:meth:`attach`), then passed on at once."""
+
+    def __init__(self) -> None:
+        self._kept: list[str] = []
+        self._take: Callable[[str], None] | None = None
+
+    def deliver(self, text: str) -> None:
+        if self._take is None:
+            self._kept.append(text)
+        else:
+            self._take(text)
+
+    def attach(self, take: Callable[[str], None]) -> None:
+        kept, self._kept = self._kept, []
+        for text in kept:
+            take(text)
+        self._take = take
 
 
 class Connection:
@@ -68,8 +90,12 @@ class Connection:
         self.viewer = Viewer(player, everything, outbox.push)
 
     # ------------------------------------------------------------ the connection
-    async def run(self, receive: Receive, last_seen: int | None = None) -> None:
-        """Serve the connection until the client goes (or must go)."""
+    async def run(
+        self, receive: Receive, last_seen: int | None = None, inlet: Inlet | None = None
+    ) -> None:
+        """Serve the connection until the client goes (or must go). With an ``inlet``,
+        the client's texts come through it; ``receive`` then gives only the end
+        (and a binary message, if any)."""
         channel, player = self.channel, self.player
         welcome = WelcomeMessage(
             table_id=self.table_id,
@@ -86,6 +112,8 @@ class Connection:
                 connected = True
             # until the client goes; a client that does not read is dropped by its
             # outbox, which closes the socket (and so ends this)
+            if inlet is not None:
+                inlet.attach(self.handle)
             while not self.outbox.dropped.is_set():
                 text = await receive()
                 if text is None:

@@ -12,10 +12,10 @@ import contextlib
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from stud8.server.edge import NoSuchTable
+from stud8.server.edge import Inlet, NoSuchTable
 from stud8.server.edge.outbox import AsgiOutbox, FrameOutbox, Outbox
 from stud8.server.http.requests import room_of
-from stud8.server.http.websocket import SEND_TEXTS
+from stud8.server.http.websocket import RECEIVE_TEXTS, SEND_TEXTS
 
 __all__ = ["table_socket"]
 
@@ -73,10 +73,21 @@ async def table_socket(websocket: WebSocket) -> None:
         return text if text is not None else message.get("bytes") or b""
 
     outbox = _outbox(websocket)
+    inlet: Inlet | None = None
+    receive_texts = websocket.scope.get("extensions", {}).get(RECEIVE_TEXTS)
+    if receive_texts is not None:  # the room's protocol hands the texts over as read
+        inlet = Inlet()
+        receive_texts(inlet.deliver)
     try:
         with contextlib.suppress(WebSocketDisconnect):
             await room.edge.serve(
-                table_id, player, outbox, receive, last_seen=last_seen, everything=operator
+                table_id,
+                player,
+                outbox,
+                receive,
+                last_seen=last_seen,
+                everything=operator,
+                inlet=inlet,
             )
     except NoSuchTable:
         await websocket.close(4404, f"no table {table_id}")

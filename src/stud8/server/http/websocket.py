@@ -1,4 +1,4 @@
-"""The room's websocket protocol for uvicorn: many frames, one write.
+"""The room's websocket protocol for uvicorn: many frames in one write, texts handed over at once.
 
 uvicorn's websocket protocol (``websockets-sansio``) writes each message the app
 sends with a system call of its own, after the ASGI layers; at a busy table an
@@ -11,6 +11,12 @@ handshake, reading, pings, closing) is uvicorn's. The edge uses it when it is th
 (:class:`~stud8.server.edge.outbox.FrameOutbox`) and the plain ASGI ``send`` when it
 is not (any other server, or uvicorn's default protocol).
 
+The way in is shortened the same way (:data:`RECEIVE_TEXTS`): once the app has given
+a callback, each text message the client sends is handed to it as soon as its frame
+is read, instead of going through the ASGI receive queue (which pauses the socket's
+reading for every message and wakes the app's task to fetch it). The app still
+``receive``s the disconnection (and any binary message) the ASGI way.
+
 Frames are built here when no extension was negotiated (no compression): a frame
 from server to client is its 2 to 10 byte header and the text's bytes. With
 permessage-deflate (browsers ask for it) each text goes through the protocol's own
@@ -19,14 +25,19 @@ compressor, as uvicorn would send it.
 
 from __future__ import annotations
 
+import logging
 import struct
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["SEND_TEXTS", "RoomWebSocketProtocol", "frames"]
+__all__ = ["RECEIVE_TEXTS", "SEND_TEXTS", "RoomWebSocketProtocol", "frames"]
 
 SEND_TEXTS = "stud8.send_texts"
+RECEIVE_TEXTS = "stud8.receive_texts"
+
+log = logging.getLogger("stud8.server")
 
 
 def frames(texts: list[str]) -> bytes:
@@ -54,11 +65,37 @@ def frames(texts: list[str]) -> bytes:
 class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's websocket protocol with ``send_texts`` (see the module)."""
 
+    _on_text: Callable[[str], None] | None = None
+
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None:  # the handshake goes on: the app runs with this scope
             scope["extensions"][SEND_TEXTS] = self.send_texts
+            scope["extensions"][RECEIVE_TEXTS] = self.receive_texts
+
+    def receive_texts(self, on_text: Callable[[str], None]) -> None:
+        """From now on hand each text message to ``on_text`` as soon as it is read."""
+        self._on_text = on_text
+
+    def send_receive_event_to_app(self) -> None:
+        on_text = self._on_text
+        if on_text is None or self.curr_msg_data_type != "text" or self.close_sent:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:  # as uvicorn does: close with 1007
+            self.logger.exception("Invalid UTF-8 sequence received from client.")
+            self.conn.send_close(1007)
+            self.handle_parser_exception()
+            return
+        try:
+            on_text(text)
+        except Exception:  # the app's handler must not break the connection's reading
+            log.exception("a websocket's text handler failed")
 
     def send_texts(self, texts: list[str]) -> int:
         """Write ``texts`` as text frames in one write; the bytes still to be sent."""

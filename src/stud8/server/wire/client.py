@@ -27,9 +27,8 @@ Act(player='ann', command_id='c3', action=Raise(to=8))
 from __future__ import annotations
 
 import json
-import typing
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from stud8.core.actions import Action, make_action
 from stud8.server.table.commands import (
@@ -208,9 +207,6 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
 
 
 _BY_TYPE: dict[str, type[ClientMessage]] = {cls.t: cls for cls in CLIENT_MESSAGES}
-_HINTS: dict[type[ClientMessage], dict[str, Any]] = {
-    cls: typing.get_type_hints(cls) for cls in CLIENT_MESSAGES
-}
 
 
 def parse_command(text: str | bytes) -> ClientMessage:
@@ -242,7 +238,7 @@ def parse_command(text: str | bytes) -> ClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError(f"{kind}: d must be a JSON object", command_id)
     try:
-        values = object_fields(cls, data, kind, _HINTS[cls])
+        values = object_fields(cls, data, kind)
     except ProtocolError as exc:
         raise ProtocolError(exc.reason, command_id) from None
     cid = values["id"]

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, fields
 from typing import Any, Union
 
@@ -38,7 +39,7 @@ from stud8.core.events import Event
 from stud8.server.table.events import TableEvent
 from stud8.server.wire.events import encode_event
 
-__all__ = ["JSON", "ProtocolError", "envelope", "object_fields", "to_json", "type_name"]
+__all__ = ["JSON", "ProtocolError", "dumps", "envelope", "object_fields", "to_json", "type_name"]
 
 JSON = Any
 
@@ -89,24 +90,53 @@ def object_fields(
 ) -> dict[str, object]:
     """The fields of dataclass ``cls`` found in ``data``, checked: no unknown field, no
     required field missing, each of its declared type; ProtocolError says which not."""
-    hints = typing.get_type_hints(cls) if hints is None else hints
-    names = [f.name for f in fields(cls)]
-    unknown = set(data) - set(names)
-    if unknown:
-        raise ProtocolError(f"{what}: unknown fields {sorted(unknown)}")
-    values: dict[str, object] = {}
-    for f in fields(cls):
-        if f.name not in data:
-            if f.default is MISSING:
-                raise ProtocolError(f"{what}: missing field {f.name!r}")
-            continue
-        value = data[f.name]
-        if not _type_ok(value, hints[f.name]):
-            raise ProtocolError(
-                f"{what}: {f.name} must be {type_name(hints[f.name])}, got {value!r}"
-            )
-        values[f.name] = value
-    return values
+    return _reader(cls)(data, what)
+
+
+Reader = Callable[[Mapping[str, Any], str], dict[str, object]]
+
+
+@functools.cache
+def _reader(cls: type) -> Reader:
+    """The checks of ``cls``'s fields, worked out once per class (a client message is
+    read with them at every command)."""
+    hints = typing.get_type_hints(cls)
+    names = frozenset(f.name for f in fields(cls))
+    checks = tuple(
+        (f.name, f.default is MISSING, _check_of(hints[f.name]), type_name(hints[f.name]))
+        for f in fields(cls)
+    )
+
+    def read(data: Mapping[str, Any], what: str) -> dict[str, object]:
+        if not names.issuperset(data):
+            raise ProtocolError(f"{what}: unknown fields {sorted(set(data) - names)}")
+        values: dict[str, object] = {}
+        for name, required, check, wanted in checks:
+            if name not in data:
+                if required:
+                    raise ProtocolError(f"{what}: missing field {name!r}")
+                continue
+            value = data[name]
+            if not check(value):
+                raise ProtocolError(f"{what}: {name} must be {wanted}, got {value!r}")
+            values[name] = value
+        return values
+
+    return read
+
+
+def _check_of(tp: object) -> Callable[[object], bool]:
+    """A fast check that a JSON value is of type ``tp`` (a bool is no integer)."""
+    if tp in (int, str, bool):
+        return lambda value: type(value) is tp
+    if tp is float or tp is type(None):
+        return lambda value: _type_ok(value, tp)
+    options = tuple(typing.get_args(tp))
+    if typing.get_origin(tp) in (Union, types.UnionType) and all(
+        a in (int, str, bool, type(None)) for a in options
+    ):
+        return lambda value: type(value) in options
+    return lambda value: _type_ok(value, tp)
 
 
 # ------------------------------------------------------------------ out
@@ -133,10 +163,13 @@ def to_json(value: object) -> JSON:
     raise TypeError(f"no JSON form for {value!r}")
 
 
+# One encoder for the room's texts (json.dumps makes a new one at every call when
+# given separators).
+dumps: Callable[[JSON], str] = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def envelope(t: str, v: int | None, d: JSON) -> str:
     """The text of one message: ``{"t": type, "v": seq, "d": data}`` (no ``v`` if None)."""
-    obj: dict[str, JSON] = {"t": t}
-    if v is not None:
-        obj["v"] = v
-    obj["d"] = d
-    return json.dumps(obj, separators=(",", ":"))
+    if v is None:
+        return f'{{"t":"{t}","d":{dumps(d)}}}'
+    return f'{{"t":"{t}","v":{v:d},"d":{dumps(d)}}}'

@@ -11,7 +11,6 @@ its JSON schema from the same fields, so what is sent is what is documented.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -19,7 +18,7 @@ from stud8.core.actions import LegalAction
 from stud8.core.views import HandView
 from stud8.server.table.events import AnyEvent, TimerStarted
 from stud8.server.table.snapshot import OfferSnapshot, SeatSnapshot
-from stud8.server.wire.codec import JSON, envelope, to_json
+from stud8.server.wire.codec import JSON, dumps, envelope, to_json
 from stud8.server.wire.events import encode_event
 from stud8.server.wire.rest import TableInfo
 
@@ -84,10 +83,7 @@ class EventMessage(ServerMessage):
 def event_text(seq: int, data: JSON) -> str:
     """The text of the ``event`` message numbered ``seq`` whose ``d`` is ``data`` (an
     event already encoded: the edge encodes one once for all who see it alike)."""
-    return f'{{"t":"event","v":{seq},"d":{json.dumps(data, separators=_COMPACT)}}}'
-
-
-_COMPACT = (",", ":")
+    return f'{{"t":"event","v":{seq:d},"d":{dumps(data)}}}'
 
 
 @dataclass(frozen=True, slots=True)
