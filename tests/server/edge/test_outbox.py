@@ -9,13 +9,14 @@ import asyncio
 import functools
 import json
 from typing import Any
+from unittest import mock
 
 import pytest
 import websockets
 
 from server.roomclient import passive, play, run, serve, sit
 from server.roomdb import serving
-from stud8.server.edge.outbox import AsgiOutbox, FrameOutbox, WriteTexts
+from stud8.server.edge.outbox import AsgiOutbox, Flusher, FrameOutbox, WriteTexts
 from stud8.server.http import sockets
 from stud8.server.http.websocket import frames
 
@@ -40,6 +41,31 @@ def test_the_texts_of_one_turn_of_the_loop_leave_in_one_write() -> None:
         outbox.push("e")
         await asyncio.sleep(0)
         assert writes == [["a", "b", "c"], ["d"]] and not outbox.dropped.is_set()
+
+    asyncio.run(body())
+
+
+def test_one_flusher_writes_every_outbox_of_a_turn_in_one_call_of_the_loop() -> None:
+    async def body() -> None:
+        writes: list[tuple[str, list[str]]] = []
+
+        def writer(name: str) -> WriteTexts:
+            def write(texts: list[str]) -> int:
+                writes.append((name, texts))
+                return 0
+
+            return write
+
+        flusher = Flusher()
+        ann, bob = (FrameOutbox(writer(n), flusher=flusher) for n in ("ann", "bob"))
+        loop = asyncio.get_running_loop()
+        with mock.patch.object(loop, "call_soon", wraps=loop.call_soon) as call_soon:
+            ann.push("a1")
+            bob.push("b1")
+            ann.push("a2")
+        assert call_soon.call_count == 1  # one call of the loop for both connections
+        await asyncio.sleep(0)
+        assert writes == [("ann", ["a1", "a2"]), ("bob", ["b1"])]
 
     asyncio.run(body())
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from stud8.server.bus import NoSuchTable, TableBus
 from stud8.server.edge.channel import TableChannel
 from stud8.server.edge.connection import Connection, Inlet, Receive
-from stud8.server.edge.outbox import Outbox
+from stud8.server.edge.outbox import Flusher, Outbox
 
 __all__ = ["Edge", "Inlet", "NoSuchTable"]
 
@@ -33,6 +33,7 @@ class Edge:
 
     def __init__(self, bus: TableBus, *, rate: float = 20.0, burst: int = 40) -> None:
         self.bus = bus
+        self.flusher = Flusher()  # the connections' writes, once per turn of the loop
         self.rate = rate
         self.burst = burst
         self._channels: dict[str, _Held] = {}

@@ -185,7 +185,7 @@ class TableChannel:
         self.last_seq = item.seq
         event = item.event
         turn_to: str | None = None
-        if isinstance(event, Event):
+        if isinstance(event, Event):  # the hand moved on: a turn told before is over
             self.turn = None
         elif isinstance(event, TimerStarted):
             if item.legal is not None:
@@ -199,13 +199,18 @@ class TableChannel:
             self.seats[event.seat] = event.player
         elif isinstance(event, SeatLeft):
             self.seats.pop(event.seat, None)
-        turn_text: str | None = None
-        for viewer in self.viewers:
-            if not viewer.live:
-                continue
-            viewer.push(encoded.text_for(viewer.player, viewer.everything))
-            if turn_to is not None and viewer.player == turn_to:
-                if turn_text is None:
-                    assert self.turn is not None
-                    turn_text = TurnMessage(self.turn.seat, self.turn.legal).encode(item.seq)
-                viewer.push(turn_text)
+        if encoded.whole is None:  # the same text for everyone: most events
+            text = encoded.text
+            for viewer in self.viewers:
+                if viewer.live:
+                    viewer.push(text)
+        else:
+            for viewer in self.viewers:
+                if viewer.live:
+                    viewer.push(encoded.text_for(viewer.player, viewer.everything))
+        if turn_to is not None:
+            assert self.turn is not None
+            turn_text = TurnMessage(self.turn.seat, self.turn.legal).encode(item.seq)
+            for viewer in self.viewers:
+                if viewer.live and viewer.player == turn_to:
+                    viewer.push(turn_text)

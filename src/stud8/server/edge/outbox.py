@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-__all__ = ["AsgiOutbox", "FrameOutbox", "Outbox", "WriteTexts"]
+__all__ = ["AsgiOutbox", "Flusher", "FrameOutbox", "Outbox", "WriteTexts"]
 
 log = logging.getLogger("stud8.server")
 
@@ -45,6 +45,24 @@ class Outbox(Protocol):
         ...
 
 
+class Flusher:
+    """Writes the outboxes that have texts, all of them in one call of the event loop
+    at the end of its turn (one for the whole node, not one per connection)."""
+
+    def __init__(self) -> None:
+        self._due: list[FrameOutbox] = []
+
+    def add(self, outbox: FrameOutbox) -> None:
+        if not self._due:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._due.append(outbox)
+
+    def _flush(self) -> None:
+        due, self._due = self._due, []
+        for outbox in due:
+            outbox.flush()
+
+
 class FrameOutbox:
     """Texts written together at the end of each turn of the loop (see the module)."""
 
@@ -52,10 +70,12 @@ class FrameOutbox:
         self,
         write: WriteTexts,
         *,
+        flusher: Flusher | None = None,
         on_drop: Callable[[], None] = lambda: None,
         limit: int = 10_000,
         max_buffer: int = 4 << 20,
     ):
+        self._flusher = flusher if flusher is not None else Flusher()
         self._write = write
         self._on_drop = on_drop
         self._limit = limit
@@ -72,11 +92,12 @@ class FrameOutbox:
         texts.append(text)
         if not self._scheduled:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            self._flusher.add(self)
         elif len(texts) > self._limit:
             self._drop()
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
+        """Write what is queued (the flusher calls it at the end of the loop's turn)."""
         self._scheduled = False
         texts, self._texts = self._texts, []
         if self._closed or not texts:

@@ -13,14 +13,14 @@ import contextlib
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from stud8.server.edge import Inlet, NoSuchTable
-from stud8.server.edge.outbox import AsgiOutbox, FrameOutbox, Outbox
+from stud8.server.edge.outbox import AsgiOutbox, Flusher, FrameOutbox, Outbox
 from stud8.server.http.requests import room_of
 from stud8.server.http.websocket import RECEIVE_TEXTS, SEND_TEXTS
 
 __all__ = ["table_socket"]
 
 
-def _outbox(websocket: WebSocket) -> Outbox:
+def _outbox(websocket: WebSocket, flusher: Flusher) -> Outbox:
     """Frames straight to the socket when the server is the room's own websocket
     protocol (``stud8 serve``), else the ASGI server's ``send``. A client that does
     not read is closed with 1008."""
@@ -31,7 +31,7 @@ def _outbox(websocket: WebSocket) -> Outbox:
 
     write = websocket.scope.get("extensions", {}).get(SEND_TEXTS)
     if write is not None:
-        return FrameOutbox(write, on_drop=drop)
+        return FrameOutbox(write, flusher=flusher, on_drop=drop)
     return AsgiOutbox(websocket.send_text, on_drop=drop)
 
 
@@ -72,7 +72,7 @@ async def table_socket(websocket: WebSocket) -> None:
         text: str | None = message.get("text")
         return text if text is not None else message.get("bytes") or b""
 
-    outbox = _outbox(websocket)
+    outbox = _outbox(websocket, room.edge.flusher)
     inlet: Inlet | None = None
     receive_texts = websocket.scope.get("extensions", {}).get(RECEIVE_TEXTS)
     if receive_texts is not None:  # the room's protocol hands the texts over as read

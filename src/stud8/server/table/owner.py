@@ -115,6 +115,8 @@ RETRY_FIRST = 0.5
 RETRY_LAST = 30.0
 # The lobby's figures (average pot, hands an hour) are over this many seconds.
 STATS_WINDOW = 3600.0
+# The messages of a hand in play: they change who is away only by ending the hand.
+_IN_HAND = (Act, BotTurn, Tick)
 # Events that change what the lobby shows of a table.
 _LISTED = (SeatTaken, SeatLeft, WaitingListChanged, HandFinished)
 
@@ -171,6 +173,7 @@ class Table(TableSeating):
         self.connections: Counter[str] = Counter()  # open connections, by player
         self._stand_later: dict[int, str] = {}
         self._retry_stand_at = 0.0
+        self._away_dirty = True  # who is away must be checked again
         self.hands_played = 0
         # Why the table has stopped dealing (its books cannot be written), or None.
         self.paused: str | None = None
@@ -328,7 +331,11 @@ class Table(TableSeating):
                     answer = await self._refusing(self._cancel, message.reason)
                 else:
                     await self._internal(message)
-                await self._check_away()  # any message may change who is away
+                if self._away_dirty or not isinstance(message, _IN_HAND):
+                    # who is away changes with the seats, the hands' ends and the clock,
+                    # not with an action in a hand
+                    self._away_dirty = False
+                    await self._check_away()
                 if self._listed_changed:
                     self._publish_status()
                 if answer is not None and fut is not None and not fut.done():
@@ -608,6 +615,7 @@ class Table(TableSeating):
         self._emit(HandFinished(hand.hand_id, hand.cancelled), players)
         self.hand = None
         self._windows = self._windows_of = None
+        self._away_dirty = True
         self.hands_played += 1
         if not hand.cancelled:
             self._pots.append((self._clock.now(), sum(end.payouts.values()) + end.rake))
