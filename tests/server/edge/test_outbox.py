@@ -21,7 +21,7 @@ from stud8.server.http import sockets
 from stud8.server.http.websocket import frames
 
 
-def test_the_texts_of_one_turn_of_the_loop_leave_in_one_write() -> None:
+def test_the_texts_of_a_turn_of_the_loop_and_the_next_leave_in_one_write() -> None:
     async def body() -> None:
         writes: list[list[str]] = []
 
@@ -32,15 +32,20 @@ def test_the_texts_of_one_turn_of_the_loop_leave_in_one_write() -> None:
         outbox = FrameOutbox(write)
         for text in ("a", "b", "c"):
             outbox.push(text)
-        assert writes == []  # not yet: at the end of this turn of the loop
+        assert writes == []  # not yet: after the next turn of the loop
         await asyncio.sleep(0)
+        outbox.push("c2")  # what the next turn adds (a reply) goes in the same write
+        await asyncio.sleep(0)
+        assert writes == [["a", "b", "c", "c2"]]
         outbox.push("d")
         await asyncio.sleep(0)
-        assert writes == [["a", "b", "c"], ["d"]]
+        await asyncio.sleep(0)
+        assert writes == [["a", "b", "c", "c2"], ["d"]]
         await outbox.close()
         outbox.push("e")
         await asyncio.sleep(0)
-        assert writes == [["a", "b", "c"], ["d"]] and not outbox.dropped.is_set()
+        await asyncio.sleep(0)
+        assert writes == [["a", "b", "c", "c2"], ["d"]] and not outbox.dropped.is_set()
 
     asyncio.run(body())
 
@@ -65,6 +70,7 @@ def test_one_flusher_writes_every_outbox_of_a_turn_in_one_call_of_the_loop() -> 
             ann.push("a2")
         assert call_soon.call_count == 1  # one call of the loop for both connections
         await asyncio.sleep(0)
+        await asyncio.sleep(0)
         assert writes == [("ann", ["a1", "a2"]), ("bob", ["b1"])]
 
     asyncio.run(body())
@@ -84,8 +90,10 @@ def test_a_client_that_does_not_read_is_dropped(why: str) -> None:
         for n in range(7 if why == "too many texts" else 1):
             outbox.push(f"t{n}")
         await asyncio.sleep(0)
+        await asyncio.sleep(0)
         assert outbox.dropped.is_set() and drops == [1]
         outbox.push("more")  # nothing happens any more, and on_drop is not called again
+        await asyncio.sleep(0)
         await asyncio.sleep(0)
         assert drops == [1]
 

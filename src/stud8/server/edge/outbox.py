@@ -1,9 +1,10 @@
 """A connection's way out: the texts queued for one client, written in order.
 
 The edge queues a text for a client without waiting (:meth:`Outbox.push`): a table
-must never wait for a slow client. What is queued in one turn of the event loop is
-written together when that turn ends, so the several messages an action makes
-(its event, the clock, the turn) leave in one write. A client that does not read
+must never wait for a slow client. What is queued in a turn of the event loop and
+the next is written together (:class:`Flusher`), so the several messages an action
+makes (its events, the clock, the turn, and the ack to the player who acted) leave
+in one write. A client that does not read
 (more than ``limit`` texts waiting, or that many bytes not yet taken by the network)
 is dropped: :attr:`Outbox.dropped` is set and ``on_drop`` is called (the socket is
 closed, which ends the connection).
@@ -47,15 +48,23 @@ class Outbox(Protocol):
 
 class Flusher:
     """Writes the outboxes that have texts, all of them in one call of the event loop
-    at the end of its turn (one for the whole node, not one per connection)."""
+    (one for the whole node, not one per connection).
+
+    The call comes one turn of the loop late on purpose: a table's events are queued
+    while its task runs, and the reply to the command that caused them (an ``ack``)
+    in a callback the next turn; writing in the turn after that sends the events and
+    the ack in the same write."""
 
     def __init__(self) -> None:
         self._due: list[FrameOutbox] = []
 
     def add(self, outbox: FrameOutbox) -> None:
         if not self._due:
-            asyncio.get_running_loop().call_soon(self._flush)
+            asyncio.get_running_loop().call_soon(self._next_turn)
         self._due.append(outbox)
+
+    def _next_turn(self) -> None:
+        asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         due, self._due = self._due, []
