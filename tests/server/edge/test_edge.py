@@ -343,3 +343,25 @@ def test_a_flood_of_messages_is_rate_limited() -> None:
                 assert reply["t"] == "ack"
 
     run(body)
+
+
+def test_a_table_closing_tells_its_players_and_takes_no_more_commands() -> None:
+    """An operator closes the table: each seated player sees his ``leave`` event
+    (reason ``table_closed``, his chips back), and a command after gets a reject."""
+
+    async def body() -> None:
+        async with serve() as room:
+            ann_t, op_t = await room.player("ann"), await room.player("op")
+            async with room.connect(ann_t) as ann:
+                await sit(room, ann, 1)
+                r = await room.http.delete(
+                    "/api/v1/tables/t1", headers={"Authorization": f"Bearer {op_t}"}
+                )
+                assert r.status_code == 200, r.text
+                left = await ann.until(lambda m: m["t"] == "event" and m["d"]["k"] == "leave")
+                assert left["d"]["reason"] == "table_closed" and left["d"]["chips"] == 200
+                reply = await ann.command("sit", seat=2, amount=100)
+                assert reply["t"] == "reject" and "closed" in reply["d"]["reason"]
+                assert room.books.balance("ann") == 1000 and room.books.audit()
+
+    run(body)

@@ -52,6 +52,7 @@ class _Hosted:
     listed: Listed
     followers: list[_Follower] = field(default_factory=list)
     stop_listening: Callable[[], None] | None = None
+    closing: bool = False  # no more commands from the edge; its events still go out
 
     def deliver(self, item: Numbered) -> None:
         for follower in tuple(self.followers):
@@ -83,6 +84,13 @@ class LocalBus:
 
         table.on_status(status)
 
+    def closing(self, table_id: str) -> None:
+        """The table is closing: the edge's commands are refused from now on, while
+        its last events (everyone standing up) still reach its followers."""
+        hosted = self._tables.get(table_id)
+        if hosted is not None:
+            hosted.closing = True
+
     def close(self, table_id: str) -> None:
         """Take the table off the bus; its followers are told it closed."""
         hosted = self._tables.pop(table_id, None)
@@ -105,7 +113,7 @@ class LocalBus:
     # ------------------------------------------------------------ the edge's side
     def send(self, table_id: str, command: Command) -> asyncio.Future[Reply]:
         hosted = self._tables.get(table_id)
-        if hosted is None or not hosted.table.running:
+        if hosted is None or hosted.closing or not hosted.table.running:
             fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
             fut.set_result(Reply(False, CLOSED))
             return fut

@@ -191,12 +191,13 @@ class Lobby:
         table = entry.table
         if self._keeper is not None:
             await asyncio.to_thread(self._keeper.closed, table_id)
-        self.bus.close(table_id)  # the edge stops taking commands for it
+        self.bus.closing(table_id)  # no more commands from the players
         if table.hand is not None:
             await table.cancel_hand("the table is closing")
         for seat in list(table.seats.values()):
             await table.submit(Leave(player=seat.player, reason="table_closed"))
         await table.stop()
+        self.bus.close(table_id)  # after everyone's leave event reached the players
         del self.tables[table_id]
 
     async def close_all(self) -> None:
@@ -205,12 +206,13 @@ class Lobby:
         back with them at the next start (if the room has a keeper)."""
         for table_id in list(self.tables):
             entry = self.tables.pop(table_id)
-            self.bus.close(table_id)
+            self.bus.closing(table_id)
             table = entry.table
             if table.hand is not None and table.running:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(table.cancel_hand("the server is stopping"), 10)
             await table.stop()
+            self.bus.close(table_id)
 
     def listing(self) -> list[dict[str, Any]]:
         """What the lobby shows of each table (``LobbyTable``), from the directory."""
