@@ -102,7 +102,6 @@ from stud8.server.table.state import (
 )
 from stud8.server.table.status import TableStatus
 from stud8.server.table.waitlist import WaitingList
-from stud8.tools.bots.base import FastBot
 from stud8.tools.bots.window import HandWindows
 
 __all__ = ["Table"]
@@ -310,7 +309,7 @@ class Table(TableSeating):
                 TimerStarted(
                     turn.seat, turn.phase, turn.deadline - self._clock.now(), turn.deadline
                 )
-                if turn is not None and turn.phase != "bot"
+                if turn is not None
                 else None
             ),
             waiting_list=waiting,
@@ -426,31 +425,7 @@ class Table(TableSeating):
         if isinstance(message, OfferTimeout):
             self.waiting.expired(message.token, self._free_seats())
             return
-        turn, hand = self._turn, self.hand
-        if turn is None or hand is None or message.token != turn.token:
-            return  # a stale timer or bot turn
-        if isinstance(message, BotTurn):
-            bot = self.seats[turn.seat].bot
-            assert bot is not None
-            self._turn = None
-            try:
-                # a bot that can decides from its seat's window onto the hand, kept up
-                # to date as the hand goes, not from a view rebuilt at every decision
-                if isinstance(bot, FastBot):
-                    if self._windows is None or self._windows_of is not hand:
-                        self._windows, self._windows_of = HandWindows(hand), hand
-                    action = bot.decide(self._windows.seat(turn.seat))
-                else:
-                    action = bot.act(hand.view(turn.seat))
-                events = hand.apply(action)
-            except Stud8Error:
-                events = hand.time_out()
-            await self._progress(events)
-        elif turn.phase == "action" and self.rules.time_bank_seconds > 0:
-            self._set_phase(turn, "time_bank", self._clock.now() + self.rules.time_bank_seconds)
-        else:
-            self._turn = None
-            await self._progress(hand.time_out())
+        await self._turn_message(message)
 
     # ------------------------------------------------------------ events
     def _emit(
@@ -555,45 +530,6 @@ class Table(TableSeating):
         emit, players = self._feed.emit, self._hand_players
         for event in held:
             emit(event, players)
-
-    def _start_turn(self, number: int) -> None:
-        self._cancel_turn()
-        self._token += 1
-        token = self._token
-        seat = self.seats[number]
-        if seat.bot is not None:
-            self._turn = Turn(number, token, "bot", self._clock.now() + self.config.bot_delay)
-            message = BotTurn(token)
-            if self.config.bot_delay <= 0:
-                self._queue.put_nowait((message, None))
-            else:
-                self._turn.timer = self._clock.call_at(
-                    self._turn.deadline, lambda: self._queue.put_nowait((message, None))
-                )
-            return
-        turn = Turn(number, token, "action", 0.0)
-        self._turn = turn
-        self._set_phase(turn, "action", self._clock.now() + self.rules.action_seconds)
-
-    def _set_phase(self, turn: Turn, phase: str, deadline: float, shown: str = "") -> None:
-        if turn.timer is not None:
-            turn.timer.cancel()
-        turn.phase, turn.deadline = phase, deadline
-        now = self._clock.now()
-        hand = self.hand
-        legal = hand.legal_actions() if hand is not None else ()
-        self._feed.emit(
-            TimerStarted(turn.seat, shown or phase, deadline - now, deadline),
-            None,
-            tuple(legal),
-        )
-        tick = Tick(turn.token)
-        turn.timer = self._clock.call_at(deadline, lambda: self._queue.put_nowait((tick, None)))
-
-    def _cancel_turn(self) -> None:
-        turn, self._turn = self._turn, None
-        if turn is not None and turn.timer is not None:
-            turn.timer.cancel()
 
     async def _finish_hand(self, hand: Hand) -> None:
         self._cancel_turn()

@@ -54,6 +54,7 @@ from stud8.server.table.events import (
 )
 from stud8.server.table.spec import TableConfig
 from stud8.server.table.state import AwayCheck, Seat, Turn
+from stud8.server.table.turns import TableTurns
 from stud8.server.table.waitlist import WaitingList
 from stud8.tools.bots import BOTS, Bot
 
@@ -62,7 +63,7 @@ log = logging.getLogger("stud8.server")
 STAND_RETRY = 5.0  # seconds before standing up again one the books refused
 
 
-class TableSeating:
+class TableSeating(TableTurns):
     """The seat commands; :class:`~stud8.server.table.owner.Table` provides the rest."""
 
     table_id: str
@@ -87,9 +88,6 @@ class TableSeating:
     _emit: Callable[..., None]
 
     def _schedule_start(self) -> None:
-        raise NotImplementedError
-
-    def _set_phase(self, turn: Turn, phase: str, deadline: float, shown: str = "") -> None:
         raise NotImplementedError
 
     def restore_seat(self, seat: int, player: str, chips: int, *, bot: str | None = None) -> None:
