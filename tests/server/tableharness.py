@@ -15,6 +15,7 @@ from stud8.core.rules import TableRules
 from stud8.formats.record import HandRecord
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.clock import ManualClock
+from stud8.server.table.books import HandEnd, HandNote
 from stud8.server.table.commands import Act, Sit
 from stud8.server.table.events import Numbered
 from stud8.server.table.owner import Table
@@ -108,3 +109,32 @@ async def play_passively(h: Harness) -> None:
         )
         reply = await h.send(h.act(player, kind.value))
         assert reply.ok, reply
+
+
+class FlakyBooks(MemoryBooks):
+    """Books whose next ``ends`` hand ends and ``notes`` hand notes fail, as when the
+    database is unreachable."""
+
+    def __init__(self, *, ends: int = 0, notes: int = 0, stands: int = 0) -> None:
+        super().__init__({p: 1000 for p in PLAYERS})
+        self.ends, self.notes, self.stands = ends, notes, stands
+        self.attempts = 0
+
+    async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:
+        if self.stands > 0:
+            self.stands -= 1
+            raise OSError("the database is unreachable")
+        await super().stand(table_id, seat, player, chips)
+
+    async def hand_ended(self, end: HandEnd) -> None:
+        self.attempts += 1
+        if self.ends > 0:
+            self.ends -= 1
+            raise OSError("the database is unreachable")
+        await super().hand_ended(end)
+
+    async def hand_dealt(self, note: HandNote) -> None:
+        if self.notes > 0:
+            self.notes -= 1
+            raise OSError("the database is unreachable")
+        await super().hand_dealt(note)

@@ -10,41 +10,10 @@ import logging
 
 import pytest
 
-from server.tableharness import PLAYERS, Harness, run, seat_players
+from server.tableharness import FlakyBooks, Harness, run, seat_players
 from stud8.core.events import HandEnded, PotAwarded
-from stud8.server.books.memory import MemoryBooks
-from stud8.server.table.books import HandEnd, HandNote
 from stud8.server.table.commands import Leave, Reply
 from stud8.server.table.events import HandFinished, HandStarted, Numbered
-
-
-class FlakyBooks(MemoryBooks):
-    """Books whose next ``ends`` hand ends and ``notes`` hand notes fail, as when the
-    database is unreachable."""
-
-    def __init__(self, *, ends: int = 0, notes: int = 0, stands: int = 0) -> None:
-        super().__init__({p: 1000 for p in PLAYERS})
-        self.ends, self.notes, self.stands = ends, notes, stands
-        self.attempts = 0
-
-    async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:
-        if self.stands > 0:
-            self.stands -= 1
-            raise OSError("the database is unreachable")
-        await super().stand(table_id, seat, player, chips)
-
-    async def hand_ended(self, end: HandEnd) -> None:
-        self.attempts += 1
-        if self.ends > 0:
-            self.ends -= 1
-            raise OSError("the database is unreachable")
-        await super().hand_ended(end)
-
-    async def hand_dealt(self, note: HandNote) -> None:
-        if self.notes > 0:
-            self.notes -= 1
-            raise OSError("the database is unreachable")
-        await super().hand_dealt(note)
 
 
 async def until(condition: object, what: str) -> None:
