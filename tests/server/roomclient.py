@@ -63,7 +63,12 @@ class Room:
 
     @asynccontextmanager
     async def connect(
-        self, token: str | None = None, *, last_seen: int | None = None, table_id: str = "t1"
+        self,
+        token: str | None = None,
+        *,
+        last_seen: int | None = None,
+        table_id: str = "t1",
+        compression: str | None = "deflate",
     ) -> AsyncIterator[Client]:
         query = []
         if token is not None:
@@ -72,7 +77,7 @@ class Room:
             query.append(f"last_seen={last_seen}")
         url = f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table_id}?{'&'.join(query)}"
         # max_queue=None: a test that stops reading must still see the close frame
-        async with websockets.connect(url, max_queue=None) as ws:
+        async with websockets.connect(url, max_queue=None, compression=compression) as ws:
             client = Client(ws)
             welcome = await client.recv()
             assert welcome["t"] == "welcome"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 from typing import Any
 from unittest import mock
 
@@ -151,15 +150,18 @@ def test_every_way_out_sends_the_same_messages(
     async def body() -> None:
         async with serve() as room:
             ann_t, bob_t = await room.player("ann"), await room.player("bob")
-            url = f"ws://127.0.0.1:{room.port}/ws/v1/tables/t1"
-            async with websockets.connect(f"{url}?token={ann_t}", compression=compression) as raw:
-                welcome = json.loads(await raw.recv())
-                assert welcome["t"] == "welcome"
-            async with room.connect(ann_t) as ann, room.connect(bob_t) as bob:
+            async with (
+                room.connect(ann_t, compression=compression) as ann,
+                room.connect(bob_t, compression=compression) as bob,
+                room.connect(compression=compression) as watcher,
+            ):
                 await sit(room, ann, 1)
                 await sit(room, bob, 2)
+                # each client checks the numbers have no gap and hide no card it may not see
                 await asyncio.gather(play(ann, 2, passive), play(bob, 2, passive))
+                await watcher.until(lambda m: m["t"] == "event" and m["v"] >= ann.last_seq)
                 assert room.table().hands_played >= 2
+                assert [m["t"] for m in watcher.messages[:2]] == ["welcome", "snapshot"]
 
     run(body)
 

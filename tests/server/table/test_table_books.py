@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 import pytest
 
@@ -16,9 +17,9 @@ from stud8.server.table.commands import Leave, Reply
 from stud8.server.table.events import HandFinished, HandStarted, Numbered
 
 
-async def until(condition: object, what: str) -> None:
+async def until(condition: Callable[[], bool], what: str) -> None:
     for _ in range(2000):
-        if callable(condition) and condition():
+        if condition():
             return
         await asyncio.sleep(0)
     raise AssertionError(f"never: {what}")

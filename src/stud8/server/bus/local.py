@@ -105,11 +105,6 @@ class LocalBus:
             except Exception:
                 log.exception("a follower of table %s failed at its closing", table_id)
 
-    def table(self, table_id: str) -> Table | None:
-        """The table itself, for the room that runs it (never for the edge)."""
-        hosted = self._tables.get(table_id)
-        return None if hosted is None else hosted.table
-
     # ------------------------------------------------------------ the edge's side
     def send(self, table_id: str, command: Command) -> asyncio.Future[Reply]:
         hosted = self._tables.get(table_id)

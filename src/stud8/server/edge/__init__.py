@@ -10,7 +10,6 @@ a viewer may see is decided here (:mod:`stud8.server.edge.projection`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass
 
 from stud8.server.bus import NoSuchTable, TableBus
@@ -23,9 +22,11 @@ __all__ = ["Edge", "Inlet", "NoSuchTable"]
 
 @dataclass(eq=False, slots=True)
 class _Held:
+    """A channel, its start, and how many connections use it."""
+
     channel: TableChannel
+    started: asyncio.Future[None]
     users: int = 0
-    started: asyncio.Task[None] | None = None
 
 
 class Edge:
@@ -44,12 +45,11 @@ class Edge:
             listed = self.bus.directory().get(table_id)
             if listed is None:
                 raise NoSuchTable(table_id)
-            held = _Held(TableChannel(self.bus, table_id, listed))
-            held.started = asyncio.ensure_future(held.channel.start())
+            channel = TableChannel(self.bus, table_id, listed)
+            held = _Held(channel, asyncio.ensure_future(channel.start()))
             self._channels[table_id] = held
         held.users += 1
         try:
-            assert held.started is not None
             await asyncio.shield(held.started)
         except BaseException:
             self._release(table_id, held)
@@ -61,8 +61,7 @@ class Edge:
         if held.users <= 0 and self._channels.get(table_id) is held:
             del self._channels[table_id]
             held.channel.stop()
-            if held.started is not None and not held.started.done():
-                held.started.cancel()
+            held.started.cancel()  # if it is still starting
 
     def has_table(self, table_id: str) -> bool:
         return table_id in self.bus.directory()
@@ -97,9 +96,7 @@ class Edge:
 
     def close(self) -> None:
         """Stop following every table (the room is stopping)."""
-        for held in list(self._channels.values()):
+        for held in self._channels.values():
             held.channel.stop()
-            if held.started is not None:
-                with contextlib.suppress(Exception):
-                    held.started.cancel()
+            held.started.cancel()
         self._channels.clear()

@@ -42,7 +42,9 @@ __all__ = ["TableChannel", "Viewer"]
 
 log = logging.getLogger("stud8.server")
 
-RECENT = 500  # events whose texts the channel keeps for viewers who come back
+# Events whose texts the channel keeps, for viewers who come back after a short
+# drop; one who missed more is caught up from the table's own history.
+RECENT = 200
 
 
 @dataclass(eq=False, slots=True)

@@ -104,9 +104,9 @@ class Connection:
             table=table_info(channel.listed.table_id, channel.listed.name, channel.listed.spec),
         )
         self.outbox.push(welcome.encode(None))
-        await channel.join(self.viewer, last_seen)
         connected = False
         try:
+            await channel.join(self.viewer, last_seen)
             if player is not None and not channel.closed:
                 await self._bus.send(self.table_id, Connect(player=player))
                 connected = True
@@ -122,9 +122,9 @@ class Connection:
         finally:
             channel.leave(self.viewer)
             await self.outbox.close()  # the client is gone: what is still queued is dropped
-            if connected:
+            if connected and player is not None:
                 with contextlib.suppress(Exception):
-                    await self._bus.send(self.table_id, Disconnect(player=player or ""))
+                    await self._bus.send(self.table_id, Disconnect(player=player))
 
     # ------------------------------------------------------------ incoming
     def handle(self, text: str | bytes) -> None:

@@ -9,9 +9,9 @@ per viewer (:func:`encode`: at most two texts), and each viewer is handed the te
 of his class (:meth:`Encoded.text_for`).
 
 A snapshot (:class:`~stud8.server.table.snapshot.TableSnapshot`) is taken whole too;
-:func:`snapshot_for` gives one viewer his: his own down cards, the others' only once
-shown, the legal actions only when it is his turn (an operator not in the hand: all
-of it).
+:func:`snapshot_for` gives one viewer his: his own down cards (a hand in a snapshot
+is in play: nobody's have been shown yet), the legal actions only when it is his
+turn (an operator not in the hand: all of it).
 
 >>> from stud8.core.cards import Card
 >>> from stud8.core.events import CardDealt
@@ -90,10 +90,9 @@ def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> S
     hand = snap.hand
     if hand is not None:
         all_cards = everything and viewer is None
-        shown = snap.shown
         seats = tuple(
             s
-            if all_cards or s.seat == viewer or s.seat in shown
+            if all_cards or s.seat == viewer
             else replace(s, down_cards=tuple(None for _ in s.down_cards))
             for s in hand.seats
         )

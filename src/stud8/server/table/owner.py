@@ -54,7 +54,6 @@ from stud8.core.cards import Deck
 from stud8.core.errors import Stud8Error
 from stud8.core.events import Event
 from stud8.core.hand import Hand
-from stud8.core.views import shown_seats
 from stud8.formats.record import HandRecord
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import HandEnd, HandNote, TableBooks
@@ -225,11 +224,15 @@ class Table(TableSeating):
         return self._task is not None and not self._task.done()
 
     # ------------------------------------------------------------ what the room asks
+    def _ask(self, message: Message) -> asyncio.Future[object]:
+        """Queue ``message``; the future of the table's answer to it."""
+        fut: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((message, fut))
+        return fut
+
     def post(self, command: Command) -> asyncio.Future[Reply]:
         """Queue a command; the future of its reply (when the table has handled it)."""
-        fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, fut))  # type: ignore[arg-type]
-        return fut
+        return self._ask(command)  # type: ignore[return-value]
 
     async def submit(self, command: Command) -> Reply:
         """Queue a command and wait for its reply."""
@@ -237,17 +240,13 @@ class Table(TableSeating):
 
     async def cancel_hand(self, reason: str = "") -> Reply:
         """Cancel the hand in play: every chip goes back (RULES.md section 7)."""
-        fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((Cancel(reason), fut))  # type: ignore[arg-type]
-        return await fut
+        return await self._ask(Cancel(reason))  # type: ignore[return-value]
 
     async def catch_up(self, last_seen: int | None = None) -> CatchUp:
         """The events after ``last_seen`` if the history still has them all, else
         (or without ``last_seen``) a snapshot; answered in turn with the commands,
         so it matches the events exactly (never an event held back)."""
-        fut: asyncio.Future[CatchUp] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((CatchUpRequest(last_seen), fut))  # type: ignore[arg-type]
-        return await fut
+        return await self._ask(CatchUpRequest(last_seen))  # type: ignore[return-value]
 
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Hand every event from now on to ``listener``; returns the way to stop."""
@@ -304,7 +303,6 @@ class Table(TableSeating):
             ),
             hand=hand.view(everything=True) if hand is not None else None,
             hand_seats=dict(players) if hand is not None else {},
-            shown=shown_seats(hand.events) if hand is not None else frozenset(),
             turn=(
                 TimerStarted(
                     turn.seat, turn.phase, turn.deadline - self._clock.now(), turn.deadline

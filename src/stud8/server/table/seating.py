@@ -14,7 +14,10 @@ and not back yet, or without chips) for the table's ``sit_out_seconds`` is stood
 up, as real rooms do: once he is in no hand, he leaves the table (a ``leave``
 event, reason ``sat_out``), his chips back to his account, and the seat goes to
 the waiting list. :meth:`TableSeating._check_away` keeps that count; the table
-runs it after every message it handles, and a timer wakes it when a count is due.
+runs it after every message that can change who is away (not after an action in a
+hand), and a timer wakes it when a count is due. A player whose chips cannot go
+back now (the books cannot be written) stays seated, dealt out, and is stood up
+by a later check, at most every ``STAND_RETRY`` seconds.
 
 These methods run in the table's owner task only, like the rest of it.
 """
@@ -60,7 +63,7 @@ from stud8.tools.bots import BOTS, Bot
 
 log = logging.getLogger("stud8.server")
 
-STAND_RETRY = 5.0  # seconds before standing up again one the books refused
+STAND_RETRY = 5.0  # seconds before trying again to stand up one the books refused
 
 
 class TableSeating(TableTurns):
@@ -317,7 +320,8 @@ class TableSeating(TableTurns):
                 seat.away_since = now
         for number, seat in list(self.seats.items()):
             since = seat.away_since
-            if since is not None and now - since >= limit and not self._in_hand(number):
+            due_out = since is not None and now - since >= limit
+            if due_out and not self._in_hand(number) and number not in self._stand_later:
                 await self._remove(number, "sat_out")
         due = min(
             (

@@ -2,9 +2,12 @@
 
 A snapshot is taken by the table's owner task between two of its messages, so it
 shows exactly what its events up to ``seq`` told (never an event held back), and
-it is taken **whole**: every card, the seats shown at the showdown, the legal
-actions of the seat to act. What one viewer may see of it is decided at the edge
-(:func:`stud8.server.edge.projection.snapshot_for`), like the events.
+it is taken **whole**: every card, the legal actions of the seat to act. Its hand,
+if any, is one in play: a hand is over only once it has been shown down, and the
+table takes no snapshot between a hand's last action and its ``hand_finish``, so no
+down card in a snapshot has been shown to everyone yet. What one viewer may see of
+it is decided at the edge (:func:`stud8.server.edge.projection.snapshot_for`), like
+the events.
 
 :class:`CatchUp` is the table's answer to a viewer who asks what he missed: the
 events after his last one, if the table still has them, or a snapshot.
@@ -46,8 +49,8 @@ class TableSnapshot:
     """The whole table after event ``seq``.
 
     ``hand`` is the hand in play seen whole (every card, the legal actions of the
-    seat to act), ``hand_seats`` who plays in which of its seats, ``shown`` the
-    seats whose cards were shown face up; ``turn`` the clock of the seat to act.
+    seat to act), ``hand_seats`` who plays in which of its seats; ``turn`` the clock
+    of the seat to act.
     """
 
     table_id: str
@@ -55,7 +58,6 @@ class TableSnapshot:
     seats: tuple[SeatSnapshot, ...]
     hand: HandView | None
     hand_seats: Mapping[int, str] = field(default_factory=dict)
-    shown: frozenset[int] = frozenset()
     turn: TimerStarted | None = None
     waiting_list: tuple[str, ...] = ()
     offer: OfferSnapshot | None = None

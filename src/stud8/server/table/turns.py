@@ -14,7 +14,7 @@ These methods run in the table's owner task only, like the rest of it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from stud8.core.errors import Stud8Error
@@ -23,7 +23,6 @@ from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
 from stud8.server.clock import Clock
 from stud8.server.table.events import TimerStarted
-from stud8.server.table.feed import Feed
 from stud8.server.table.spec import TableConfig
 from stud8.server.table.state import BotTurn, Seat, Tick, Turn
 from stud8.tools.bots.base import FastBot
@@ -42,7 +41,7 @@ class TableTurns:
     _hand_players: Mapping[int, str]
     _clock: Clock
     _queue: asyncio.Queue[tuple[Any, Any]]
-    _feed: Feed
+    _emit: Callable[..., None]
     _turn: Turn | None
     _token: int
     _windows: HandWindows | None
@@ -76,12 +75,8 @@ class TableTurns:
         turn.phase, turn.deadline = phase, deadline
         now = self._clock.now()
         hand = self.hand
-        legal = hand.legal_actions() if hand is not None else ()
-        self._feed.emit(
-            TimerStarted(turn.seat, shown or phase, deadline - now, deadline),
-            None,
-            tuple(legal),
-        )
+        legal = tuple(hand.legal_actions()) if hand is not None else ()
+        self._emit(TimerStarted(turn.seat, shown or phase, deadline - now, deadline), None, legal)
         tick = Tick(turn.token)
         turn.timer = self._clock.call_at(deadline, lambda: self._queue.put_nowait((tick, None)))
 

@@ -85,9 +85,7 @@ def type_name(tp: object) -> str:
     return " or ".join(type_name(a) for a in typing.get_args(tp))
 
 
-def object_fields(
-    cls: type, data: Mapping[str, Any], what: str, hints: dict[str, Any] | None = None
-) -> dict[str, object]:
+def object_fields(cls: type, data: Mapping[str, Any], what: str) -> dict[str, object]:
     """The fields of dataclass ``cls`` found in ``data``, checked: no unknown field, no
     required field missing, each of its declared type; ProtocolError says which not."""
     return _reader(cls)(data, what)
@@ -129,8 +127,6 @@ def _check_of(tp: object) -> Callable[[object], bool]:
     """A fast check that a JSON value is of type ``tp`` (a bool is no integer)."""
     if tp in (int, str, bool):
         return lambda value: type(value) is tp
-    if tp is float or tp is type(None):
-        return lambda value: _type_ok(value, tp)
     options = tuple(typing.get_args(tp))
     if typing.get_origin(tp) in (Union, types.UnionType) and all(
         a in (int, str, bool, type(None)) for a in options
