@@ -54,6 +54,7 @@ from typing import TypeVar
 
 from sqlalchemy import Connection
 
+from stud8.server.books.fencing import TableEpochs
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import DuplicateHandError, HandMoney, Ledger, LedgerError
 from stud8.server.books.seats import TableStore
@@ -69,11 +70,25 @@ class RoomBooks:
     """The :class:`~stud8.server.table.books.TableBooks` port over the room's
     database, through its writer (see the module)."""
 
-    def __init__(self, ledger: Ledger, writer: RoomWriter) -> None:
+    def __init__(
+        self, ledger: Ledger, writer: RoomWriter, *, epochs: TableEpochs | None = None
+    ) -> None:
         self.ledger = ledger
         self.writer = writer
+        # a room on several nodes: every write first checks that the table is
+        # still this node's (fencing); None: one process owns every table
+        self.epochs = epochs
 
-    async def _job(self, work: Callable[[Connection], T], what: str) -> T:
+    async def _job(self, table_id: str, work: Callable[[Connection], T], what: str) -> T:
+        epochs = self.epochs
+        if epochs is not None:
+            unfenced = work
+
+            def fenced(conn: Connection) -> T:
+                epochs.check(conn, table_id)
+                return unfenced(conn)
+
+            work = fenced
         try:
             return await self.writer.call(work, what=what)
         except LedgerError as exc:
@@ -90,11 +105,12 @@ class RoomBooks:
             ledger.buy_in(player, table_id, amount, f"seat {seat}", conn=conn)
             TableStore.sit_in(conn, table_id, seat, player, bot)
 
-        await self._job(work, f"{player} sitting at {table_id} seat {seat}")
+        await self._job(table_id, work, f"{player} sitting at {table_id} seat {seat}")
 
     async def top_up(self, table_id: str, seat: int, player: str, amount: int) -> None:
         ledger = self.ledger
         await self._job(
+            table_id,
             lambda conn: ledger.top_up(player, table_id, amount, f"seat {seat}", conn=conn),
             f"{player} topping up at {table_id}",
         )
@@ -107,11 +123,12 @@ class RoomBooks:
                 ledger.cash_out(player, table_id, chips, f"seat {seat}", conn=conn)
             TableStore.stand_in(conn, table_id, seat)
 
-        await self._job(work, f"{player} leaving {table_id} seat {seat}")
+        await self._job(table_id, work, f"{player} leaving {table_id} seat {seat}")
 
     async def hand_dealt(self, note: HandNote) -> None:
         seats = {seat: (player, chips) for seat, player, chips in note.seats}
         await self._job(
+            note.table_id,
             lambda conn: HandStore.begin_in(
                 conn, note.hand_id, note.table_id, seats, note.started_at
             ),
@@ -131,4 +148,4 @@ class RoomBooks:
                 pass  # settled or refunded before (checked before any write): keep the record
             HandStore.store_in(conn, end.record)
 
-        await self._job(work, f"the end of hand {end.hand_id}")
+        await self._job(end.table_id, work, f"the end of hand {end.hand_id}")

@@ -10,7 +10,8 @@ from one thread of its own:
   that turn ends (``loop.call_soon``), and the thread takes every job released so
   far and writes them as **one transaction** (up to :data:`MAX_BATCH` jobs), each
   job in a savepoint of its own: a job refused (a
-  :class:`~stud8.server.books.ledger.LedgerError`, a duplicate key) is undone alone
+  :class:`~stud8.server.books.ledger.LedgerError`, a fenced table's
+  :class:`~stud8.server.table.books.BooksFenced`, a duplicate key) is undone alone
   and the others commit;
 - jobs are written in the order they were handed over, so a cash-out always sees
   the settlements of the hands before it;
@@ -40,6 +41,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from stud8.server.books.ledger import LedgerError, retryable
+from stud8.server.table.books import BooksFenced
 
 log = logging.getLogger("stud8.server")
 
@@ -181,7 +183,7 @@ class RoomWriter:
             try:
                 with conn.begin_nested():
                     result = job.work(conn)
-            except LedgerError as exc:  # refused: this job alone is undone
+            except (LedgerError, BooksFenced) as exc:  # refused: this job alone is undone
                 return job, None, exc
             except IntegrityError as exc:
                 # another connection made the same row first (an account opened by

@@ -175,6 +175,10 @@ class RoomTable(Base):
     spec: Mapped[str] = mapped_column(Text)  # JSON: the TableSpec's fields
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # a room on several nodes: the epoch goes up at each takeover (fencing), the
+    # owner is the node that took the table last
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    owner: Mapped[str | None] = mapped_column(String(100), default=None)
 
 
 class TableSeat(Base):

@@ -50,6 +50,7 @@ from stud8.core.showdown import HandResult
 from stud8.formats.record import HandRecord
 
 __all__ = [
+    "BooksFenced",
     "BooksRefused",
     "HandEnd",
     "HandNote",
@@ -61,6 +62,13 @@ __all__ = [
 class BooksRefused(Exception):
     """The books refused a movement (not enough chips, an unknown account...):
     nothing was written, and the table refuses the command that asked for it."""
+
+
+class BooksFenced(Exception):
+    """The table belongs to another node now (a room on several nodes: this node
+    lost its lease and another took the table over): nothing was written, and this
+    node must stop running the table without touching its hand or its seats, which
+    are the new owner's (:mod:`stud8.server.books.fencing`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

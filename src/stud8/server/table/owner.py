@@ -56,7 +56,7 @@ from stud8.core.events import Event
 from stud8.core.hand import Hand
 from stud8.formats.record import HandRecord
 from stud8.server.clock import Clock, TimerHandle
-from stud8.server.table.books import HandEnd, HandNote, TableBooks
+from stud8.server.table.books import BooksFenced, HandEnd, HandNote, TableBooks
 from stud8.server.table.commands import (
     Act,
     ComeBack,
@@ -175,6 +175,7 @@ class Table(TableSeating):
         self.hands_played = 0
         # Why the table has stopped dealing (its books cannot be written), or None.
         self.paused: str | None = None
+        self.fenced: str | None = None  # why another node owns the table now (it stopped)
         self._opened = clock.now()
         self._pots: deque[tuple[float, int]] = deque(maxlen=500)  # (when, pot) of each hand
         self._status_listeners: list[Callable[[TableStatus], None]] = []
@@ -337,6 +338,14 @@ class Table(TableSeating):
                     self._publish_status()
                 if answer is not None and fut is not None and not fut.done():
                     fut.set_result(answer)
+            except BooksFenced as exc:
+                # another node owns the table now: stop at once, touching nothing (its
+                # hand and seats are the new owner's)
+                log.warning("table %s: stopped here: %s", self.table_id, exc)
+                self.fenced = str(exc)
+                if fut is not None and not fut.done():
+                    fut.set_result(Reply(False, "the table has moved; reconnect", self.last_seq))
+                return
             except BaseException as exc:
                 if fut is not None and not fut.done():
                     fut.set_exception(exc if isinstance(exc, Exception) else RuntimeError(exc))
@@ -489,6 +498,8 @@ class Table(TableSeating):
         )
         try:
             await self._books.hand_dealt(note)
+        except BooksFenced:
+            raise
         except Exception as exc:
             log.error("table %s: cannot note a new hand; trying again: %s", self.table_id, exc)
             self._pause(f"the room cannot note a new hand ({exc}); trying again")
@@ -572,6 +583,8 @@ class Table(TableSeating):
         while True:
             try:
                 await write()
+            except BooksFenced:
+                raise
             except Exception as exc:
                 log.error("table %s: %s could not be written: %s", self.table_id, what, exc)
                 self._pause(f"{what} could not be written ({exc}); trying again")

@@ -34,7 +34,7 @@ from typing import Any
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
 from stud8.server.clock import Clock, TimerHandle
-from stud8.server.table.books import BooksRefused, TableBooks
+from stud8.server.table.books import BooksFenced, BooksRefused, TableBooks
 from stud8.server.table.commands import (
     ComeBack,
     Connect,
@@ -168,6 +168,8 @@ class TableSeating(TableTurns):
             )
         except BooksRefused as exc:
             raise Refused(str(exc)) from None
+        except BooksFenced:
+            raise  # not our table any more: the owner task stops
         except Exception as exc:  # the books are down: nothing was written
             log.warning("table %s: %s could not sit: %s", self.table_id, cmd.player, exc)
             raise Refused(f"the room cannot take your buy-in now, try again ({exc})") from None
@@ -192,6 +194,8 @@ class TableSeating(TableTurns):
             await self._books.top_up(self.table_id, number, cmd.player, amount)
         except BooksRefused as exc:
             raise Refused(str(exc)) from None
+        except BooksFenced:
+            raise  # not our table any more: the owner task stops
         except Exception as exc:  # the books are down: nothing was written
             log.warning("table %s: %s could not top up: %s", self.table_id, cmd.player, exc)
             raise Refused(f"the room cannot take your top-up now, try again ({exc})") from None
@@ -220,6 +224,8 @@ class TableSeating(TableTurns):
         seat = self.seats[number]
         try:
             await self._books.stand(self.table_id, number, seat.player, seat.chips)
+        except BooksFenced:
+            raise
         except Exception as exc:
             log.error(
                 "table %s: cannot stand %s up (%s): %s", self.table_id, seat.player, reason, exc

@@ -1,0 +1,86 @@
+"""Fencing: a table's books accept writes only from the node that owns the table now.
+
+In a room on several nodes each table is owned by one node at a time (a lease in
+Redis, :mod:`stud8.server.cluster.leases`). A lease can be lost without its holder
+knowing at once: the node paused (SIGSTOP, a long GC, a swapped VM) or cut off from
+Redis while another node took the table over. What keeps that node from moving a
+chip afterwards is not Redis but the database: ``room_tables.epoch`` goes up by one
+at each takeover (:func:`take_over`), the new owner writes with the new epoch, and
+every write of a table's books first checks, **in its own transaction**, that the
+epoch is still the one its node took (:meth:`TableEpochs.check`). On PostgreSQL the
+check locks the table's row (``SELECT ... FOR UPDATE``), so a takeover and a write
+of the old owner are ordered: either the write commits before the takeover (and the
+new owner sees it), or it sees the new epoch and is refused with
+:class:`~stud8.server.table.books.BooksFenced` (nothing written). On SQLite, one
+writer at a time gives the same order.
+
+>>> import tempfile
+>>> from stud8.server.storage import create_engine_for, upgrade
+>>> from stud8.server.books.seats import TableStore
+>>> from stud8.server.table.spec import TableSpec
+>>> engine = create_engine_for(f"sqlite:///{tempfile.mkdtemp()}/room.db")
+>>> upgrade(engine)
+>>> TableStore(engine).save("t1", "Table 1", TableSpec())
+>>> first, second = TableEpochs(engine, "n1"), TableEpochs(engine, "n2")
+>>> first.take_over("t1"), second.take_over("t1")
+(1, 2)
+>>> with engine.begin() as conn:
+...     second.check(conn, "t1")
+...     first.check(conn, "t1")
+Traceback (most recent call last):
+...
+stud8.server.table.books.BooksFenced: table t1 belongs to another node now (epoch 2; n1 holds 1)
+>>> engine.dispose()
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, Engine, select, update
+
+from stud8.server.storage.models import RoomTable
+from stud8.server.table.books import BooksFenced
+
+__all__ = ["TableEpochs"]
+
+
+class TableEpochs:
+    """The epochs of the tables this node (``node``) has taken over."""
+
+    def __init__(self, engine: Engine, node: str) -> None:
+        self.engine = engine
+        self.node = node
+        self._held: dict[str, int] = {}
+
+    def take_over(self, table_id: str) -> int:
+        """Take the table (its lease is ours): its epoch one higher, ours (blocking).
+        LookupError if the room has no such table."""
+        with self.engine.begin() as conn:
+            epoch = conn.execute(
+                update(RoomTable)
+                .where(RoomTable.table_id == table_id)
+                .values(epoch=RoomTable.epoch + 1, owner=self.node)
+                .returning(RoomTable.epoch)
+            ).scalar_one_or_none()
+        if epoch is None:
+            raise LookupError(f"the room has no table {table_id}")
+        self._held[table_id] = epoch
+        return epoch
+
+    def held(self, table_id: str) -> int | None:
+        return self._held.get(table_id)
+
+    def let_go(self, table_id: str) -> None:
+        """The table is no longer ours (closed, handed over): no write of it passes."""
+        self._held.pop(table_id, None)
+
+    def check(self, conn: Connection, table_id: str) -> None:
+        """In a write's transaction: the table is still ours, or
+        :class:`~stud8.server.table.books.BooksFenced` (and the write is undone)."""
+        ours = self._held.get(table_id)
+        query = select(RoomTable.epoch).where(RoomTable.table_id == table_id).with_for_update()
+        current = conn.execute(query).scalar_one_or_none()
+        if ours is None or current != ours:
+            raise BooksFenced(
+                f"table {table_id} belongs to another node now (epoch {current}; "
+                f"{self.node} holds {ours if ours is not None else 'none'})"
+            )
