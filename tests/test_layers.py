@@ -153,11 +153,14 @@ SERVER_PARTS: dict[str, set[str]] = {
     "room": {"table", "bus", "books", "wire", "clock", "storage"},
     "http": {"edge", "room", "accounts", "wire", "books", "settings", "collector", "table"},
     "admin": {"books", "storage"},
+    # a room on several nodes: leases and heartbeats in Redis, the tables it runs
+    "cluster": {"table", "bus", "books", "room", "storage", "wire", "clock"},
     "runtime": {
         "accounts",
         "books",
         "bus",
         "clock",
+        "cluster",
         "collector",
         "edge",
         "http",

@@ -11,7 +11,8 @@ package ``server`` (``tests/`` is on ``sys.path``): ``server.roomdb`` (databases
 ports, a server in the test's event loop), ``server.roomclient`` (a room and its
 websocket clients), ``server.tableharness`` and ``server.manualtable`` (a table on a
 manual clock), ``server.schemacheck`` (the protocol's schemas) and
-``server.handplay``.
+``server.handplay``; ``server.redisserver`` (a throwaway Redis: the ``redis_url``
+fixture).
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 from sqlalchemy import Engine
 
+from server.redisserver import redis_server
 from server.roomdb import fresh_database
 from stud8.server.books.ledger import Ledger
 from stud8.server.storage import create_engine_for, upgrade
@@ -49,3 +52,21 @@ def engine(migrated_url: str) -> Iterator[Engine]:
 @pytest.fixture
 def ledger(engine: Engine) -> Ledger:
     return Ledger(engine)
+
+
+@pytest.fixture(scope="session")
+def redis_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One throwaway redis-server for the session (``server.redisserver``)."""
+    with redis_server(tmp_path_factory.mktemp("redis")) as server:
+        yield server.url
+
+
+@pytest.fixture
+def redis_url(redis_server_url: str) -> Iterator[str]:
+    """The session's Redis, emptied before the test."""
+    client = redis.Redis.from_url(redis_server_url)
+    try:
+        client.flushall()
+    finally:
+        client.close()
+    yield redis_server_url

@@ -1,0 +1,51 @@
+"""Table leases in a real Redis: one holder at a time, renewed only by its holder,
+free again when its holder stops renewing or gives it up."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from redis.asyncio import Redis
+
+from stud8.server.cluster.leases import Leases, lease_key
+
+
+def test_one_node_at_a_time_holds_a_lease(redis_url: str) -> None:
+    async def main() -> None:
+        async with Redis.from_url(redis_url) as redis:
+            one, two = Leases(redis, "n1", seconds=5), Leases(redis, "n2", seconds=5)
+            assert await one.acquire("t1")
+            assert not await two.acquire("t1")
+            assert await two.acquire("t2")
+            assert await one.owners(["t1", "t2", "t3"]) == {"t1": "n1", "t2": "n2", "t3": None}
+            # only the holder renews or releases
+            assert await one.renew(["t1", "t2"]) == {"t2"}
+            assert not await two.release("t1")
+            assert await one.owners(["t1"]) == {"t1": "n1"}
+            assert await one.release("t1")
+            assert await two.acquire("t1")
+            assert await one.renew(["t1"]) == {"t1"}
+
+    asyncio.run(main())
+
+
+def test_a_lease_not_renewed_expires_and_a_renewed_one_does_not(redis_url: str) -> None:
+    async def main() -> None:
+        async with Redis.from_url(redis_url) as redis:
+            one, two = Leases(redis, "n1", seconds=0.3), Leases(redis, "n2", seconds=0.3)
+            assert await one.acquire("kept") and await one.acquire("dropped")
+            for _ in range(4):  # 0.6 s: twice the lease, renewed every 0.15 s
+                await asyncio.sleep(0.15)
+                assert await one.renew(["kept"]) == set()
+            assert await one.owners(["kept", "dropped"]) == {"kept": "n1", "dropped": None}
+            assert await two.acquire("dropped")  # a dead holder's table is free
+            ttl = await redis.pttl(lease_key("kept"))
+            assert 0 < ttl <= 300
+
+    asyncio.run(main())
+
+
+def test_a_lease_lasts_some_time() -> None:
+    with pytest.raises(ValueError, match="more than 0 seconds"):
+        Leases(Redis(), "n1", seconds=0)
