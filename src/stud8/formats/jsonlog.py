@@ -98,8 +98,14 @@ def _str(v: JSON, what: str) -> str:
     return v
 
 
+# The cards by their names: most cards read are written canonically ("Td"), and a look-up
+# is much quicker than Card.parse (which also reads "td", "10d").
+_CARD_BY_NAME = {str(c): c for c in (Card(rank, suit) for rank in range(2, 15) for suit in "cdhs")}
+
+
 def _card(v: JSON, what: str) -> Card:
-    return Card.parse(_str(v, what))
+    card = _CARD_BY_NAME.get(v) if type(v) is str else None
+    return card if card is not None else Card.parse(_str(v, what))
 
 
 def _card_or_none(v: JSON, what: str) -> Card | None:
@@ -225,7 +231,11 @@ def _layout(cls: type[Event]) -> tuple[tuple[str, _Enc, _Dec], ...]:
 
 
 _BY_TYPE = {cls: (cls.kind, _layout(cls)) for cls in _EVENT_TYPES}
-_BY_KIND = {cls.kind: (cls, _layout(cls)) for cls in _EVENT_TYPES}
+# for reading: each field's name, reader and label (as errors name it)
+_BY_KIND = {
+    cls.kind: (cls, tuple((name, dec, f"{cls.kind}.{name}") for name, _, dec in _layout(cls)))
+    for cls in _EVENT_TYPES
+}
 
 
 def encode_event(event: Event) -> dict[str, JSON]:
@@ -258,12 +268,12 @@ def decode_event(obj: JSON) -> Event:
         raise CodecError(f"unknown event kind {kind!r}")
     cls, layout = found
     values = []
-    for name, _, dec in layout:
+    for name, dec, label in layout:
         if name not in obj:
             raise CodecError(f"the {kind} event has no {name!r}")
-        values.append(dec(obj[name], f"{kind}.{name}"))
-    extra = set(obj) - {"k", "t"} - {name for name, _, _ in layout}
-    if extra:
+        values.append(dec(obj[name], label))
+    if len(obj) != len(layout) + 1 + ("t" in obj):  # "k", the fields, and "t" if timed
+        extra = set(obj) - {"k", "t"} - {name for name, _, _ in layout}
         raise CodecError(f"the {kind} event has unknown fields {sorted(extra)}")
     return cls(*values)
 
