@@ -1,0 +1,517 @@
+"""The bus's messages as bytes and back, for a transport between nodes (Redis).
+
+Each of the bus's messages (:mod:`stud8.server.bus`) is one compact JSON text,
+UTF-8 (ASCII in fact: other characters are escaped), an array that starts with the
+**format** and the message's **kind**, then its fields in the order its class
+declares them::
+
+    [1,"act","ann","c7",["raise",8]]                    a command (its kind: act, sit, ...)
+    [1,"reply",true,"",41]                              a Reply
+    [1,"numbered",42,{"k":"call","seat":3,"to":8,"adds":4,"all_in":false},[[1,"ann"],[3,"bob"]],null]
+    [1,"catch_up",42,null,[...a snapshot...]]           a CatchUp
+    [1,"listed","t1","Main",[...spec...],[...status...]]
+
+An event (a hand's, as in the hand record: :func:`stud8.formats.jsonlog.encode_event`;
+or the table's own) is an object ``{"k": kind, field: value, ...}``; every other record
+(a snapshot, a seat, a hand's view, a legal action, a spec, a status) is an array of
+its fields in order. Cards are their names (``"Td"``), a hand's values their strengths,
+enums their values, a seat mapping ``[[seat, player], ...]`` (read back as the table
+makes them: a :class:`Numbered`'s a read-only ``MappingProxyType``, one per hand, a
+snapshot's a ``dict``). Money is a whole number,
+and every number read must fit in 64 bits; a float goes out as Python's ``repr``,
+which reads back exactly.
+
+Decoding checks everything: anything malformed (not UTF-8, not JSON, a wrong type,
+a missing or extra field, an unknown kind, a number too big, a float that is not
+finite) raises :class:`BusCodecError`, which says what and where
+(``numbered.event.seat: ...``), and never another exception.
+
+**The versioning rule.** :data:`FORMAT` is the format this node writes; it reads the
+formats in :data:`READS`. Any change to what is written (a field added, removed,
+reordered or encoded differently, a kind renamed or added) makes a new format, the
+next integer, and ``tests/server/bus/test_codec.py`` pins the layout of each format
+(:func:`describe`) so that no change slips through unnumbered. A node refuses a
+message of a format it does not read, naming both (``format 2 is newer than this
+node reads (1)``): it never guesses. A rolling upgrade across a new format N+1 takes
+two releases: the first reads N and N+1 and still writes N; once every node runs it,
+the next writes N+1 (and may stop reading N once no node writes it).
+
+>>> from stud8.server.table.commands import Act, Reply
+>>> from stud8.core.actions import Raise
+>>> encode_command(Act(player="ann", command_id="c7", action=Raise(to=8)))
+b'[1,"act","ann","c7",["raise",8]]'
+>>> decode_reply(encode_reply(Reply(True, "", 41)))
+Reply(ok=True, reason='', seq=41)
+>>> decode_reply(b'[2,"reply",true,"",41]')
+Traceback (most recent call last):
+...
+stud8.server.bus.fields.BusCodecError: reply: format 2 is newer than this node reads (1)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from json.encoder import encode_basestring_ascii
+from types import MappingProxyType
+from typing import Any
+
+from stud8.core.actions import ACTION_TYPES, Action, ActionKind, LegalAction, make_action
+from stud8.core.cards import Card
+from stud8.core.errors import Stud8Error
+from stud8.core.events import Event
+from stud8.core.views import HandView, SeatView
+from stud8.formats.jsonlog import decode_event, encode_event
+from stud8.server.bus import Listed
+from stud8.server.bus.fields import (
+    JSON,
+    LIMIT,
+    BusCodecError,
+    Codec,
+    Layout,
+    bad,
+    named_subclasses,
+    optional,
+    or_none,
+    pair_of,
+    read_bool,
+    read_card,
+    read_float,
+    read_int,
+    read_str,
+    snake_case,
+    tuple_of,
+)
+from stud8.server.table.commands import Command, Reply
+from stud8.server.table.events import Numbered, TableEvent, TimerStarted
+from stud8.server.table.snapshot import CatchUp, OfferSnapshot, SeatSnapshot, TableSnapshot
+from stud8.server.table.spec import TableSpec
+from stud8.server.table.status import TableStatus
+
+__all__ = [
+    "FORMAT",
+    "READS",
+    "BusCodecError",
+    "decode_catch_up",
+    "decode_command",
+    "decode_listed",
+    "decode_numbered",
+    "decode_reply",
+    "describe",
+    "encode_catch_up",
+    "encode_command",
+    "encode_listed",
+    "encode_numbered",
+    "encode_reply",
+]
+
+FORMAT = 1  # the format this node writes (see the module's versioning rule)
+READS = frozenset({1})  # the formats it reads
+Bytes = bytes | bytearray | memoryview  # what a decoder reads
+
+_pairs = tuple_of(pair_of(read_int, "chips"))
+_seat_pairs = tuple_of(pair_of(read_str, "player"))
+
+
+def _enc_seats(seats: Mapping[int, str] | None) -> JSON:
+    return None if seats is None else list(map(list, seats.items()))
+
+
+def _seats_key(v: JSON, what: str) -> tuple[tuple[int, str], ...]:
+    key: tuple[tuple[int, str], ...] = _seat_pairs(v, what)
+    if len({seat for seat, _ in key}) != len(key):
+        bad(what, "must name each seat once", v)
+    return key
+
+
+def _seats_dict(v: JSON, what: str) -> dict[int, str]:
+    return dict(_seats_key(v, what))
+
+
+# A hand's events all carry the same seats (one read-only mapping, the table's, which
+# it never changes): each is written once, and read into one mapping shared by the
+# hand's events on the other side. Both caches are bounded (cleared when full); the
+# first holds the mappings themselves, so an id in it is never another's.
+_SEATS_OUT: dict[int, tuple[Mapping[int, str], list[list[Any]]]] = {}
+_SEATS_IN: dict[tuple[tuple[Any, ...], ...], MappingProxyType[int, str]] = {}
+
+
+def _enc_seats_shared(seats: Mapping[int, str] | None) -> JSON:
+    if type(seats) is not MappingProxyType:  # None, or a mapping that may change
+        return _enc_seats(seats)
+    known = _SEATS_OUT.get(id(seats))
+    if known is None or known[0] is not seats:
+        if len(_SEATS_OUT) >= 1024:
+            _SEATS_OUT.clear()
+        known = _SEATS_OUT[id(seats)] = (seats, _enc_seats(seats))
+    return known[1]
+
+
+def _seats_proxy(v: JSON, what: str) -> MappingProxyType[int, str] | None:
+    if v is None:
+        return None
+    try:
+        proxy = _SEATS_IN.get(tuple(map(tuple, v))) if type(v) is list else None
+    except TypeError:  # not pairs of plain values: read it the long way, to say why
+        proxy = None
+    if proxy is not None and all(type(pair[0]) is int for pair in v):  # not 1.0 nor true
+        return proxy
+    key = _seats_key(v, what)
+    if len(_SEATS_IN) >= 4096:
+        _SEATS_IN.clear()
+    proxy = _SEATS_IN[key] = MappingProxyType(dict(key))
+    return proxy
+
+
+# ------------------------------------------------------------ actions, legal
+_KINDS = {k.value: k for k in ActionKind}
+_ACTION_CLASSES = frozenset(ACTION_TYPES.values())
+
+
+def _enc_action(a: Action) -> JSON:
+    if type(a) not in _ACTION_CLASSES:
+        raise BusCodecError(f"no bus form for the action {a!r}")
+    return [a.kind.value, a.amount]
+
+
+def _action_kind(v: JSON, what: str) -> ActionKind:
+    kind = _KINDS.get(v) if type(v) is str else None
+    if kind is None:
+        bad(what, f"must be one of {', '.join(_KINDS)}", v)
+    return kind
+
+
+def _action(v: JSON, what: str) -> Action:
+    if type(v) is not list or len(v) != 2:
+        bad(what, "must be [kind, amount]", v)
+    kind = _action_kind(v[0], f"{what}.kind")
+    amount = None if v[1] is None else read_int(v[1], f"{what}.amount")
+    try:
+        return make_action(kind, amount)
+    except Stud8Error as e:
+        raise BusCodecError(str(e), what) from None
+
+
+def _enc_legal(a: LegalAction) -> JSON:
+    return [a.kind.value, a.min_to, a.max_to, a.adds, a.all_in]
+
+
+def _legal(v: JSON, what: str) -> LegalAction:
+    if type(v) is not list or len(v) != 5:
+        bad(what, "must be [kind, min_to, max_to, adds, all_in]", v)
+    kind, lo, hi, adds, all_in = v
+    try:
+        return LegalAction.of(
+            _action_kind(kind, "kind"),
+            None if lo is None else read_int(lo, "min_to"),
+            None if hi is None else read_int(hi, "max_to"),
+            read_int(adds, "adds"),
+            read_bool(all_in, "all_in"),
+        )
+    except BusCodecError as e:
+        raise e.within(what) from None
+
+
+def _enc_legals(legal: tuple[LegalAction, ...] | None) -> JSON:
+    return None if legal is None else [_enc_legal(a) for a in legal]
+
+
+# ------------------------------------------------------------------- events
+def _enc_event(event: Any) -> JSON:
+    layout = _TABLE_EVENT_BY_TYPE.get(type(event))
+    if layout is not None:
+        return layout.encode_object(event)
+    if isinstance(event, Event):
+        try:
+            return encode_event(event)
+        except Stud8Error as e:
+            raise BusCodecError(str(e)) from None
+    raise BusCodecError(f"no bus form for the event {event!r}")
+
+
+def _event(v: JSON, what: str) -> Any:
+    if type(v) is not dict:
+        bad(what, "must be an event object", v)
+    kind = v.get("k")
+    layout = _TABLE_EVENT_BY_KIND.get(kind) if type(kind) is str else None
+    if layout is not None:
+        return layout.decode_object(v, what)
+    if "t" in v:  # the hand record's time: no part of a bus event
+        bad(what, "has an unknown field 't'", v)
+    try:
+        event = decode_event(v)
+    except Stud8Error as e:
+        raise BusCodecError(str(e), what) from None
+    _check_sizes(event, what)
+    return event
+
+
+def _check_sizes(values: tuple[Any, ...], what: str) -> None:
+    """The numbers of a hand's event (read by the hand record's codec) fit in 64 bits."""
+    for v in values:
+        if type(v) is int:
+            if not -LIMIT <= v <= LIMIT:
+                bad(what, "numbers must fit in 64 bits", v)
+        elif type(v) is tuple:
+            _check_sizes(v, what)
+
+
+def _timer(v: JSON, what: str) -> TimerStarted:
+    event = _event(v, what)
+    if type(event) is not TimerStarted:
+        bad(what, "must be a timer event", v)
+    return event
+
+
+def _numbered(v: JSON, what: str, start: int = 0) -> Numbered:
+    """The generic layout's reading (``_NUMBERED``), written out: the most read."""
+    if type(v) is not list or len(v) != start + 4:
+        bad(what, _NUMBERED.shape, v)
+    try:
+        seq, event, seats, legal = v[start:]
+        return Numbered(
+            read_int(seq, "seq"),
+            _event(event, "event"),
+            _seats_proxy(seats, "seats"),
+            None if legal is None else _legals(legal, "legal"),
+        )
+    except BusCodecError as e:
+        raise e.within(what) from None
+
+
+def _cards_out(cards: tuple[Card | None, ...]) -> list[str | None]:
+    return [None if c is None else str(c) for c in cards]
+
+
+# The codec of each field, by the type its class declares.
+_BY_ANNOTATION: dict[str, Codec] = {
+    "int": (None, read_int, "int"),
+    "int | None": (None, optional(read_int), "int?"),
+    "str": (None, read_str, "str"),
+    "str | None": (None, optional(read_str), "str?"),
+    "bool": (None, read_bool, "bool"),
+    "float": (None, read_float, "float"),
+    "Action": (_enc_action, _action, "action"),
+    "Card | None": (or_none(str), optional(read_card), "card?"),
+    "tuple[Card, ...]": (_cards_out, tuple_of(read_card), "cards"),
+    "tuple[Card | None, ...]": (_cards_out, tuple_of(optional(read_card)), "cards?"),
+    "tuple[tuple[int, int], ...]": (lambda ps: [list(p) for p in ps], _pairs, "pairs"),
+    "tuple[str, ...]": (list, tuple_of(read_str), "strs"),
+    "tuple[LegalAction, ...]": (_enc_legals, tuple_of(_legal), "legal_actions"),
+    "tuple[LegalAction, ...] | None": (_enc_legals, optional(tuple_of(_legal)), "legal_actions?"),
+    "AnyEvent": (_enc_event, _event, "event"),
+    "TimerStarted | None": (or_none(_enc_event), optional(_timer), "timer?"),
+}
+
+
+def _layout(cls: type, kind: str, overrides: Mapping[str, Codec] | None = None) -> Layout:
+    codecs = {}
+    for f in fields(cls):
+        codec = (overrides or {}).get(f.name) or _BY_ANNOTATION.get(str(f.type))
+        if codec is None:  # a new kind of field: give it a codec (and a new format)
+            raise TypeError(f"no bus codec for {cls.__name__}.{f.name}: {f.type}")
+        codecs[f.name] = codec
+    return Layout(cls, kind, codecs)
+
+
+def _record(cls: type, overrides: Mapping[str, Codec] | None = None) -> Layout:
+    """The layout of ``cls``, and the codecs of fields of its type (``X``, ``X | None``,
+    ``tuple[X, ...]``, ``tuple[X, ...] | None``)."""
+    name = cls.__name__
+    layout = _layout(cls, snake_case(name), overrides)
+    enc = layout.encode
+
+    def dec(v: JSON, what: str) -> Any:
+        return layout.decode(v, what)
+
+    def encs(items: tuple[Any, ...]) -> list[JSON]:
+        return [enc(o) for o in items]
+
+    many = tuple_of(dec)
+    _BY_ANNOTATION[name] = (enc, dec, layout.kind)
+    _BY_ANNOTATION[f"{name} | None"] = (or_none(enc), optional(dec), f"{layout.kind}?")
+    _BY_ANNOTATION[f"tuple[{name}, ...]"] = (encs, many, f"{layout.kind}s")
+    _BY_ANNOTATION[f"tuple[{name}, ...] | None"] = (
+        or_none(encs),
+        optional(many),
+        f"{layout.kind}s?",
+    )
+    return layout
+
+
+_TABLE_EVENTS = tuple(_layout(cls, cls.kind) for cls in named_subclasses(TableEvent))
+_TABLE_EVENT_BY_TYPE = {layout.cls: layout for layout in _TABLE_EVENTS}
+_TABLE_EVENT_BY_KIND = {layout.kind: layout for layout in _TABLE_EVENTS}
+_CORE_EVENTS = tuple(named_subclasses(Event))
+if {cls.kind for cls in _CORE_EVENTS} & set(_TABLE_EVENT_BY_KIND):  # pragma: no cover
+    raise TypeError("a table event has the kind of a hand's event: an event would be misread")
+
+_COMMANDS = tuple(_layout(cls, snake_case(cls.__name__)) for cls in named_subclasses(Command))
+_COMMAND_BY_TYPE = {layout.cls: layout for layout in _COMMANDS}
+_COMMAND_BY_KIND = {layout.kind: layout for layout in _COMMANDS}
+
+_RECORDS = (
+    _record(SeatView),
+    _record(HandView),
+    _record(SeatSnapshot),
+    _record(OfferSnapshot),
+    _record(TableSnapshot, {"hand_seats": (_enc_seats, _seats_dict, "seats")}),
+    _record(TableSpec),
+    _record(TableStatus),
+)
+_NUMBERED = _record(Numbered, {"seats": (_enc_seats_shared, _seats_proxy, "seats?")})
+_legals = tuple_of(_legal)
+_BY_ANNOTATION["tuple[Numbered, ...] | None"] = (
+    _BY_ANNOTATION["tuple[Numbered, ...] | None"][0],
+    optional(tuple_of(_numbered)),
+    "numbereds?",
+)
+_CATCH_UP = _layout(CatchUp, "catch_up")
+_LISTED = _layout(Listed, "listed")
+
+
+def describe() -> str:
+    """Every message and record as this node writes them, one per line: pinned per
+    format by the tests, so that a change to any of them comes with a new format."""
+    lines = [f"format {FORMAT}", "reply: ok bool, reason str, seq int"]
+    lines += [layout.description for layout in _COMMANDS]
+    lines += [_NUMBERED.description, _CATCH_UP.description, _LISTED.description]
+    lines += [layout.description for layout in _RECORDS]
+    lines += [f"event {layout.description}" for layout in _TABLE_EVENTS]
+    lines += [
+        f"hand event {cls.kind}: " + ", ".join(f.name for f in fields(cls)) for cls in _CORE_EVENTS
+    ]
+    lines.append("legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------- messages
+# The C encoder itself (json.dumps makes one a call): compact, ASCII, no NaN.
+_dumps: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_c_encoder: Any = getattr(json.encoder, "c_make_encoder", None)  # not in typeshed
+if _c_encoder is not None:  # pragma: no branch (CPython has it)
+    _chunks = _c_encoder(None, None, encode_basestring_ascii, None, ":", ",", False, False, False)
+
+    def _dumps(o: Any) -> str:
+        return "".join(_chunks(o, 0))
+
+
+_scan = json.JSONDecoder().raw_decode
+
+
+def _out(message: list[JSON]) -> bytes:
+    try:
+        return _dumps(message).encode()
+    except (ValueError, TypeError, RecursionError) as e:
+        raise BusCodecError(f"cannot be written as JSON: {e}", str(message[1])) from None
+
+
+def _in(data: Bytes, kinds: Mapping[str, Any] | str) -> tuple[list[JSON], Any]:
+    """The message's JSON array and what its kind names (checked against ``kinds``)."""
+    expected = kinds if type(kinds) is str else "command"
+    if type(data) is not bytes:
+        if not isinstance(data, bytearray | memoryview):
+            bad(expected, "must be bytes", data)
+        data = bytes(data)
+    try:
+        text = data.decode()
+        v, end = _scan(text)
+    except UnicodeDecodeError as e:
+        raise BusCodecError(f"is not UTF-8 ({e.reason} at byte {e.start})", expected) from None
+    except json.JSONDecodeError as e:
+        raise BusCodecError(f"is not JSON ({e.msg} at {e.pos})", expected) from None
+    except (ValueError, RecursionError) as e:  # too many digits; nested too deep
+        raise BusCodecError(f"cannot be read: {e}", expected) from None
+    if end != len(text):
+        bad(expected, "has more after its JSON", text[end:])
+    if type(v) is not list or len(v) < 2:
+        bad(expected, "must be a list [format, kind, ...]", v)
+    version, kind = v[0], v[1]
+    if type(version) is not int or version not in READS:
+        if type(version) is not int:
+            bad(expected, "its format must be a whole number", version)
+        newer = "newer than this node reads" if version > FORMAT else "no longer read by this node"
+        raise BusCodecError(f"format {version} is {newer} ({', '.join(map(str, READS))})", expected)
+    if isinstance(kinds, str):
+        if kind != kinds:
+            bad(expected, f"must be a {kinds} message", kind)
+        return v, None
+    found = kinds.get(kind) if type(kind) is str else None
+    if found is None:
+        bad(expected, f"kind must be one of {', '.join(kinds)}", kind)
+    return v, found
+
+
+def encode_command(cmd: Command) -> bytes:
+    """``[format, kind, player, command_id, ...its fields]``; kinds: :func:`describe`."""
+    layout = _COMMAND_BY_TYPE.get(type(cmd))
+    if layout is None:
+        raise BusCodecError(f"no bus form for the command {cmd!r}", "command")
+    return _out([FORMAT, layout.kind, *layout.encode(cmd)])
+
+
+def decode_command(data: Bytes) -> Command:
+    v, layout = _in(data, _COMMAND_BY_KIND)
+    cmd: Command = layout.decode(v, layout.kind, 2)
+    return cmd
+
+
+def encode_reply(reply: Reply) -> bytes:
+    if type(reply) is not Reply:
+        raise BusCodecError(f"not a Reply: {reply!r}", "reply")
+    return _out([FORMAT, "reply", reply.ok, reply.reason, reply.seq])
+
+
+def decode_reply(data: Bytes) -> Reply:
+    v, _ = _in(data, "reply")
+    if len(v) != 5:
+        bad("reply", "must be [format, kind, ok, reason, seq]", v)
+    return Reply(
+        read_bool(v[2], "reply.ok"), read_str(v[3], "reply.reason"), read_int(v[4], "reply.seq")
+    )
+
+
+def encode_numbered(item: Numbered) -> bytes:
+    if type(item) is not Numbered:
+        raise BusCodecError(f"not a Numbered: {item!r}", "numbered")
+    legal = item.legal
+    return _out(
+        [
+            FORMAT,
+            "numbered",
+            item.seq,
+            _enc_event(item.event),
+            _enc_seats_shared(item.seats),
+            None if legal is None else [_enc_legal(a) for a in legal],
+        ]
+    )
+
+
+def decode_numbered(data: Bytes) -> Numbered:
+    v, _ = _in(data, "numbered")
+    return _numbered(v, "numbered", 2)
+
+
+def encode_catch_up(c: CatchUp) -> bytes:
+    if type(c) is not CatchUp:
+        raise BusCodecError(f"not a CatchUp: {c!r}", "catch_up")
+    return _out([FORMAT, "catch_up", *_CATCH_UP.encode(c)])
+
+
+def decode_catch_up(data: Bytes) -> CatchUp:
+    v, _ = _in(data, "catch_up")
+    c: CatchUp = _CATCH_UP.decode(v, "catch_up", 2)
+    return c
+
+
+def encode_listed(listed: Listed) -> bytes:
+    if type(listed) is not Listed:
+        raise BusCodecError(f"not a Listed: {listed!r}", "listed")
+    return _out([FORMAT, "listed", *_LISTED.encode(listed)])
+
+
+def decode_listed(data: Bytes) -> Listed:
+    v, _ = _in(data, "listed")
+    listed: Listed = _LISTED.decode(v, "listed", 2)
+    return listed
