@@ -51,6 +51,7 @@ stud8.server.bus.fields.BusCodecError: reply: format 2 is newer than this node r
 from __future__ import annotations
 
 import json
+import json.scanner
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from json.encoder import encode_basestring_ascii
@@ -472,25 +473,95 @@ def decode_reply(data: Bytes) -> Reply:
     )
 
 
+# A Numbered is the message the bus carries most (every event, read on every node
+# with a viewer of the table): its parts that recur (a hand's event, the hand's seats,
+# the legal actions) are written once and read once, kept by their exact text, so
+# that a part looked up is what reading it afresh would give. Anything not in the
+# compact form this node writes is read the long way (which says what is wrong).
+_HEAD = f'[{FORMAT},"numbered",'
+_HEAD_BYTES = _HEAD.encode()
+_scan_once: Any = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+_EVENT_TEXT: dict[Event, str] = {}
+_LEGAL_TEXT: dict[tuple[LegalAction, ...], str] = {}
+_EVENT_READ: dict[str, Any] = {}
+_SEATS_READ: dict[str, MappingProxyType[int, str]] = {}
+_LEGAL_READ: dict[str, tuple[LegalAction, ...]] = {}
+
+
+def _kept(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) >= 8192:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def encode_numbered(item: Numbered) -> bytes:
     if type(item) is not Numbered:
         raise BusCodecError(f"not a Numbered: {item!r}", "numbered")
-    legal = item.legal
-    return _out(
-        [
-            FORMAT,
-            "numbered",
-            item.seq,
-            _enc_event(item.event),
-            _enc_seats_shared(item.seats),
-            None if legal is None else [_enc_legal(a) for a in legal],
-        ]
-    )
+    seq, event, seats, legal = item.seq, item.event, item.seats, item.legal
+    if type(seq) is not int:
+        return _out([FORMAT, "numbered", *_NUMBERED.encode(item)])  # says what is wrong
+    try:
+        if not isinstance(event, Event):  # the table's: a timer's is seldom seen twice
+            event_text = _dumps(_enc_event(event))
+        else:
+            event_text = _EVENT_TEXT.get(event) or _kept(
+                _EVENT_TEXT, event, _dumps(_enc_event(event))
+            )
+        seats_text = _dumps(_enc_seats_shared(seats))
+        legal_text = "null"
+        if legal is not None:
+            legal_text = _LEGAL_TEXT.get(legal) or _kept(
+                _LEGAL_TEXT, legal, _dumps([_enc_legal(a) for a in legal])
+            )
+    except BusCodecError:
+        raise
+    except (ValueError, TypeError, RecursionError) as e:
+        raise BusCodecError(f"cannot be written as JSON: {e}", "numbered") from None
+    return f"{_HEAD}{seq},{event_text},{seats_text},{legal_text}]".encode()
 
 
 def decode_numbered(data: Bytes) -> Numbered:
+    if type(data) is bytes and data.startswith(_HEAD_BYTES):
+        item = _quick_numbered(data)
+        if item is not None:
+            return item
     v, _ = _in(data, "numbered")
     return _numbered(v, "numbered", 2)
+
+
+def _quick_numbered(data: bytes) -> Numbered | None:
+    """The Numbered ``data`` holds, read through the parts kept; None if it is not
+    exactly in this node's form (or wrong: the long way then says why)."""
+    try:
+        text = data.decode()
+        seq, end = _scan_once(text, len(_HEAD))
+        if type(seq) is not int or not -LIMIT <= seq <= LIMIT or text[end] != ",":
+            return None
+        at = end + 1
+        value, end = _scan_once(text, at)
+        event = _EVENT_READ.get(part := text[at:end])
+        if event is None:
+            event = _event(value, "event")
+            if type(event) not in _TABLE_EVENT_BY_TYPE:  # a timer's is seldom seen twice
+                _kept(_EVENT_READ, part, event)
+        if text[end] != ",":
+            return None
+        value, end = _scan_once(text, at := end + 1)
+        seats = None if value is None else _SEATS_READ.get(part := text[at:end])
+        if seats is None and value is not None:
+            seats = _kept(_SEATS_READ, part, _seats_proxy(value, "seats"))
+        if text[end] != ",":
+            return None
+        value, end = _scan_once(text, at := end + 1)
+        legal = None if value is None else _LEGAL_READ.get(part := text[at:end])
+        if legal is None and value is not None:
+            legal = _kept(_LEGAL_READ, part, _legals(value, "legal"))
+        if end + 1 != len(text) or text[end] != "]":
+            return None
+        return Numbered(seq, event, seats, legal)
+    except (StopIteration, IndexError, ValueError, RecursionError):  # BusCodecError too
+        return None
 
 
 def encode_catch_up(c: CatchUp) -> bytes:
