@@ -29,6 +29,7 @@ for the room to seat them again or cash them out, and the audit of the books.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
@@ -91,9 +92,25 @@ def _stacks_memo(hand: InProgress) -> str:
 def recover(engine: Engine, ledger: Ledger, hands: HandStore | None = None) -> RecoveryReport:
     """Close every hand still in progress (see the module's docstring)."""
     store = hands if hands is not None else HandStore(engine)
+    closed, problems = _close_hands(ledger, store, store.in_progress())
+    return RecoveryReport(tuple(closed), table_stacks(ledger), ledger.audit(), tuple(problems))
+
+
+def recover_table(
+    ledger: Ledger, hands: HandStore, table_id: str
+) -> tuple[list[RecoveredHand], list[str]]:
+    """Close the hand still in progress at one table (a room on several nodes: the
+    node that takes a table over closes its hand, and no other table's); the hands
+    closed and the problems met."""
+    return _close_hands(ledger, hands, [h for h in hands.in_progress() if h.table == table_id])
+
+
+def _close_hands(
+    ledger: Ledger, store: HandStore, unfinished: Iterable[InProgress]
+) -> tuple[list[RecoveredHand], list[str]]:
     closed: list[RecoveredHand] = []
     problems: list[str] = []
-    for hand in store.in_progress():
+    for hand in unfinished:
         done = ledger.hand_transaction(hand.hand_id)
         outcome = "refunded"
         if done is None:
@@ -114,4 +131,4 @@ def recover(engine: Engine, ledger: Ledger, hands: HandStore | None = None) -> R
         note = CANCELLED_NOTE if outcome == "refunded" else SETTLED_NOTE
         store.close_unfinished(hand, cancelled=outcome == "refunded", note=note)
         closed.append(RecoveredHand(hand.hand_id, hand.table, outcome, hand.players))
-    return RecoveryReport(tuple(closed), table_stacks(ledger), ledger.audit(), tuple(problems))
+    return closed, problems

@@ -81,6 +81,22 @@ class TableStore:
                 for r in rows
             ]
 
+    def table(self, table_id: str) -> StoredTable:
+        """One stored table; LookupError if there is none."""
+        with self._sessions() as session:
+            row = session.scalars(select(RoomTable).where(RoomTable.table_id == table_id)).first()
+            if row is None:
+                raise LookupError(f"the room has no table {table_id}")
+            return StoredTable(
+                row.table_id, row.name, spec_from_json(row.spec), row.closed_at is not None
+            )
+
+    def open_ids(self) -> list[str]:
+        """The ids of the tables not closed, oldest first."""
+        with self._sessions() as session:
+            query = select(RoomTable.table_id).where(RoomTable.closed_at.is_(None))
+            return list(session.scalars(query.order_by(RoomTable.id)))
+
     # ------------------------------------------------------------ seats
     def seats(self, table_id: str) -> list[StoredSeat]:
         with self._sessions() as session:

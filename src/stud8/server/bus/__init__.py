@@ -13,9 +13,10 @@ objects, nothing that calls back into a table):
 - :meth:`~TableBus.directory`: every table of the room with its last
   :class:`~stud8.server.table.status.TableStatus` (the lobby).
 
-Today the tables run in the same process (:class:`~stud8.server.bus.local.LocalBus`);
-a room on several machines puts a network transport (Redis) behind the same four
-messages, and the edge does not change.
+The tables of this process are on a :class:`~stud8.server.bus.local.LocalBus`; a
+room on several nodes puts Redis behind the same four messages
+(:class:`~stud8.server.bus.redis.RedisBus`, which keeps the tables of its own
+node on a LocalBus), and the edge does not change.
 """
 
 from __future__ import annotations
@@ -71,9 +72,13 @@ class TableBus(Protocol):
         table_id: str,
         deliver: Callable[[Numbered], None],
         closed: Callable[[], None],
+        lost: Callable[[], None] | None = None,
     ) -> Following:
         """Deliver the table's events from now on, in order; ``closed`` is called if
-        the table closes. :class:`NoSuchTable` if there is none."""
+        the table closes. A transport that may drop events (between nodes: a
+        reconnection to Redis) calls ``lost`` when it may have: the follower
+        catches up (events also come with their numbers, so a gap shows too).
+        :class:`NoSuchTable` if there is none."""
         ...
 
     def directory(self) -> Mapping[str, Listed]:

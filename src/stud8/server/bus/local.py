@@ -68,6 +68,25 @@ class LocalBus:
 
     def __init__(self) -> None:
         self._tables: dict[str, _Hosted] = {}
+        self._watchers: list[Callable[[str, Listed | None, bool], None]] = []
+
+    def watch(self, changed: Callable[[str, Listed | None, bool], None]) -> None:
+        """Call ``changed(table_id, listed, False)`` whenever a table here opens or
+        its status changes, and ``changed(table_id, None, for_good)`` when it leaves
+        this process: closed for good, or (``for_good`` False) moving to another node
+        of the room. A bus between nodes publishes this node's tables so."""
+        self._watchers.append(changed)
+
+    def _changed(self, table_id: str, listed: Listed | None, for_good: bool = False) -> None:
+        for changed in self._watchers:
+            try:
+                changed(table_id, listed, for_good)
+            except Exception:
+                log.exception("a watcher of table %s failed", table_id)
+
+    def hosts(self, table_id: str) -> bool:
+        """Whether the table runs in this process."""
+        return table_id in self._tables
 
     # ------------------------------------------------------------ the room's side
     def open(self, table: Table, name: str, spec: TableSpec) -> None:
@@ -81,8 +100,10 @@ class LocalBus:
 
         def status(new: TableStatus) -> None:
             hosted.listed = replace(hosted.listed, status=new)
+            self._changed(table_id, hosted.listed)
 
         table.on_status(status)
+        self._changed(table_id, hosted.listed)
 
     def closing(self, table_id: str) -> None:
         """The table is closing: the edge's commands are refused from now on, while
@@ -91,13 +112,15 @@ class LocalBus:
         if hosted is not None:
             hosted.closing = True
 
-    def close(self, table_id: str) -> None:
-        """Take the table off the bus; its followers are told it closed."""
+    def close(self, table_id: str, *, moving: bool = False) -> None:
+        """Take the table off the bus; its followers are told it closed. ``moving``:
+        it goes on on another node of the room (it is not closed for good)."""
         hosted = self._tables.pop(table_id, None)
         if hosted is None:
             return
         if hosted.stop_listening is not None:
             hosted.stop_listening()
+        self._changed(table_id, None, not moving)
         for follower in tuple(hosted.followers):
             follower.close()
             try:
@@ -125,6 +148,7 @@ class LocalBus:
         table_id: str,
         deliver: Callable[[Numbered], None],
         closed: Callable[[], None],
+        lost: Callable[[], None] | None = None,
     ) -> _Follower:
         hosted = self._tables.get(table_id)
         if hosted is None:

@@ -45,6 +45,8 @@ log = logging.getLogger("stud8.server")
 # Events whose texts the channel keeps, for viewers who come back after a short
 # drop; one who missed more is caught up from the table's own history.
 RECENT = 200
+CATCH_UP_TRIES = 20  # a table moving between nodes answers within a few seconds
+CATCH_UP_PAUSE = 1.0
 
 
 @dataclass(eq=False, slots=True)
@@ -55,6 +57,9 @@ class Viewer:
     everything: bool
     push: Callable[[str], None]
     live: bool = False
+    # told when the table starts again from a snapshot (it moved to another node,
+    # which does not know who is connected)
+    renewed: Callable[[], None] | None = None
 
 
 @dataclass(slots=True)
@@ -80,11 +85,15 @@ class TableChannel:
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
     _early: list[Numbered] = field(default_factory=list)  # before the first snapshot
     _following: Following | None = None
+    _resync: asyncio.Task[None] | None = None  # catching up after a gap
+    _held: list[Numbered] = field(default_factory=list)  # what came meanwhile
 
     async def start(self) -> None:
         """Follow the table, then learn where it stands (events that come meanwhile
         are kept and taken after)."""
-        self._following = self.bus.follow(self.table_id, self._deliver, self._table_closed)
+        self._following = self.bus.follow(
+            self.table_id, self._deliver, self._table_closed, self._lost
+        )
         caught = await self.bus.catch_up(self.table_id, None)
         assert caught.snapshot is not None
         self._learn(caught.snapshot)
@@ -98,6 +107,9 @@ class TableChannel:
         if self._following is not None:
             self._following.close()
             self._following = None
+        if self._resync is not None:
+            self._resync.cancel()
+            self._resync = None
 
     # ------------------------------------------------------------ the viewers
     def seat_of(self, player: str | None) -> int | None:
@@ -166,11 +178,63 @@ class TableChannel:
             return
         if item.seq <= self.last_seq:
             return  # seen already
+        if self._resync is not None:
+            self._held.append(item)
+            return
+        if item.seq != self.last_seq + 1:
+            # a gap: the bus lost some (between nodes), or the table moved to another
+            # node and numbers its events anew; the table tells what was missed
+            self._held.append(item)
+            self._lost()
+            return
         self._take(item)
 
     def _table_closed(self) -> None:
         self.closed = True
         self._following = None
+
+    def _lost(self) -> None:
+        """Events may have been lost: catch up from the table (once at a time)."""
+        if self._resync is None and self._ready.is_set() and not self.closed:
+            self._resync = asyncio.get_running_loop().create_task(self._catch_up())
+
+    async def _catch_up(self) -> None:
+        try:
+            for attempt in range(CATCH_UP_TRIES):
+                try:
+                    caught = await self.bus.catch_up(self.table_id, self.last_seq)
+                except LookupError as exc:  # moving: its new owner answers soon
+                    log.info("table %s: catching up, try %d: %s", self.table_id, attempt, exc)
+                    await asyncio.sleep(CATCH_UP_PAUSE)
+                    continue
+                if caught.events is not None:
+                    for item in caught.events:
+                        if item.seq > self.last_seq:
+                            self._take(item)
+                else:
+                    assert caught.snapshot is not None
+                    self._renew(caught.snapshot)
+                break
+            else:
+                log.error("table %s: could not catch up; its viewers reconnect", self.table_id)
+                self._table_closed()
+                return
+        finally:
+            self._resync = None
+        held, self._held = self._held, []
+        for item in sorted(held, key=lambda i: i.seq):
+            self._deliver(item)
+
+    def _renew(self, snap: TableSnapshot) -> None:
+        """Too much was missed: start again from a snapshot, as a viewer who joins."""
+        self._learn(snap)
+        self.recent.clear()
+        for viewer in self.viewers:
+            if viewer.live:
+                viewer.push(snapshot_for(snap, viewer.player, viewer.everything).encode(snap.seq))
+                self._send_turn(viewer)
+                if viewer.renewed is not None:
+                    viewer.renewed()
 
     def _learn(self, snap: TableSnapshot) -> None:
         self.last_seq = snap.seq

@@ -87,7 +87,8 @@ class Connection:
         self.everything = everything
         self.outbox = outbox
         self._bucket = TokenBucket(rate, burst, now)
-        self.viewer = Viewer(player, everything, outbox.push)
+        self.viewer = Viewer(player, everything, outbox.push, renewed=self._renewed)
+        self._connected = False
 
     # ------------------------------------------------------------ the connection
     async def run(
@@ -109,7 +110,7 @@ class Connection:
             await channel.join(self.viewer, last_seen)
             if player is not None and not channel.closed:
                 await self._bus.send(self.table_id, Connect(player=player))
-                connected = True
+                connected = self._connected = True
             # until the client goes; a client that does not read is dropped by its
             # outbox, which closes the socket (and so ends this)
             if inlet is not None:
@@ -121,10 +122,17 @@ class Connection:
                 self.handle(text)
         finally:
             channel.leave(self.viewer)
+            self._connected = False
             await self.outbox.close()  # the client is gone: what is still queued is dropped
             if connected and player is not None:
                 with contextlib.suppress(Exception):
                     await self._bus.send(self.table_id, Disconnect(player=player))
+
+    def _renewed(self) -> None:
+        """The table starts again from a snapshot (it moved to another node): say
+        again that this player is here, so he is dealt in."""
+        if self._connected and self.player is not None:
+            self._bus.send(self.table_id, Connect(player=self.player))
 
     # ------------------------------------------------------------ incoming
     def handle(self, text: str | bytes) -> None:

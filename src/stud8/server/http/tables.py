@@ -32,8 +32,8 @@ async def create_table(request: Request) -> Response:
         raise BadRequest("name must be 1 to 40 characters")
     spec = TableSpec(**object_fields(TableSpec, data, "table"))  # type: ignore[arg-type]
     lobby = room_of(request).lobby
-    table = await lobby.create(spec, table_id, name=name.strip() if name else None)
-    listing = next(t for t in lobby.listing() if t["table_id"] == table.table_id)
+    opened = await lobby.open_table(spec, table_id, name=name.strip() if name else None)
+    listing = next(t for t in lobby.listing() if t["table_id"] == opened)
     return JSONResponse({"table": listing}, 201)
 
 

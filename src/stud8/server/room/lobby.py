@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from stud8.core.cards import Deck
+from stud8.server.bus import TableBus
 from stud8.server.bus.local import LocalBus
 from stud8.server.clock import Clock
 from stud8.server.table.books import TableBooks
@@ -35,7 +36,16 @@ from stud8.server.table.spec import TableSpec
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.rest import lobby_table
 
-__all__ = ["Lobby", "LobbyError", "NoSuchTableError", "Reseat", "TableEntry", "TableKeeper"]
+__all__ = [
+    "Lobby",
+    "LobbyError",
+    "NoSuchTableError",
+    "Placement",
+    "Reseat",
+    "TableEntry",
+    "TableIdTaken",
+    "TableKeeper",
+]
 
 log = logging.getLogger("stud8.server")
 
@@ -68,6 +78,21 @@ class TableKeeper(Protocol):
         ...
 
 
+class Placement(Protocol):
+    """Where the tables of a room on several nodes run
+    (:class:`stud8.server.cluster.node.ClusterNode`): the lobby of any node opens
+    and closes any table through it."""
+
+    async def place(self, table_id: str) -> None:
+        """A new table, stored, starts on the least loaded node; returns once it
+        runs there (LobbyError if it does not in time)."""
+        ...
+
+    async def close_elsewhere(self, table_id: str) -> None:
+        """Close a table that another node runs (NoSuchTableError if none does)."""
+        ...
+
+
 @dataclass(slots=True)
 class TableEntry:
     """A table this room runs."""
@@ -79,6 +104,10 @@ class TableEntry:
 
 class LobbyError(Exception):
     """A lobby request that cannot be done (bad settings, a table id taken, ...)."""
+
+
+class TableIdTaken(LobbyError):
+    """The room's database has a table with this id already (a keeper's refusal)."""
 
 
 class NoSuchTableError(LobbyError):
@@ -96,10 +125,16 @@ class Lobby:
         bus: LocalBus | None = None,
         deck_source: Callable[[], Deck] = Deck.shuffled,
         keeper: TableKeeper | None = None,
+        room_bus: TableBus | None = None,
+        placement: Placement | None = None,
     ) -> None:
         self._books = books
         self._clock = clock
         self.bus = bus if bus is not None else LocalBus()
+        # a room on several nodes: every table of the room (the lobby lists them
+        # all), and where new ones go; else this node's bus, and here
+        self.room_bus: TableBus = room_bus if room_bus is not None else self.bus
+        self.placement = placement
         self._deck_source = deck_source
         self._keeper = keeper
         self.tables: dict[str, TableEntry] = {}
@@ -131,6 +166,35 @@ class Lobby:
         if table_id in self._used:
             raise LobbyError(f"the table id {table_id} was used before")
         return await self._open(table_id, name or table_id, spec, (), new=True)
+
+    async def open_table(
+        self, spec: TableSpec, table_id: str | None = None, *, name: str | None = None
+    ) -> str:
+        """Open a new table for the room (an operator's request); its id. Here, or in
+        a room on several nodes on the least loaded one."""
+        if self.placement is None:
+            return (await self.create(spec, table_id, name=name)).table_id
+        keeper = self._keeper
+        assert keeper is not None, "a room on several nodes keeps its tables"
+        try:
+            spec.config(table_id or "t", first_seq=0)  # refused here if not valid
+        except (ValueError, ZeroDivisionError) as exc:
+            raise LobbyError(str(exc)) from None
+        for _ in range(100):
+            new_id = table_id
+            if new_id is None:
+                new_id = f"t{next(self._numbers)}"
+                if new_id in self.room_bus.directory():
+                    continue
+            try:  # the database refuses an id used before, by any node
+                await asyncio.to_thread(keeper.opened, new_id, name or new_id, spec)
+            except TableIdTaken:
+                if table_id is not None:
+                    raise LobbyError(f"the table id {table_id} was used before") from None
+                continue
+            await self.placement.place(new_id)
+            return new_id
+        raise LobbyError("no free table id found")
 
     async def reopen(
         self, table_id: str, name: str, spec: TableSpec, seats: Sequence[Reseat]
@@ -186,6 +250,9 @@ class Lobby:
     async def close(self, table_id: str) -> None:
         """Stop a table: a hand in play is cancelled (refunded), everyone cashes out."""
         entry = self.tables.get(table_id)
+        if entry is None and self.placement is not None:
+            await self.placement.close_elsewhere(table_id)
+            return
         if entry is None:
             raise NoSuchTableError(f"no table {table_id}")
         table = entry.table
@@ -200,6 +267,18 @@ class Lobby:
         self.bus.close(table_id)  # after everyone's leave event reached the players
         del self.tables[table_id]
 
+    async def release(self, table_id: str) -> None:
+        """The table leaves this node, as it is (a room on several nodes: handed
+        over between hands, or its lease lost): its owner task stops; its seats,
+        chips and any hand in play are left to its next owner, who goes on from the
+        database."""
+        entry = self.tables.pop(table_id, None)
+        if entry is None:
+            raise NoSuchTableError(f"no table {table_id}")
+        self.bus.closing(table_id)
+        await entry.table.stop()
+        self.bus.close(table_id, moving=True)
+
     async def close_all(self) -> None:
         """The room is stopping: a hand in play is cancelled (every chip goes
         back, its history is kept); the players stay seated, so the tables come
@@ -212,11 +291,11 @@ class Lobby:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(table.cancel_hand("the server is stopping"), 10)
             await table.stop()
-            self.bus.close(table_id)
+            self.bus.close(table_id, moving=True)  # not closed: back at the next start
 
     def listing(self) -> list[dict[str, Any]]:
         """What the lobby shows of each table (``LobbyTable``), from the directory."""
         return [
             to_json(lobby_table(t.table_id, t.name, t.spec, t.status))
-            for t in self.bus.directory().values()
+            for t in self.room_bus.directory().values()
         ]

@@ -70,15 +70,7 @@ def prepare_restore(store: TableStore, ledger: Ledger) -> RestorePlan:
     stacks = table_stacks(ledger)
     for table in stored:
         chips_here = stacks.pop(table.table_id, {})
-        reseats: list[Reseat] = []
-        for seat in store.seats(table.table_id):
-            chips = 0 if table.closed else chips_here.pop(seat.player, 0)
-            if chips > 0 and 1 <= seat.seat <= table.spec.seats:
-                reseats.append(Reseat(seat.seat, seat.player, chips, seat.bot))
-                continue
-            store.stand(table.table_id, seat.seat)
-            if chips:
-                chips_here[seat.player] = chips
+        reseats = _reseats(store, table, chips_here)
         if chips_here:
             stacks[table.table_id] = chips_here
         if not table.closed:
@@ -87,13 +79,52 @@ def prepare_restore(store: TableStore, ledger: Ledger) -> RestorePlan:
         for player, chips in players.items():
             ledger.cash_out(player, table_id, chips, memo=RETURNED_MEMO)
             plan.returned.setdefault(table_id, {})[player] = chips
+    plan.next_bot = next_bot_number(ledger)
+    return plan
+
+
+def next_bot_number(ledger: Ledger) -> int:
+    """The number after every bot the ledger has known (``bot<N>``), so that a bot's
+    name is never used twice."""
     numbers = [
         int(found.group(1))
         for name in ledger.balances()
         if (found := _BOT_ACCOUNT.fullmatch(name)) is not None
     ]
-    plan.next_bot = max(numbers, default=0) + 1
-    return plan
+    return max(numbers, default=0) + 1
+
+
+def _reseats(store: TableStore, table: StoredTable, chips_here: dict[str, int]) -> list[Reseat]:
+    """The seats of ``table`` that come back with their chips (taken out of
+    ``chips_here``, the table's accounts); a seat without chips is dropped."""
+    reseats: list[Reseat] = []
+    for seat in store.seats(table.table_id):
+        chips = 0 if table.closed else chips_here.pop(seat.player, 0)
+        if chips > 0 and 1 <= seat.seat <= table.spec.seats:
+            reseats.append(Reseat(seat.seat, seat.player, chips, seat.bot))
+            continue
+        store.stand(table.table_id, seat.seat)
+        if chips:
+            chips_here[seat.player] = chips
+    return reseats
+
+
+def plan_table(
+    store: TableStore, ledger: Ledger, table_id: str
+) -> tuple[StoredTable, list[Reseat]]:
+    """One table as it comes back on the node that takes it over (a room on several
+    nodes), after its hand in play was closed: its seats with their chips; chips
+    with no seat to come back to are cashed out to their owners' banks (blocking).
+    LookupError if the room has no such table."""
+    table = store.table(table_id)
+    prefix = f"table:{table_id}:"
+    chips_here = {
+        name.removeprefix(prefix): chips for name, chips in ledger.balances(prefix).items() if chips
+    }
+    reseats = _reseats(store, table, chips_here)
+    for player, chips in chips_here.items():
+        ledger.cash_out(player, table_id, chips, memo=RETURNED_MEMO)
+    return table, reseats
 
 
 class RoomKeeper:

@@ -176,6 +176,9 @@ class Table(TableSeating):
         # Why the table has stopped dealing (its books cannot be written), or None.
         self.paused: str | None = None
         self.fenced: str | None = None  # why another node owns the table now (it stopped)
+        self._handing_over = False  # no more hands: the table moves to another node
+        self._no_hand = asyncio.Event()  # set while no hand is in play
+        self._no_hand.set()
         self._opened = clock.now()
         self._pots: deque[tuple[float, int]] = deque(maxlen=500)  # (when, pot) of each hand
         self._status_listeners: list[Callable[[TableStatus], None]] = []
@@ -223,6 +226,16 @@ class Table(TableSeating):
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
+
+    async def hand_over(self) -> None:
+        """Deal no more hands: this node hands the table over to another (a drain,
+        a clean shutdown). Returns once no hand is in play and none will be; the
+        room then stops the table, and its next owner deals on. Nothing is cancelled."""
+        self._handing_over = True
+        if self._start_timer is not None:
+            self._start_timer.cancel()
+            self._start_timer = None
+        await self._no_hand.wait()
 
     # ------------------------------------------------------------ what the room asks
     def _ask(self, message: Message) -> asyncio.Future[object]:
@@ -473,6 +486,8 @@ class Table(TableSeating):
     def _schedule_start(self) -> None:
         if self.hand is not None or self._start_timer is not None or self._task is None:
             return
+        if self._handing_over:
+            return
         if sum(1 for s in self.seats.values() if s.ready) < 2:
             return
         self._start_timer = self._clock.call_at(
@@ -481,7 +496,7 @@ class Table(TableSeating):
         )
 
     async def _start_hand(self) -> None:
-        if self.hand is not None:
+        if self.hand is not None or self._handing_over:
             return
         stacks = {n: s.chips for n, s in sorted(self.seats.items()) if s.ready}
         if len(stacks) < 2:
@@ -516,6 +531,7 @@ class Table(TableSeating):
             rules=self.rules, stacks=stacks, deck=self._deck_source(), hand_id=hand_id
         )
         self.hand = hand
+        self._no_hand.clear()
         self._emit(HandStarted(hand_id, tuple(stacks.items())), self._hand_players)
         await self._progress(list(hand.events))
 
@@ -559,6 +575,7 @@ class Table(TableSeating):
             self.seats[number].chips = chips
         self._emit(HandFinished(hand.hand_id, hand.cancelled), players)
         self.hand = None
+        self._no_hand.set()
         self._windows = self._windows_of = None
         self._away_dirty = True
         self.hands_played += 1
