@@ -339,6 +339,19 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="keep accounts and chips in memory, not in the database (lost at exit)",
     )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="run as one node of a room on several nodes: Redis (redis://HOST:PORT/N), "
+        "with a shared PostgreSQL --database (env STUD8_REDIS)",
+    )
+    p.add_argument(
+        "--node",
+        default=None,
+        metavar="NAME",
+        help="this node's name in the room (env STUD8_NODE; default: host name and port)",
+    )
     p.set_defaults(run=_run_serve)
 
 
@@ -348,9 +361,21 @@ def _run_serve(args: argparse.Namespace) -> int:
     from stud8.server.runtime import serve
     from stud8.server.settings import Settings
 
-    settings = Settings.from_env().with_overrides(
-        host=args.host, port=args.port, database_url=args.database, default_tables=args.tables
-    )
+    try:
+        settings = Settings.from_env().with_overrides(
+            host=args.host,
+            port=args.port,
+            database_url=args.database,
+            default_tables=args.tables,
+            redis_url=args.redis,
+            node=args.node,
+        )
+    except ValueError as exc:
+        print(f"stud8 serve: {exc}", file=sys.stderr)
+        return 2
+    if settings.redis_url is not None and args.memory:
+        print("stud8 serve: --memory keeps one process's chips: not with --redis", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     return serve(settings, memory=args.memory)
 
@@ -373,6 +398,24 @@ def _add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="database URL (default: STUD8_DATABASE_URL, or sqlite:///stud8.db)",
     )
     a.set_defaults(run=_run_admin_audit)
+    d = admin.add_parser(
+        "drain",
+        help="move a node's tables to the other nodes between hands, then stop giving it any",
+        description="A room on several nodes: node NAME hands its tables over to the other "
+        "nodes, each between two hands (no hand is cancelled), and takes no new ones. "
+        "--undo lets it take tables again (after its upgrade and restart).",
+    )
+    d.add_argument("node", metavar="NAME", help="the node's name (stud8 serve --node NAME)")
+    d.add_argument("--redis", default=None, metavar="URL", help="the room's Redis (STUD8_REDIS)")
+    d.add_argument("--undo", action="store_true", help="let the node take tables again")
+    d.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait until the node runs no table (at most this long; 0: do not wait)",
+    )
+    d.set_defaults(run=_run_admin_drain)
 
 
 def _run_admin_audit(args: argparse.Namespace) -> int:
@@ -380,6 +423,22 @@ def _run_admin_audit(args: argparse.Namespace) -> int:
     from stud8.server.settings import Settings
 
     return run_audit(Settings.from_env().with_overrides(database_url=args.database).database_url)
+
+
+def _run_admin_drain(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_drain
+    from stud8.server.settings import Settings
+
+    try:
+        settings = Settings.from_env().with_overrides(redis_url=args.redis)
+    except ValueError as exc:
+        print(f"stud8 admin drain: {exc}", file=sys.stderr)
+        return 2
+    if settings.redis_url is None:
+        print("stud8 admin drain: give the room's Redis (--redis URL or STUD8_REDIS)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    return run_drain(settings.redis_url, args.node, undo=args.undo, wait=args.wait)
 
 
 # ------------------------------------------------------------------------- the command

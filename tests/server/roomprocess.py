@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,8 +43,11 @@ class Server:
 
 
 @contextmanager
-def running_server(url: str, workdir: Path, **env: str) -> Iterator[Server]:
-    """``python -m stud8 serve`` on ``url``, up and answering; stopped at the end.
+def running_server(
+    url: str, workdir: Path, *, args: Sequence[str] = (), **env: str
+) -> Iterator[Server]:
+    """``python -m stud8 serve`` on ``url`` (with ``args``: e.g. ``--redis URL --node
+    NAME``), up and answering; stopped at the end.
 
     No ready tables, 0.05 s between hands, bots without delay and ``boss`` an
     operator, unless ``env`` says otherwise. Its output goes to
@@ -60,7 +63,7 @@ def running_server(url: str, workdir: Path, **env: str) -> Iterator[Server]:
         **env,
     }
     command = [sys.executable, "-m", "stud8", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--database", url]
+    command += ["--port", str(port), "--database", url, *args]
     with log.open("wb") as out:
         process = subprocess.Popen(
             command, cwd=workdir, env=environ, stdout=out, stderr=subprocess.STDOUT

@@ -52,3 +52,46 @@ def run_audit(url: str) -> int:
     if unfinished:
         print(f"{unfinished} hand(s) in progress or unfinished (recovered at the next start)")
     return 0 if report.ok else 1
+
+
+def run_drain(redis_url: str, node: str, *, undo: bool = False, wait: float = 0.0) -> int:
+    """``stud8 admin drain NODE``: ask a node of a room on several nodes to hand its
+    tables over between hands (:mod:`stud8.server.cluster.node`), or with ``undo``
+    to take tables again; with ``wait``, until it runs no table. The exit code."""
+    import asyncio
+
+    from redis.asyncio import Redis
+    from redis.exceptions import RedisError
+
+    from stud8.server.cluster.nodes import Nodes, cancel_drain, request_drain
+
+    async def main() -> int:
+        async with Redis.from_url(redis_url) as redis:
+            if undo:
+                await cancel_drain(redis, node)
+                print(f"node {node} may take tables again")
+                return 0
+            live = {n.name: n for n in await Nodes(redis, "admin", url="").live()}
+            await request_drain(redis, node)
+            if node not in live:
+                print(f"node {node} is not running now; it will drain when it starts")
+                return 0
+            print(f"node {node} is draining ({live[node].tables} table(s))")
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + wait
+            while loop.time() < deadline:
+                now = {n.name: n for n in await Nodes(redis, "admin", url="").live()}
+                if node not in now or now[node].tables == 0:
+                    print(f"node {node} runs no table now")
+                    return 0
+                await asyncio.sleep(0.5)
+            if wait > 0:
+                print(f"node {node} still runs tables after {wait:g} s (a hand takes a while)")
+                return 1
+            return 0
+
+    try:
+        return asyncio.run(main())
+    except (RedisError, OSError) as exc:
+        print(f"drain: cannot reach Redis at {redis_url}: {exc}")
+        return 2

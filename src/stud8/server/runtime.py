@@ -49,12 +49,13 @@ Environment variables set the ready tables' pace (tests run them fast):
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 from starlette.applications import Starlette
 
 from stud8.core.cards import Deck
@@ -76,7 +77,7 @@ from stud8.server.http.app import create_app
 from stud8.server.http.services import HandTexts, RoomServices
 from stud8.server.logs import uvicorn_log_config
 from stud8.server.room.lobby import Lobby, TableKeeper
-from stud8.server.room.restore import RoomKeeper, prepare_restore
+from stud8.server.room.restore import RoomKeeper, next_bot_number, prepare_restore
 from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.table.books import TableBooks
@@ -84,7 +85,21 @@ from stud8.server.table.spec import TableSpec
 
 log = logging.getLogger("stud8.server")
 
-__all__ = ["Room", "default_spec", "memory_app", "open_room", "room_app", "serve"]
+# a room on several nodes
+BOT_COUNTER = "stud8:bot-numbers"
+BOT_BLOCK = 100_000  # bot numbers a node takes for itself at its start
+FIRST_START = "stud8:first-start"
+MIGRATION_LOCK = 0x5737D8  # the advisory lock the nodes' migrations take
+
+__all__ = [
+    "Room",
+    "default_spec",
+    "memory_app",
+    "open_cluster_room",
+    "open_room",
+    "room_app",
+    "serve",
+]
 
 
 # ------------------------------------------------------------------ the room
@@ -141,6 +156,7 @@ class Room:
     recovery: RecoveryReport
     returned: dict[str, dict[str, int]] = field(default_factory=dict)
     writer: RoomWriter | None = None
+    cluster: bool = False  # one node of several: other nodes' hands are theirs
 
     def close(self) -> None:
         """After the server has stopped: the writer drained and closed, then any hand
@@ -150,6 +166,8 @@ class Room:
         try:
             if self.writer is not None:
                 self.writer.close()
+            if self.cluster:
+                return  # a hand left here is closed by the node that takes its table
             report = recover(self.engine, self.ledger, self.hands)
             for hand in report.hands:
                 log.info("hand %s at %s, noted at the shutdown: %s", hand.hand_id, hand.table,
@@ -188,7 +206,11 @@ def default_spec(settings: Settings, environ: Mapping[str, str] | None = None) -
 
 
 def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> Room:
-    """Migrate, recover, plan the tables' return, and build the app (see the module)."""
+    """Migrate, recover, plan the tables' return, and build the app (see the module);
+    with ``settings.redis_url``, one node of a room on several nodes
+    (:func:`open_cluster_room`)."""
+    if settings.redis_url is not None:
+        return open_cluster_room(settings, environ)
     spec = default_spec(settings, environ)
     engine = create_engine_for(settings.database_url)
     try:
@@ -221,6 +243,112 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         writer=writer,
     )
     return Room(app, engine, ledger, store, report, plan.returned, writer)
+
+
+def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = None) -> Room:
+    """One node of a room on several nodes (``stud8 serve --redis URL --node NAME``):
+    the shared PostgreSQL database, Redis for leases, heartbeats and the bus
+    (:mod:`stud8.server.cluster`). Unlike one process, a node closes no hand at
+    its start (other nodes are playing them) and reopens no table itself: it takes
+    the tables that have no owner as it runs, each with its hand closed then."""
+    from redis.asyncio import Redis
+
+    from stud8.server.books.fencing import TableEpochs
+    from stud8.server.bus.redis import RedisBus
+    from stud8.server.cluster.keeper import ClusterKeeper
+    from stud8.server.cluster.leases import Leases
+    from stud8.server.cluster.node import ClusterNode
+    from stud8.server.cluster.nodes import Nodes
+
+    if settings.redis_url is None:
+        raise ValueError("a room on several nodes needs Redis (--redis redis://HOST:PORT/N)")
+    if not settings.database_url.startswith(("postgresql", "postgres://")):
+        raise ValueError(
+            "several nodes need one shared database: --redis needs --database "
+            f"postgresql://... (not {settings.database_url.split(':', 1)[0]})"
+        )
+    spec = default_spec(settings, environ)
+    name = settings.node_name
+    engine = create_engine_for(settings.database_url)
+    try:
+        upgrade_once(engine)
+        ledger = Ledger(engine)
+        store = HandStore(engine)
+        tables = TableStore(engine)
+        first_bot = next_bot_number(ledger)
+    except BaseException:
+        engine.dispose()
+        raise
+    redis = Redis.from_url(settings.redis_url)
+    epochs = TableEpochs(engine, name)
+    writer = RoomWriter(engine)
+    accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
+    auth = AccountsAuth(accounts, operators=settings.operators)
+    local = LocalBus()
+    bus = RedisBus(redis, name, local)
+    lobby = Lobby(
+        books=RoomBooks(ledger, writer, epochs=epochs),
+        clock=AsyncioClock(),
+        bus=local,
+        keeper=ClusterKeeper(tables),
+        room_bus=bus,
+    )
+    node = ClusterNode(
+        lobby=lobby,
+        bus=bus,
+        leases=Leases(redis, name),
+        nodes=Nodes(redis, name, url=f"http://{settings.host}:{settings.port}"),
+        epochs=epochs,
+        ledger=ledger,
+        hands=store,
+        tables=tables,
+    )
+    lobby.placement = node
+
+    async def start() -> None:
+        # bots are named from a room-wide counter: two nodes never make the same bot
+        await redis.set(BOT_COUNTER, first_bot - 1, nx=True)
+        last = await redis.incrby(BOT_COUNTER, BOT_BLOCK)
+        lobby.number_bots_from(max(first_bot, last - BOT_BLOCK + 1))
+        await node.start()
+        # the ready tables, on the room's first start only (one node makes them)
+        had_tables = await asyncio.to_thread(tables.tables)
+        if not had_tables and await redis.set(FIRST_START, name, nx=True):
+            for _ in range(settings.default_tables):
+                table_id = await lobby.open_table(spec)
+                log.info("table %s is open with %d bots", table_id, spec.bots)
+
+    async def stop() -> None:
+        await node.stop(hand_over=True)
+        await redis.aclose()
+
+    edge = Edge(bus, rate=settings.rate_per_second, burst=settings.rate_burst)
+    room = RoomServices(
+        settings=settings,
+        auth=auth,
+        lobby=lobby,
+        edge=edge,
+        hands=store,
+        flush=writer.drain,
+        startup=[start],
+        shutdown=[stop, writer.drain],
+    )
+    app = create_app(room)
+    app.state.node = node
+    return Room(app, engine, ledger, store, RecoveryReport((), {}, ledger.audit()), {}, writer,
+                cluster=True)  # fmt: skip
+
+
+def upgrade_once(engine: Engine) -> None:
+    """Bring the schema up to date, one node at a time (a PostgreSQL advisory lock:
+    nodes started together do not run the same migration twice)."""
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        try:
+            upgrade(engine)
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()
 
 
 def memory_app(

@@ -10,7 +10,13 @@ default_tables         ``STUD8_DEFAULT_TABLES``    ``2`` (ready tables with bots
 bots_per_table         ``STUD8_BOTS_PER_TABLE``    ``3``
 starting_chips         ``STUD8_STARTING_CHIPS``    ``10000``
 operators              ``STUD8_OPERATORS``         (none; comma separated names)
+redis_url              ``STUD8_REDIS``             (none: one process; see below)
+node                   ``STUD8_NODE``              the host's name and the port
 =====================  ==========================  ==========================
+
+With ``redis_url`` the process is one node of a room on several nodes
+(:mod:`stud8.server.cluster`): its database must be PostgreSQL, shared by every
+node, and each node needs its own name.
 
 >>> Settings.from_env({"STUD8_PORT": "9000", "STUD8_OPERATORS": "root, ops"}).port
 9000
@@ -21,9 +27,13 @@ operators              ``STUD8_OPERATORS``         (none; comma separated names)
 from __future__ import annotations
 
 import os
+import re
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
+
+NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,6 +47,10 @@ class Settings:
     operators: tuple[str, ...] = ()
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    # a room on several nodes: Redis (``--redis``, STUD8_REDIS) and this node's name
+    # (``--node``, STUD8_NODE; default: the host's name and the port)
+    redis_url: str | None = None
+    node: str | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -45,6 +59,19 @@ class Settings:
             raise ValueError("default_tables, bots_per_table and starting_chips are 0 or more")
         if self.rate_per_second <= 0 or self.rate_burst < 1:
             raise ValueError("the rate limit must be positive")
+        if self.node is not None and not NODE_NAME.fullmatch(self.node):
+            raise ValueError(
+                f"a node's name is 1 to 64 letters, digits, '.', '_' or '-', not {self.node!r}"
+            )
+        if self.redis_url is not None and not self.redis_url.startswith(("redis://", "rediss://")):
+            raise ValueError(
+                f"a Redis URL starts with redis:// or rediss://, not {self.redis_url!r}"
+            )
+
+    @property
+    def node_name(self) -> str:
+        """This node's name in a room on several nodes."""
+        return self.node or f"{socket.gethostname()}-{self.port}"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -64,6 +91,10 @@ class Settings:
                     values[name] = convert(raw)
                 except ValueError:
                     raise ValueError(f"STUD8_{name.upper()}={raw!r} is not valid") from None
+        for name, variable in (("redis_url", "STUD8_REDIS"), ("node", "STUD8_NODE")):
+            raw = env.get(variable)
+            if raw:
+                values[name] = raw
         ops = env.get("STUD8_OPERATORS")
         if ops:
             values["operators"] = tuple(n.strip() for n in ops.split(",") if n.strip())

@@ -46,6 +46,22 @@ def test_a_lease_not_renewed_expires_and_a_renewed_one_does_not(redis_url: str) 
     asyncio.run(main())
 
 
+def test_a_lease_nobody_holds_is_taken_again_at_its_renewal(redis_url: str) -> None:
+    """Redis restarted empty (or the lease expired and nobody took the table): the
+    node that ran the table keeps it."""
+
+    async def main() -> None:
+        async with Redis.from_url(redis_url) as redis:
+            one, two = Leases(redis, "n1", seconds=5), Leases(redis, "n2", seconds=5)
+            assert await one.acquire("t1")
+            await redis.flushall()
+            assert await one.renew(["t1"]) == set()
+            assert await one.owners(["t1"]) == {"t1": "n1"}
+            assert not await two.acquire("t1")
+
+    asyncio.run(main())
+
+
 def test_a_lease_lasts_some_time() -> None:
     with pytest.raises(ValueError, match="more than 0 seconds"):
         Leases(Redis(), "n1", seconds=0)

@@ -13,7 +13,11 @@ is fenced by the epoch in the database; the lease only decides, quickly and
 without the database, who should run the table and where its players are sent.
 
 Renewing, releasing and asking go through small Lua scripts so that "is it still
-mine?" and "extend it" are one atomic step in Redis.
+mine?" and "extend it" are one atomic step in Redis. A lease found missing at its
+renewal (Redis restarted empty, or it expired while this node was slow and nobody
+took the table) is taken again: if another node took the table meanwhile, the
+key names it and this node lets the table go; if another node took the table and
+let it go again in between, the epoch in the database still fences this node.
 """
 
 from __future__ import annotations
@@ -31,8 +35,12 @@ LEASE_SECONDS = 5.0  # a dead owner's tables are free this long after its last r
 _RENEW = """
 local held = {}
 for i, key in ipairs(KEYS) do
-    if redis.call('GET', key) == ARGV[1] then
+    local holder = redis.call('GET', key)
+    if holder == ARGV[1] then
         redis.call('PEXPIRE', key, ARGV[2])
+        held[i] = 1
+    elseif holder == false then
+        redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
         held[i] = 1
     else
         held[i] = 0
@@ -71,8 +79,8 @@ class Leases:
         return bool(taken)
 
     async def renew(self, table_ids: Sequence[str]) -> set[str]:
-        """Extend the leases of ``table_ids`` that are still ours; the ids of those
-        that are not (expired, or taken by another node)."""
+        """Extend the leases of ``table_ids`` that are still ours (take again those
+        nobody holds); the ids of those another node holds now."""
         if not table_ids:
             return set()
         keys = [lease_key(t) for t in table_ids]

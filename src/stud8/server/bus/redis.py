@@ -1,0 +1,617 @@
+"""The bus between nodes: the same four messages over Redis (:class:`RedisBus`).
+
+In a room on several nodes every node runs some of the tables (those whose lease it
+holds, :mod:`stud8.server.cluster`) and serves any player at any table. Its tables
+run on a :class:`~stud8.server.bus.local.LocalBus` as in a single process; the
+RedisBus joins the nodes' LocalBuses through Redis (lila-ws and lila's way):
+
+============================  ==========================================================
+``stud8:ev:<table>``          pub/sub: the table's numbered events, published once by its
+                              owner, received by every node with a viewer of it
+``stud8:cmd:<node>``          pub/sub: commands and catch-ups for the tables ``node`` runs
+``stud8:rep:<node>``          pub/sub: the answers to ``node``'s commands and catch-ups
+``stud8:dir``                 pub/sub: a table's directory entry changed (or is gone)
+``stud8:tables``              hash: every open table's entry (its owner, the id of this
+                              run of it, what it is, its last status), for a node that
+                              starts or lost a message
+============================  ==========================================================
+
+Each message is a line of JSON (its header: what it is, for whom, a request id)
+then the message itself, encoded by :mod:`stud8.server.bus.codec`; an event is
+encoded once, however many nodes receive it.
+
+Pub/sub may lose messages (a node's connection to Redis drops). Nothing is lost
+for good: the events are numbered, so a follower that sees a gap, or is told it
+may have missed some (``lost``, after a reconnection), catches up from the table;
+a command that gets no answer in :data:`REPLY_SECONDS` is answered "try again" (a
+command carries its id, and the table answers a repeated id with its first answer,
+so trying again is safe); and the directory is read whole again every
+:data:`DIRECTORY_SECONDS`.
+
+Every node follows a table through ``stud8:ev:<table>``, even the node that runs
+it, so a table that moves to another node (its owner died, or was drained) goes
+on delivering to the same followers: the new owner publishes on the same channel,
+numbering its events above the old ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline, PubSub
+from redis.exceptions import RedisError
+
+from stud8.server.bus import Listed, NoSuchTable
+from stud8.server.bus.codec import (
+    BusCodecError,
+    decode_catch_up,
+    decode_command,
+    decode_listed,
+    decode_numbered,
+    decode_reply,
+    encode_catch_up,
+    encode_command,
+    encode_listed,
+    encode_numbered,
+    encode_reply,
+)
+from stud8.server.bus.local import LocalBus
+from stud8.server.table.commands import Command, Reply
+from stud8.server.table.events import Numbered
+from stud8.server.table.snapshot import CatchUp
+
+__all__ = ["RedisBus", "TableMoving"]
+
+log = logging.getLogger("stud8.server")
+
+PREFIX = "stud8:"
+TABLES = f"{PREFIX}tables"
+DIRECTORY = f"{PREFIX}dir"
+REPLY_SECONDS = 5.0  # a command or catch-up not answered by then: "try again"
+DIRECTORY_SECONDS = 5.0  # the whole directory read again this often
+MAX_PIPELINE = 500  # messages sent to Redis in one round trip
+
+NOT_ANSWERED = "the table did not answer in time (it may be moving); try again"
+MOVED = "the table has moved to another node; try again"
+CLOSED = "the table is closed"
+
+
+def events_channel(table_id: str) -> str:
+    return f"{PREFIX}ev:{table_id}"
+
+
+def commands_channel(node: str) -> str:
+    return f"{PREFIX}cmd:{node}"
+
+
+def replies_channel(node: str) -> str:
+    return f"{PREFIX}rep:{node}"
+
+
+class TableMoving(NoSuchTable):
+    """The table did not answer: it is moving to another node (or its node is gone)."""
+
+
+def _pack(header: dict[str, Any], payload: bytes = b"") -> bytes:
+    return json.dumps(header, separators=(",", ":")).encode() + b"\n" + payload
+
+
+def _unpack(data: bytes) -> tuple[dict[str, Any], bytes]:
+    line, _, payload = data.partition(b"\n")
+    header = json.loads(line)
+    if not isinstance(header, dict):
+        raise ValueError("a message's header is not an object")
+    return header, payload
+
+
+@dataclass(eq=False, slots=True)
+class _Follower:
+    subscription: _Subscription
+    deliver: Callable[[Numbered], None]
+    closed: Callable[[], None]
+    lost: Callable[[], None] | None
+    active: bool = True
+
+    def close(self) -> None:
+        if self.active:
+            self.active = False
+            self.subscription.drop(self)
+
+
+@dataclass(eq=False, slots=True)
+class _Subscription:
+    """This node's subscription to one table's events, shared by its followers."""
+
+    bus: RedisBus
+    table_id: str
+    ready: asyncio.Future[None]
+    followers: list[_Follower] = field(default_factory=list)
+
+    def drop(self, follower: _Follower) -> None:
+        if follower in self.followers:
+            self.followers.remove(follower)
+        if not self.followers:
+            self.bus._unsubscribe(self)
+
+    def deliver(self, item: Numbered) -> None:
+        for follower in tuple(self.followers):
+            try:
+                follower.deliver(item)
+            except Exception:
+                log.exception("a follower of table %s failed", self.table_id)
+                follower.close()
+
+    def tell(self, what: str) -> None:
+        """Tell every follower the table closed (``closed``) or that events may
+        have been lost (``lost``)."""
+        for follower in tuple(self.followers):
+            call = follower.closed if what == "closed" else follower.lost
+            if call is None:
+                continue
+            try:
+                call()
+            except Exception:
+                log.exception("a follower of table %s failed", self.table_id)
+            if what == "closed":
+                follower.close()
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    node: str
+    run: str  # this run of the table on its node: a new one when the table moves
+    listed: Listed
+
+
+class RedisBus:
+    """The :class:`~stud8.server.bus.TableBus` of a room on several nodes (see the
+    module). ``local`` carries this node's own tables."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        node: str,
+        local: LocalBus,
+        *,
+        reply_seconds: float = REPLY_SECONDS,
+        directory_seconds: float = DIRECTORY_SECONDS,
+    ) -> None:
+        self.redis = redis
+        self.node = node
+        self.local = local
+        self.reply_seconds = reply_seconds
+        self.directory_seconds = directory_seconds
+        self._entries: dict[str, _Entry] = {}
+        self._listed: dict[str, Listed] = {}
+        self._subscriptions: dict[str, _Subscription] = {}
+        self._pending: dict[int, tuple[asyncio.Future[Any], Callable[[bytes], Any]]] = {}
+        self._ids = itertools.count(1)
+        # what goes to Redis, in order: a message to add to the next round trip, or
+        # a future to resolve once everything before it has gone
+        self._outgoing: asyncio.Queue[Callable[[Pipeline], object] | asyncio.Future[None]] = (
+            asyncio.Queue()
+        )
+        self._forwarding: dict[str, Any] = {}  # this node's tables: their local following
+        self._runs: dict[str, str] = {}  # this node's tables: their run's id
+        self._pubsub: PubSub | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._serving: set[asyncio.Task[None]] = set()
+        self._connected = True
+        # closes a table of this node for another node's lobby (an operator's request)
+        self.close_handler: Callable[[str], Awaitable[None]] | None = None
+        self.lost_messages = 0  # undecodable or failed (for the operator and tests)
+
+    # ------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        """Subscribe, read the directory, and publish this node's tables from now on."""
+        self._pubsub = self.redis.pubsub()
+        await self._pubsub.subscribe(
+            commands_channel(self.node), replies_channel(self.node), DIRECTORY
+        )
+        await self._read_directory()
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._read(), name=f"bus-read-{self.node}"),
+            loop.create_task(self._write(), name=f"bus-write-{self.node}"),
+            loop.create_task(self._refresh(), name=f"bus-directory-{self.node}"),
+        ]
+        self.local.watch(self._local_changed)
+        for table_id, listed in self.local.directory().items():
+            self._local_changed(table_id, listed, False)
+
+    async def close(self) -> None:
+        """Stop (after this node's tables have closed or moved)."""
+        await self.flush()
+        for task in self._tasks:
+            task.cancel()
+        for task in [*self._tasks, *self._serving]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        for future, _ in self._pending.values():
+            if not future.done():
+                future.cancel()
+        self._pending.clear()
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            self._pubsub = None
+
+    async def flush(self) -> None:
+        """Wait until every message handed over so far has gone to Redis."""
+        if not self._tasks:
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outgoing.put_nowait(done)
+        await asyncio.wait_for(done, 10)
+
+    # ------------------------------------------------------------ this node's tables
+    def _local_changed(self, table_id: str, listed: Listed | None, for_good: bool) -> None:
+        if listed is None:
+            following = self._forwarding.pop(table_id, None)
+            self._runs.pop(table_id, None)
+            if following is not None:
+                following.close()
+            if for_good:
+                self.unlist(table_id)
+            return  # moving: its entry is the next owner's
+        if table_id not in self._forwarding:
+            self._runs[table_id] = uuid.uuid4().hex[:16]
+            channel = events_channel(table_id)
+            self._forwarding[table_id] = self.local.follow(
+                table_id,
+                lambda item: self._send(lambda p: p.publish(channel, encode_numbered(item))),
+                lambda: None,
+            )
+        run = self._runs[table_id]
+        self._set_entry(table_id, _Entry(self.node, run, listed))
+        value = f"{self.node}\n{run}\n".encode() + encode_listed(listed)
+        message = table_id.encode() + b"\n" + value
+
+        def publish(pipe: Pipeline) -> None:
+            pipe.hset(TABLES, table_id, value)
+            pipe.publish(DIRECTORY, message)
+
+        self._send(publish)
+
+    def unlist(self, table_id: str) -> None:
+        """The table is closed for good (not moving): off the room's directory."""
+        self._drop_entry(table_id)
+
+        def publish(pipe: Pipeline) -> None:
+            pipe.hdel(TABLES, table_id)
+            pipe.publish(DIRECTORY, table_id.encode() + b"\n")
+
+        self._send(publish)
+
+    # ------------------------------------------------------------ the edge's side
+    def send(self, table_id: str, command: Command) -> asyncio.Future[Reply]:
+        entry = self._entries.get(table_id)
+        if entry is None or self.local.hosts(table_id):
+            return self.local.send(table_id, command)  # ours (or none: "closed")
+        future: asyncio.Future[Reply] = self._request(
+            entry.node, "send", table_id, encode_command(command), decode_reply
+        )
+        return future
+
+    async def catch_up(self, table_id: str, last_seen: int | None) -> CatchUp:
+        entry = self._entries.get(table_id)
+        subscription = self._subscriptions.get(table_id)
+        if subscription is not None:  # events from now on are not missed
+            await asyncio.wait_for(asyncio.shield(subscription.ready), self.reply_seconds)
+        if self.local.hosts(table_id):
+            return await self.local.catch_up(table_id, last_seen)
+        if entry is None:
+            raise NoSuchTable(table_id)
+        future: asyncio.Future[CatchUp] = self._request(
+            entry.node, "catch_up", table_id, b"", decode_catch_up, last_seen=last_seen
+        )
+        try:
+            return await future
+        except TimeoutError:
+            raise TableMoving(table_id) from None
+
+    def follow(
+        self,
+        table_id: str,
+        deliver: Callable[[Numbered], None],
+        closed: Callable[[], None],
+        lost: Callable[[], None] | None = None,
+    ) -> _Follower:
+        if table_id not in self._entries and not self.local.hosts(table_id):
+            raise NoSuchTable(table_id)
+        subscription = self._subscriptions.get(table_id)
+        if subscription is None:
+            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            subscription = _Subscription(self, table_id, ready)
+            self._subscriptions[table_id] = subscription
+            self._spawn(self._subscribe(subscription))
+        follower = _Follower(subscription, deliver, closed, lost)
+        subscription.followers.append(follower)
+        return follower
+
+    async def close_remote(self, table_id: str) -> None:
+        """Ask the node that runs the table to close it (for good);
+        :class:`NoSuchTable` if none does."""
+        entry = self._entries.get(table_id)
+        if entry is None:
+            raise NoSuchTable(table_id)
+        future: asyncio.Future[None] = self._request(
+            entry.node, "close", table_id, b"", lambda _payload: None
+        )
+        try:
+            await future
+        except TimeoutError:
+            raise TableMoving(table_id) from None
+
+    def directory(self) -> Mapping[str, Listed]:
+        return MappingProxyType(self._listed)
+
+    def owner(self, table_id: str) -> str | None:
+        """The node that runs the table, as the directory says."""
+        entry = self._entries.get(table_id)
+        return entry.node if entry is not None else None
+
+    # ------------------------------------------------------------ requests
+    def _request(
+        self,
+        node: str,
+        op: str,
+        table_id: str,
+        payload: bytes,
+        decode: Callable[[bytes], Any],
+        **extra: Any,
+    ) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        request_id = next(self._ids)
+        self._pending[request_id] = (future, decode)
+        header = {"op": op, "id": request_id, "from": self.node, "table": table_id, **extra}
+        data = _pack(header, payload)
+        self._send(lambda p: p.publish(commands_channel(node), data))
+
+        def expire() -> None:
+            pending = self._pending.pop(request_id, None)
+            if pending is not None and not pending[0].done():
+                if op == "send":
+                    pending[0].set_result(Reply(False, NOT_ANSWERED))
+                else:
+                    pending[0].set_exception(TimeoutError(NOT_ANSWERED))
+
+        timer = loop.call_later(self.reply_seconds, expire)
+        future.add_done_callback(lambda _f: timer.cancel())
+        return future
+
+    def _answered(self, data: bytes) -> None:
+        header, payload = _unpack(data)
+        pending = self._pending.pop(int(header["id"]), None)
+        if pending is None:
+            return  # answered after its time ran out
+        future, decode = pending
+        if future.done():
+            return
+        error = header.get("error")
+        if error is None:
+            future.set_result(decode(payload))
+        elif error == "moved" and decode is decode_reply:
+            future.set_result(Reply(False, MOVED))
+        elif error == "closed" and decode is decode_reply:
+            future.set_result(Reply(False, CLOSED))
+        else:
+            future.set_exception(TableMoving(str(header.get("table", ""))))
+
+    async def _serve(self, data: bytes) -> None:
+        """Answer another node's command or catch-up for a table of this node."""
+        header, payload = _unpack(data)
+        request_id, table_id = int(header["id"]), str(header["table"])
+        answer: dict[str, Any] = {"id": request_id, "table": table_id}
+        body = b""
+        if not self.local.hosts(table_id):
+            answer["error"] = "moved"
+        elif header["op"] == "send":
+            reply = await self.local.send(table_id, decode_command(payload))
+            body = encode_reply(reply)
+        elif header["op"] == "catch_up":
+            last_seen = header.get("last_seen")
+            try:
+                caught = await self.local.catch_up(
+                    table_id, int(last_seen) if last_seen is not None else None
+                )
+            except NoSuchTable:
+                answer["error"] = "closed"
+            else:
+                body = encode_catch_up(caught)
+        elif header["op"] == "close":
+            if self.close_handler is None:
+                answer["error"] = "closed"
+            else:
+                await self.close_handler(table_id)
+        else:
+            raise ValueError(f"no such request {header['op']!r}")
+        data = _pack(answer, body)
+        channel = replies_channel(str(header["from"]))
+        self._send(lambda p: p.publish(channel, data))
+
+    # ------------------------------------------------------------ the directory
+    def _set_entry(self, table_id: str, entry: _Entry) -> None:
+        before = self._entries.get(table_id)
+        self._entries[table_id] = entry
+        self._listed[table_id] = entry.listed
+        if before is not None and before.run != entry.run:
+            # the table runs anew (on another node, or again on this one): its
+            # followers start from a snapshot, even if it has nothing to say yet
+            subscription = self._subscriptions.get(table_id)
+            if subscription is not None:
+                subscription.tell("lost")
+
+    def _drop_entry(self, table_id: str) -> None:
+        self._entries.pop(table_id, None)
+        self._listed.pop(table_id, None)
+        subscription = self._subscriptions.get(table_id)
+        if subscription is not None:
+            subscription.tell("closed")
+
+    def _directory_message(self, data: bytes) -> None:
+        table, _, value = data.partition(b"\n")
+        table_id = table.decode()
+        if not value:
+            self._drop_entry(table_id)
+            return
+        self._take_entry(table_id, value)
+
+    def _take_entry(self, table_id: str, value: bytes) -> None:
+        node, run, listed = value.split(b"\n", 2)
+        self._set_entry(table_id, _Entry(node.decode(), run.decode(), decode_listed(listed)))
+
+    async def _read_directory(self) -> None:
+        entries = await self.redis.hgetall(TABLES)
+        seen: set[str] = set()
+        for key, value in entries.items():
+            table_id = key.decode() if isinstance(key, bytes) else str(key)
+            seen.add(table_id)
+            if self.local.hosts(table_id):
+                continue  # ours: what we know is newer
+            try:
+                self._take_entry(table_id, value if isinstance(value, bytes) else value.encode())
+            except (BusCodecError, ValueError) as exc:
+                log.error("the directory's entry for table %s cannot be read: %s", table_id, exc)
+        for table_id in list(self._entries):
+            if table_id not in seen and not self.local.hosts(table_id):
+                self._drop_entry(table_id)
+
+    async def _refresh(self) -> None:
+        while True:
+            await asyncio.sleep(self.directory_seconds)
+            try:
+                await self._read_directory()
+            except (RedisError, OSError) as exc:
+                log.warning("node %s cannot read the room's directory: %s", self.node, exc)
+
+    # ------------------------------------------------------------ subscriptions
+    async def _subscribe(self, subscription: _Subscription) -> None:
+        assert self._pubsub is not None
+        try:
+            await self._pubsub.subscribe(events_channel(subscription.table_id))
+        except (RedisError, OSError) as exc:
+            log.warning("cannot follow table %s now: %s", subscription.table_id, exc)
+            if not subscription.ready.done():
+                subscription.ready.set_result(None)  # its followers catch up when back
+            subscription.tell("lost")
+
+    def _unsubscribe(self, subscription: _Subscription) -> None:
+        if self._subscriptions.get(subscription.table_id) is subscription:
+            del self._subscriptions[subscription.table_id]
+            if self._pubsub is not None:
+                self._spawn(
+                    self._quietly(self._pubsub.unsubscribe(events_channel(subscription.table_id)))
+                )
+
+    @staticmethod
+    async def _quietly(call: Any) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await call
+
+    # ------------------------------------------------------------ reading and writing
+    async def _read(self) -> None:
+        pubsub = self._pubsub
+        assert pubsub is not None
+        event_prefix = events_channel("")
+        while True:
+            try:
+                message = await pubsub.get_message(timeout=1.0)
+            except (RedisError, OSError) as exc:
+                if self._connected:
+                    log.warning("node %s lost Redis: %s", self.node, exc)
+                self._connected = False
+                await asyncio.sleep(0.2)
+                continue
+            if not self._connected:  # back: what was published meanwhile is lost
+                self._connected = True
+                log.warning("node %s has Redis again", self.node)
+                for subscription in tuple(self._subscriptions.values()):
+                    subscription.tell("lost")
+                # Redis may have restarted empty: this node's tables listed again
+                for table_id, listed in self.local.directory().items():
+                    self._local_changed(table_id, listed, False)
+                self._spawn(self._read_directory())
+            if message is None:
+                continue
+            kind = message["type"]
+            channel = message["channel"]
+            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+            if kind == "subscribe":
+                if channel.startswith(event_prefix):
+                    found = self._subscriptions.get(channel[len(event_prefix) :])
+                    if found is not None and not found.ready.done():
+                        found.ready.set_result(None)
+                continue
+            if kind != "message":
+                continue
+            data = message["data"]
+            try:
+                if channel.startswith(event_prefix):
+                    found = self._subscriptions.get(channel[len(event_prefix) :])
+                    if found is not None:
+                        found.deliver(decode_numbered(data))
+                elif channel == DIRECTORY:
+                    self._directory_message(data)
+                elif channel == replies_channel(self.node):
+                    self._answered(data)
+                elif channel == commands_channel(self.node):
+                    self._spawn(self._serve_logged(data))
+            except (BusCodecError, ValueError, KeyError, TypeError) as exc:
+                self.lost_messages += 1
+                log.error("node %s: a message on %s cannot be read: %s", self.node, channel, exc)
+
+    async def _serve_logged(self, data: bytes) -> None:
+        try:
+            await self._serve(data)
+        except (BusCodecError, ValueError, KeyError, TypeError) as exc:
+            self.lost_messages += 1
+            log.error("node %s: a request cannot be read: %s", self.node, exc)
+
+    def _send(self, op: Callable[[Pipeline], object]) -> None:
+        self._outgoing.put_nowait(op)
+
+    async def _write(self) -> None:
+        """Send what was handed over, in order, many messages per round trip."""
+        queue = self._outgoing
+        while True:
+            items = [await queue.get()]
+            while len(items) < MAX_PIPELINE and not queue.empty():
+                items.append(queue.get_nowait())
+            ops = [op for op in items if not isinstance(op, asyncio.Future)]
+            for attempt in range(3):
+                if not ops:
+                    break
+                pipe = self.redis.pipeline(transaction=False)
+                for op in ops:
+                    op(pipe)
+                try:
+                    await pipe.execute()
+                    break
+                except (RedisError, OSError) as exc:
+                    if attempt == 2:
+                        self.lost_messages += len(ops)
+                        log.error("node %s could not send %d message(s) to Redis: %s",
+                                  self.node, len(ops), exc)  # fmt: skip
+                    else:
+                        await asyncio.sleep(0.2 * (attempt + 1))
+            for item in items:
+                if isinstance(item, asyncio.Future) and not item.done():
+                    item.set_result(None)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._serving.add(task)
+        task.add_done_callback(self._serving.discard)

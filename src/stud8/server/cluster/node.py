@@ -1,0 +1,290 @@
+"""One node of a room on several nodes: the tables it takes, keeps and lets go.
+
+Every :data:`TICK_SECONDS` a :class:`ClusterNode`
+
+1. writes its heartbeat (:mod:`stud8.server.cluster.nodes`) and reads whether an
+   operator asked it to drain;
+2. renews the leases of the tables it runs (:mod:`stud8.server.cluster.leases`); a
+   table whose lease it lost (it was paused or cut off from Redis longer than the
+   lease, and another node may have taken it) is let go at once, untouched: its
+   fencing epoch (:mod:`stud8.server.books.fencing`) already keeps it from
+   writing;
+3. if it is draining, hands its tables over one at a time, each **between two
+   hands** (:meth:`Table.hand_over`: the hand in play is finished, no new one
+   dealt), so a drain cancels no hand;
+4. else takes the tables that have no owner (their owner died, was drained, or
+   they are new): the room's open tables are in the database, their owners in
+   Redis. The least loaded live node takes them (every node asks the same
+   question and gets the same answer, so only one tries; if it does not, any node
+   may after :data:`ORPHAN_GRACE_SECONDS`). Taking a table over is, in order:
+   its lease (``SET NX``), its epoch one higher in the database (from then on the
+   old owner can write nothing of it), its hand in play cancelled through the
+   ledger (every chip back, the history records it: RULES.md section 7), its seats
+   read back with the chips the ledger holds for them, and the table opened here
+   (:meth:`Lobby.reopen`), numbering its events above the old owner's. Players
+   connected through any node get a snapshot and play on.
+
+A node that stops cleanly (:meth:`ClusterNode.stop`) first hands its tables over
+like a drain (a hand in play is played out), then leaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from redis.exceptions import RedisError
+
+from stud8.server.books.fencing import TableEpochs
+from stud8.server.books.hands import HandStore
+from stud8.server.books.ledger import Ledger
+from stud8.server.books.recovery import recover_table
+from stud8.server.books.seats import TableStore
+from stud8.server.bus import NoSuchTable
+from stud8.server.bus.redis import RedisBus
+from stud8.server.cluster.leases import Leases
+from stud8.server.cluster.nodes import NodeInfo, Nodes, least_loaded
+from stud8.server.room.lobby import Lobby, LobbyError, NoSuchTableError
+from stud8.server.room.restore import plan_table
+
+__all__ = ["ClusterNode", "NodeStats"]
+
+log = logging.getLogger("stud8.server")
+
+TICK_SECONDS = 1.0
+ORPHAN_GRACE_SECONDS = 3.0  # a table the least loaded node has not taken: anyone may
+HAND_OVER_SECONDS = 120.0  # the longest a drain waits for a hand to end
+MAX_CLAIMS_PER_TICK = 25
+PLACE_SECONDS = 10.0  # a new table runs on some node within this time
+
+
+@dataclass(slots=True)
+class NodeStats:
+    """What the node did (for the operator's log and the tests)."""
+
+    taken: list[str] = field(default_factory=list)  # table ids, in order
+    handed_over: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    cancelled_hands: list[str] = field(default_factory=list)
+
+
+class ClusterNode:
+    """This node's part in a room on several nodes (see the module)."""
+
+    def __init__(
+        self,
+        *,
+        lobby: Lobby,
+        bus: RedisBus,
+        leases: Leases,
+        nodes: Nodes,
+        epochs: TableEpochs,
+        ledger: Ledger,
+        hands: HandStore,
+        tables: TableStore,
+        tick: float = TICK_SECONDS,
+        grace: float = ORPHAN_GRACE_SECONDS,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.name = nodes.name
+        self.lobby = lobby
+        self.bus = bus
+        self.leases = leases
+        self.nodes = nodes
+        self.epochs = epochs
+        self.ledger = ledger
+        self.hands = hands
+        self.tables = tables
+        self.tick_seconds = tick
+        self.grace = grace
+        self._now = now
+        self.draining = False
+        self.stats = NodeStats()
+        self._orphaned_at: dict[str, float] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._quiet_until = 0.0  # no table taken before (Redis was away)
+
+    # ------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        self.bus.close_handler = self.lobby.close
+        await self.bus.start()
+        await self.nodes.beat(tables=0, draining=False)
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"node {self.name}")
+
+    async def stop(self, *, hand_over: bool = True) -> None:
+        """Stop: the tables handed over between hands (``hand_over``), or left as
+        they are for the next owner (their hands cancelled there)."""
+        self._stopping = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        with contextlib.suppress(RedisError, OSError):
+            await self.nodes.beat(tables=len(self.lobby.tables), draining=True)
+        if hand_over:
+            await asyncio.gather(
+                *(self._hand_over(t) for t in list(self.lobby.tables)), return_exceptions=True
+            )
+        for table_id in list(self.lobby.tables):
+            await self._let_go(table_id)
+        with contextlib.suppress(RedisError, OSError):
+            await self.nodes.leave()
+        await self.bus.close()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except (RedisError, OSError) as exc:
+                log.warning("node %s: Redis is not answering: %s", self.name, exc)
+                # when it is back, the owners first take their leases again (Redis may
+                # have restarted empty): no table is taken from a live owner
+                self._quiet_until = self._now() + self.leases.ms / 1000
+            except Exception:
+                log.exception("node %s: its round failed", self.name)
+            await asyncio.sleep(self.tick_seconds)
+
+    # ------------------------------------------------------------ one round
+    async def tick(self) -> None:
+        """One round: heartbeat, leases, then drain or take tables (see the module)."""
+        running = list(self.lobby.tables)
+        await self.nodes.beat(tables=len(running), draining=self.draining)
+        if not self.draining and await self.nodes.draining():
+            self.draining = True
+            log.warning("node %s is draining: its tables go to other nodes", self.name)
+        for table_id in await self.leases.renew(running):
+            log.error("node %s lost the lease of table %s: letting it go", self.name, table_id)
+            self.stats.lost.append(table_id)
+            await self._let_go(table_id)
+        self._forget_fenced()
+        if self.draining:
+            if self.lobby.tables:
+                await self._hand_over(next(iter(self.lobby.tables)))
+            return
+        if self._now() >= self._quiet_until:
+            await self._take_orphans()
+
+    def _forget_fenced(self) -> None:
+        """Tables that stopped because another node owns them now."""
+        for table_id, entry in list(self.lobby.tables.items()):
+            if entry.table.fenced is not None:
+                self.stats.lost.append(table_id)
+                self._spawn_let_go(table_id)
+
+    def _spawn_let_go(self, table_id: str) -> None:
+        asyncio.get_running_loop().create_task(self._let_go(table_id))
+
+    # ------------------------------------------------------------ taking tables
+    async def _take_orphans(self) -> None:
+        open_ids = await asyncio.to_thread(self.tables.open_ids)
+        owners = await self.leases.owners(open_ids)
+        now = self._now()
+        orphans = [t for t, owner in owners.items() if owner is None and t not in self.lobby.tables]
+        for table_id in list(self._orphaned_at):
+            if table_id not in orphans:
+                del self._orphaned_at[table_id]
+        if not orphans:
+            return
+        live = await self.nodes.live()
+        mine = len(self.lobby.tables)
+        others = [n for n in live if n.name != self.name]
+        best = least_loaded([*others, _me(self.name, mine, self.nodes.url)])
+        taken = 0
+        for table_id in orphans:
+            since = self._orphaned_at.setdefault(table_id, now)
+            chosen = best is not None and best.name == self.name
+            if not chosen and now - since < self.grace:
+                continue
+            if taken >= MAX_CLAIMS_PER_TICK:
+                break
+            # the least loaded node keeps taking while it stays the least loaded
+            if chosen and others and mine + taken > min(n.tables for n in others) + 1:
+                break
+            if await self.take(table_id):
+                taken += 1
+
+    async def take(self, table_id: str) -> bool:
+        """Take the table over if nobody holds it (see the module); True if taken."""
+        if not await self.leases.acquire(table_id):
+            return False
+        try:
+            await asyncio.to_thread(self.epochs.take_over, table_id)
+            closed, problems = await asyncio.to_thread(
+                recover_table, self.ledger, self.hands, table_id
+            )
+            for problem in problems:
+                log.error("node %s taking table %s: %s", self.name, table_id, problem)
+            stored, reseats = await asyncio.to_thread(
+                plan_table, self.tables, self.ledger, table_id
+            )
+            if stored.closed:
+                await self.leases.release(table_id)
+                return False
+            await self.lobby.reopen(table_id, stored.name, stored.spec, reseats)
+        except (LobbyError, LookupError, OSError) as exc:
+            log.error("node %s could not take table %s: %s", self.name, table_id, exc)
+            self.epochs.let_go(table_id)
+            with contextlib.suppress(RedisError, OSError):
+                await self.leases.release(table_id)
+            return False
+        self._orphaned_at.pop(table_id, None)
+        self.stats.taken.append(table_id)
+        for hand in closed:
+            if hand.outcome == "refunded":
+                self.stats.cancelled_hands.append(hand.hand_id)
+                log.warning("node %s took table %s: hand %s cancelled, every chip back",
+                            self.name, table_id, hand.hand_id)  # fmt: skip
+        log.info("node %s runs table %s (%d seats back)", self.name, table_id, len(reseats))
+        return True
+
+    # ------------------------------------------------------------ the lobby's placement
+    async def place(self, table_id: str) -> None:
+        """A new table (stored) goes to the least loaded node: this one takes it at
+        once if it is that node, another within its next round. Returns once the
+        room's directory lists it."""
+        await self._take_orphans()
+        deadline = self._now() + PLACE_SECONDS
+        while table_id not in self.bus.directory():
+            if self._now() > deadline:
+                raise LobbyError(f"no node has started table {table_id} yet; it will start soon")
+            await asyncio.sleep(0.05)
+
+    async def close_elsewhere(self, table_id: str) -> None:
+        try:
+            await self.bus.close_remote(table_id)
+        except NoSuchTable:
+            raise NoSuchTableError(f"no table {table_id}") from None
+
+    # ------------------------------------------------------------ letting tables go
+    async def _hand_over(self, table_id: str) -> None:
+        """Between hands: no more hands here, then the table goes to the next owner."""
+        entry = self.lobby.tables.get(table_id)
+        if entry is None:
+            return
+        try:
+            await asyncio.wait_for(entry.table.hand_over(), HAND_OVER_SECONDS)
+        except TimeoutError:
+            log.error("node %s: the hand at table %s did not end; it is left to the next "
+                      "owner (who cancels it)", self.name, table_id)  # fmt: skip
+        await self._let_go(table_id)
+        self.stats.handed_over.append(table_id)
+        log.info("node %s handed table %s over", self.name, table_id)
+
+    async def _let_go(self, table_id: str) -> None:
+        if table_id in self.lobby.tables:
+            with contextlib.suppress(LobbyError):
+                await self.lobby.release(table_id)
+        self.epochs.let_go(table_id)
+        with contextlib.suppress(RedisError, OSError):
+            await self.bus.flush()  # its last events out before the next owner's
+            await self.leases.release(table_id)
+
+
+def _me(name: str, tables: int, url: str) -> NodeInfo:
+    return NodeInfo(name, url, tables, False, time.time())

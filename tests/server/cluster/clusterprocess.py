@@ -1,0 +1,188 @@
+"""Nodes of a room as processes (``python -m stud8 serve --redis URL --node NAME``) on
+one PostgreSQL and one Redis, and players whose websockets read on their own: the
+helpers of the tests that kill, pause and drain nodes.
+
+Every node started is stopped when its block ends (SIGINT, or SIGKILL if it does not
+stop), also when the test fails; a paused one is continued first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import redis
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from server.roomprocess import Server, running_server
+
+Msg = dict[str, Any]
+ENV = {"STUD8_STARTING_CHIPS": "10000", "STUD8_BETWEEN_HANDS": "0.2"}
+WAIT = 60.0
+
+
+@contextmanager
+def nodes(
+    pg: str, redis_url: str, workdir: Path, names: tuple[str, ...]
+) -> Iterator[dict[str, Server]]:
+    """One node per name, up and answering; all stopped at the end."""
+    with ExitStack() as stack:
+        started: dict[str, Server] = {}
+        for name in names:
+            args = ("--redis", redis_url, "--node", name)
+            server = stack.enter_context(running_server(pg, workdir, args=args, **ENV))
+            stack.callback(_continue, server)  # a paused node must be able to stop
+            started[name] = server
+        yield started
+
+
+def _continue(server: Server) -> None:
+    if server.process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(server.process.pid, signal.SIGCONT)
+
+
+def owner(redis_url: str, table_id: str) -> str | None:
+    """The node that runs the table: the holder of its lease, if the room's directory
+    names it too (None while the table is moving)."""
+    client = redis.Redis.from_url(redis_url)
+    try:
+        entry = client.hget("stud8:tables", table_id)
+        lease = client.get(f"stud8:lease:{table_id}")
+    finally:
+        client.close()
+    if not isinstance(entry, bytes) or not isinstance(lease, bytes):
+        return None
+    listed_by = entry.split(b"\n", 1)[0]
+    return lease.decode() if lease == listed_by else None
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = WAIT) -> float:
+    """Poll ``condition`` until true; the seconds it took."""
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < timeout, f"never: {what}"
+        time.sleep(0.05)
+    return time.monotonic() - start
+
+
+def drain(
+    redis_url: str, node: str, workdir: Path, wait: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "stud8", "admin", "drain", node, "--redis", redis_url,
+         "--wait", str(wait)],
+        cwd=workdir, capture_output=True, text=True, timeout=wait + 30,
+    )  # fmt: skip
+
+
+class Player:
+    """A player's websocket, read by a task of its own: every message is kept."""
+
+    def __init__(self, name: str, ws: ClientConnection) -> None:
+        self.name = name
+        self.ws = ws
+        self.messages: list[Msg] = []
+        self.ended = ""
+        self.ids = 0
+        self._arrived = asyncio.Event()
+        self.reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def connect(cls, server: Server, table_id: str, name: str, token: str) -> Player:
+        ws = await connect(server.ws(table_id, token), max_queue=None)
+        return cls(name, ws)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                self.messages.append(json.loads(await self.ws.recv()))
+                self._arrived.set()
+        except ConnectionClosed as exc:
+            self.ended = f"closed ({exc})"
+        finally:
+            self._arrived.set()
+
+    async def wait_for(
+        self, what: str, match: Callable[[Msg], bool], start: int = 0, timeout: float = WAIT
+    ) -> int:
+        """The index of the first message from ``start`` on that matches."""
+        deadline = time.monotonic() + timeout
+        index = start
+        while True:
+            while index < len(self.messages):
+                if match(self.messages[index]):
+                    return index
+                index += 1
+            left = deadline - time.monotonic()
+            assert left > 0 and not self.ended, (
+                f"{self.name}: no {what} in {timeout:.0f} s ({self.ended}); "
+                f"the last: {self.messages[-6:]}"
+            )
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), min(left, 1.0))
+
+    async def command(self, t: str, **d: Any) -> Msg:
+        self.ids += 1
+        command_id = f"{self.name}-{self.ids}"
+        start = len(self.messages)
+        await self.ws.send(json.dumps({"t": t, "d": {"id": command_id, **d}}))
+        found = await self.wait_for(
+            f"the answer to {t}",
+            lambda m: m["t"] in ("ack", "reject") and m["d"].get("id") == command_id,
+            start,
+        )
+        return self.messages[found]
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        self.reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.reader
+
+
+async def play_turns(player: Player, stop: asyncio.Event) -> int:
+    """Act passively on every turn told to this player until ``stop``; the actions
+    acknowledged. A refused action (the turn moved on, the table moved) is
+    not counted."""
+    acted = 0
+    index = 0
+    while not stop.is_set():
+        try:
+            found = await player.wait_for(
+                "a turn", lambda m: m["t"] in ("turn", "snapshot"), index, timeout=1.0
+            )
+        except AssertionError:
+            if player.ended:
+                return acted
+            continue
+        index = found + 1
+        message = player.messages[found]
+        if message["t"] != "turn":
+            continue
+        kinds = [a["kind"] for a in message["d"]["legal"]]
+        kind = next((k for k in ("check", "call", "bring_in") if k in kinds), None)
+        if kind is None:
+            continue
+        reply = await player.command("act", kind=kind)
+        acted += reply["t"] == "ack"
+    return acted
+
+
+def hand_finishes(player: Player, start: int = 0) -> int:
+    return sum(
+        1 for m in player.messages[start:] if m["t"] == "event" and m["d"]["k"] == "hand_finish"
+    )

@@ -1,0 +1,132 @@
+"""Two nodes of one room in this event loop, on one PostgreSQL and one Redis: any node
+serves any table, the lobby of each lists every table, and a table owned by one node
+is played through the other.
+
+Needs the scratch PostgreSQL (``STUD8_TEST_POSTGRES_URL``) and redis-server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+
+from redis.asyncio import Redis
+
+from server.roomclient import Room, passive, play, sit
+from server.roomdb import fresh_database, serving
+from stud8.server.books.ledger import Ledger
+from stud8.server.cluster.node import ClusterNode
+from stud8.server.room.lobby import Lobby
+from stud8.server.runtime import Room as ServerRoom
+from stud8.server.runtime import open_cluster_room
+from stud8.server.settings import Settings
+from stud8.server.storage import create_engine_for
+
+PACE = {"STUD8_BETWEEN_HANDS": "0.05", "STUD8_BOT_DELAY": "0"}
+SPEC = {"min_buy_in": 40, "max_buy_in": 400, "bots": 0, "between_hands": 0.05}
+
+
+class Node(Room):
+    """One node, served on 127.0.0.1, as the websocket helpers know a room."""
+
+    def __init__(self, port: int, room: ServerRoom) -> None:
+        lobby: Lobby = room.app.state.room.lobby
+        super().__init__(port, None, lobby)  # type: ignore[arg-type]
+        self.room = room
+        self.node: ClusterNode = room.app.state.node
+
+
+@asynccontextmanager
+async def cluster(pg: str, redis_url: str, names: tuple[str, ...]) -> AsyncIterator[list[Node]]:
+    async with AsyncExitStack() as stack:
+        nodes: list[Node] = []
+        for name in names:
+            settings = Settings(
+                database_url=pg, redis_url=redis_url, node=name, default_tables=0,
+                operators=("boss",), starting_chips=1000,
+            )  # fmt: skip
+            room = await asyncio.to_thread(open_cluster_room, settings, PACE)
+            stack.callback(room.close)
+            port = await stack.enter_async_context(serving(room.app))
+            node = Node(port, room)
+            stack.push_async_callback(node.http.aclose)
+            nodes.append(node)
+        yield nodes
+
+
+async def owner(redis_url: str, table_id: str) -> str:
+    async with Redis.from_url(redis_url) as redis:
+        value = await redis.hget("stud8:tables", table_id)
+    assert isinstance(value, bytes)
+    return value.split(b"\n", 1)[0].decode()
+
+
+async def operator(node: Node) -> str:
+    return await node.player("boss")
+
+
+def test_a_table_owned_by_one_node_is_played_through_the_other(
+    tmp_path: Path, redis_url: str
+) -> None:
+    pg = fresh_database("postgresql", tmp_path)
+
+    async def main() -> None:
+        async with cluster(pg, redis_url, ("a", "b")) as (a, b):
+            boss = await operator(a)
+            r = await a.http.post(
+                "/api/v1/tables", json={"table_id": "t1", **SPEC},
+                headers={"Authorization": f"Bearer {boss}"},
+            )  # fmt: skip
+            assert r.status_code == 201, r.text
+            home = await owner(redis_url, "t1")
+            away = b if home == "a" else a
+            here = a if home == "a" else b
+            # every node's lobby lists the table
+            for node in (a, b):
+                listed = (await node.http.get("/api/v1/tables")).json()["tables"]
+                assert [t["table_id"] for t in listed] == ["t1"]
+            ann, bob = await away.player("ann"), await here.player("bob")
+            async with away.connect(ann) as c1, here.connect(bob) as c2:
+                await sit(away, c1, 1)
+                await sit(here, c2, 2)
+                played = await asyncio.gather(play(c1, 3, passive), play(c2, 3, passive))
+                assert all(acks > 0 for acks in played)
+            assert "t1" in here.lobby.tables and "t1" not in away.lobby.tables
+
+    asyncio.run(asyncio.wait_for(main(), 90))
+    engine = create_engine_for(pg)
+    try:
+        report = Ledger(engine).audit()
+        assert report.ok, report
+    finally:
+        engine.dispose()
+
+
+def test_new_tables_go_to_the_least_loaded_node(tmp_path: Path, redis_url: str) -> None:
+    pg = fresh_database("postgresql", tmp_path)
+
+    async def main() -> None:
+        async with cluster(pg, redis_url, ("a", "b")) as (a, b):
+            boss = await operator(b)
+            headers = {"Authorization": f"Bearer {boss}"}
+            for _ in range(4):
+                r = await a.http.post("/api/v1/tables", json=SPEC, headers=headers)
+                assert r.status_code == 201, r.text
+            assert sorted([*a.lobby.tables, *b.lobby.tables]) == ["t1", "t2", "t3", "t4"]
+            assert len(a.lobby.tables) == len(b.lobby.tables) == 2
+            # an operator closes a table through the node that does not run it
+            gone = next(iter(a.lobby.tables))
+            r = await b.http.delete(f"/api/v1/tables/{gone}", headers=headers)
+            assert r.status_code == 200, r.text
+            for _ in range(100):
+                listed = {
+                    t["table_id"] for t in (await b.http.get("/api/v1/tables")).json()["tables"]
+                }
+                if gone not in listed:
+                    break
+                await asyncio.sleep(0.05)
+            assert gone not in listed and gone not in a.lobby.tables
+
+    asyncio.run(asyncio.wait_for(main(), 90))
