@@ -1,7 +1,9 @@
 """``stud8 hh``: verify, convert and show hand histories.
 
 Three formats are read, told apart by their content: PokerStars text, PHH
-(PokerKit's TOML) and stud8's own JSON lines (one hand record a line).
+(PokerKit's TOML) and stud8's own JSON lines (one hand record a line); and
+other sites' hand histories (:mod:`stud8.formats.sites`), read into the same
+hands as PokerStars text and verified with each site's own rules.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
 from stud8.formats.pokerstars_read import parse_text
 from stud8.formats.pokerstars_write import to_pokerstars
 from stud8.formats.record import HandRecord
+from stud8.formats.sites import Site, detect, site_named, verify_hand
+from stud8.formats.sites import decode as decode_site_text
 from stud8.formats.verify import verify_pokerstars
 
 FORMATS = ("pokerstars", "phh", "json")
@@ -37,7 +41,8 @@ def hands_file() -> Path:
 
 
 def sniff(text: str) -> str:
-    """The format of a hand-history file's text: ``pokerstars``, ``phh`` or ``json``."""
+    """The format of a hand-history file's text: ``pokerstars``, ``phh``, ``json``
+    or the name of another site (:data:`stud8.formats.sites.SITES`)."""
     for line in text.lstrip("\ufeff").splitlines():
         stripped = line.strip()
         if not stripped:
@@ -51,15 +56,23 @@ def sniff(text: str) -> str:
         return "pokerstars"
     if "variant" in text and "=" in text:
         return "phh"
+    site = detect(text)
+    if site is not None:
+        return site.name
     raise HandHistoryError("cannot tell the format: not PokerStars text, PHH or stud8 JSON lines")
 
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_bytes().decode("utf-8-sig")
+        data = path.read_bytes()
+        return data.decode("utf-8-sig")
     except OSError as e:
         raise HandHistoryError(f"cannot read it: {e.strerror or e}", file=str(path)) from None
     except UnicodeDecodeError as e:
+        # Other sites write UTF-16, or cp1252 whatever they declare.
+        text = decode_site_text(data)
+        if detect(text) is not None:
+            return text
         raise HandHistoryError(f"not UTF-8 text (byte {e.start})", file=str(path)) from None
 
 
@@ -94,14 +107,16 @@ def check_file(path: Path) -> Iterator[Check]:
     except HandHistoryError as e:
         yield Check("mismatched", file, e.message if e.file else str(e))
         return
-    if kind == "pokerstars":
-        for item in parse_text(text, file=file):
+    if kind not in ("phh", "json"):
+        site = _site(kind)
+        items = parse_text(text, file=file) if site is None else site.read(text, file)
+        for item in items:
             if isinstance(item, Skipped):
                 yield Check("skipped", f"{file}:{item.line}", item.reason)
             elif isinstance(item, ReadError):
                 yield Check("mismatched", f"{file}:{item.line}", item.message)
             else:
-                verdict = verify_pokerstars(item)
+                verdict = verify_pokerstars(item) if site is None else verify_hand(site, item)
                 where = f"{file}:{item.line}"
                 if verdict.reproduced:
                     yield Check("reproduced", where)
@@ -144,9 +159,14 @@ def verify(paths: list[Path], out: TextIO) -> int:
     return 1 if counts["mismatched"] else 0
 
 
+def _site(kind: str) -> Site | None:
+    """The other site a format name stands for (None: PokerStars text)."""
+    return None if kind == "pokerstars" else site_named(kind)
+
+
 # ----------------------------------------------------------------------- convert
-def _record_of_pokerstars(hand: PokerStarsHand) -> HandRecord:
-    verdict = verify_pokerstars(hand)
+def _record_of_pokerstars(hand: PokerStarsHand, site: Site | None = None) -> HandRecord:
+    verdict = verify_pokerstars(hand) if site is None else verify_hand(site, hand)
     if not verdict.reproduced or verdict.hand is None:
         raise HandHistoryError(
             f"hand {hand.hand_id} does not reproduce: {'; '.join(verdict.problems)}",
@@ -200,15 +220,17 @@ def load_records(path: Path) -> Iterator[HandRecord | HandHistoryError]:
     if kind == "json":
         yield from _json_records(text, file)
         return
-    if kind == "pokerstars":
-        for item in parse_text(text, file=file):
+    if kind != "phh":
+        site = _site(kind)
+        items = parse_text(text, file=file) if site is None else site.read(text, file)
+        for item in items:
             if isinstance(item, Skipped):
                 continue
             if isinstance(item, ReadError):
                 yield HandHistoryError(item.message, file=file, line=item.line)
                 continue
             try:
-                yield _record_of_pokerstars(item)
+                yield _record_of_pokerstars(item, site)
             except HandHistoryError as e:
                 yield e
         return

@@ -1,0 +1,380 @@
+"""Build a :class:`~stud8.formats.pokerstars.PokerStarsHand` from another site's hand.
+
+Every site's reader walks its own text and tells a :class:`HandBuilder` what
+happened in poker terms: who sits where with what, who antes, which card lands in
+which of a player's seven slots, who brings in, bets, raises, calls, checks or
+folds, what is shown and who collects what. The builder keeps the betting
+state, so a reader may give amounts the way its site writes them (what a player
+adds, or the total he raises to) and the builder writes them the way the
+PokerStars hand says them (``raises X to Y``, all-in flags from the stacks).
+
+What a site does not write, the builder works out and says so in the hand's
+``derived`` list: the total pot from the bets, the rake from the total and the
+amounts collected, an uncalled bet. Up cards nobody saw are filled in with
+cards seen nowhere, chosen so that the record's bring-in and openers can be
+right (the verifier then checks the hand against those); a card is never
+invented where the site shows one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from stud8.core.cards import CARDS, Card
+from stud8.core.streets import up_cards_key
+from stud8.formats.pokerstars import (
+    BadLine,
+    PokerStarsHand,
+    PSAction,
+    PSAnte,
+    PSCollect,
+    PSDeal,
+    PSSeat,
+    PSShow,
+)
+
+__all__ = ["HandBuilder"]
+
+
+class HandBuilder:
+    """One hand of another site, told step by step (see the module's description)."""
+
+    def __init__(self, *, file: str, line: int, hand_id: str) -> None:
+        self.file = file
+        self.line = line
+        self.hand_id = hand_id
+        # the header
+        self.small_bet = 0
+        self.big_bet = 0
+        self.currency = ""
+        self.tournament = ""
+        self.buy_in = ""
+        self.level = ""
+        self.mixed = ""
+        self.structure = "Limit"
+        self.table = ""
+        self.max_seats = 8
+        self.date = ""
+        # the hand
+        self.seats: dict[int, PSSeat] = {}
+        self.by_name: dict[str, int] = {}
+        self.dealt_in: set[int] = set()
+        self.slots: dict[int, list[Card | None]] = {}
+        self.antes: list[PSAnte] = []
+        self.actions: list[PSAction] = []
+        self.shows: list[PSShow] = []
+        self.mucks: list[int] = []
+        self.collected: list[PSCollect] = []
+        self.uncalled: list[tuple[int, int]] = []
+        self.total: int | None = None
+        self.rake: int | None = None
+        self.pots: tuple[int, ...] = ()
+        self.showdown: bool | None = None
+        self.street = 3
+        self.hero: int | None = None
+        # the betting state
+        self.left: dict[int, int] = {}
+        self.put_in: dict[int, int] = {}  # over the whole hand, antes apart
+        self.street_in: dict[int, int] = {}
+        self.current = 0
+        self.folded: set[int] = set()
+
+    # ------------------------------------------------------------- seats
+    def seat(self, seat: int, name: str, stack: int, line: int, *, sitting_out: bool = False) -> None:
+        if seat in self.seats or name in self.by_name:
+            raise BadLine(line, f"seat {seat} ({name}) is listed twice")
+        if not 0 <= seat <= 10:
+            raise BadLine(line, f"no seat {seat} at a Stud table")
+        self.seats[seat] = PSSeat(seat, name, stack, sitting_out)
+        self.by_name[name] = seat
+        self.left[seat] = stack
+        self.put_in[seat] = 0
+
+    def seat_of(self, name: str, line: int) -> int:
+        seat = self.by_name.get(name)
+        if seat is None:
+            raise BadLine(line, f"{name!r} is not seated at the table")
+        return seat
+
+    def check_seat(self, seat: int, line: int) -> int:
+        if seat not in self.seats:
+            raise BadLine(line, f"nobody sits in seat {seat}")
+        return seat
+
+    # -------------------------------------------------------------- money
+    def _pay(self, seat: int, amount: int, line: int) -> bool:
+        """Take ``amount`` from the seat's stack; whether it is now all-in."""
+        if amount < 0:
+            raise BadLine(line, f"a negative amount ({amount})")
+        left = self.left[seat] - amount
+        if left < 0:
+            raise BadLine(
+                line, f"{self.seats[seat].name} puts in {amount}, more than the {self.left[seat]} left"
+            )
+        self.left[seat] = left
+        return left == 0
+
+    def ante(self, seat: int, amount: int, line: int) -> None:
+        all_in = self._pay(seat, amount, line)
+        self.antes.append(PSAnte(seat, amount, all_in, line))
+        self.dealt_in.add(seat)
+
+    # -------------------------------------------------------------- cards
+    def card(self, seat: int, slot: int, card: Card | None, line: int) -> None:
+        """The card in the seat's slot (0 to 6: down, down, up x4, down); None: unseen."""
+        self.dealt_in.add(seat)
+        row = self.slots.setdefault(seat, [None] * 7)
+        if card is None:
+            return
+        old = row[slot]
+        if old is not None and old != card:
+            raise BadLine(line, f"{self.seats[seat].name} holds {old} there, not {card}")
+        row[slot] = card
+
+    def cards(self, seat: int, cards: Iterable[Card | None], line: int, first: int = 0) -> None:
+        for k, c in enumerate(cards, start=first):
+            if k > 6:
+                raise BadLine(line, "more than seven cards")
+            self.card(seat, k, c, line)
+
+    def dealt(self, seat: int, street: int, cards: list[Card | None], line: int) -> None:
+        """A player's cards as a street's deal line lists them: all his cards so far,
+        his up cards so far (from 3rd street's), or the one card of the street."""
+        n = len(cards)
+        if n == street:
+            self.cards(seat, cards, line)
+        elif n == street - 2 and street <= 6:
+            self.cards(seat, cards, line, first=2)
+        elif n == 1:
+            self.card(seat, 2 if street == 3 else street - 1, cards[0], line)
+        else:
+            raise BadLine(line, f"{n} cards dealt to {self.seats[seat].name} on street {street}")
+
+    def new_street(self, street: int, line: int) -> None:
+        if street != self.street + 1 or street > 7:
+            raise BadLine(line, f"street {street} is out of order (after {self.street})")
+        self.street = street
+        self.current = 0
+        self.street_in = {}
+
+    # ------------------------------------------------------------ actions
+    def _act(self, seat: int, verb: str, amount: int | None, to: int | None, line: int) -> None:
+        if seat in self.folded:
+            raise BadLine(line, f"{self.seats[seat].name} acts after folding")
+        all_in = False
+        if amount is not None:
+            adds = amount if verb in ("calls", "brings in") else 0
+            if verb == "bets" or verb == "raises":
+                level = to if to is not None else amount
+                adds = level - self.street_in.get(seat, 0)
+                self.current = level
+            all_in = self._pay(seat, adds, line)
+            self.street_in[seat] = self.street_in.get(seat, 0) + adds
+            self.put_in[seat] += adds
+            if verb == "brings in":
+                self.current = max(self.current, self.street_in[seat])
+        self.actions.append(PSAction(self.street, seat, verb, amount, to, all_in, line))
+
+    def bring_in(self, seat: int, amount: int, line: int) -> None:
+        self._act(seat, "brings in", amount, None, line)
+
+    def raise_to(self, seat: int, to: int, line: int) -> None:
+        """A bet, completion or raise to ``to`` on this street."""
+        if to <= self.current:
+            # short all-in "raise": a call of what is left
+            self.call(seat, to - self.street_in.get(seat, 0), line)
+        elif self.current == 0:
+            self._act(seat, "bets", to, None, line)
+        else:
+            self._act(seat, "raises", to - self.current, to, line)
+
+    def put(self, seat: int, adds: int, line: int) -> None:
+        """The player adds ``adds`` to the pot: a call, bet or raise, as it comes out."""
+        level = self.street_in.get(seat, 0) + adds
+        if level > self.current:
+            self.raise_to(seat, level, line)
+        else:
+            self._act(seat, "calls", adds, None, line)
+
+    def call(self, seat: int, adds: int | None, line: int) -> None:
+        if adds is None:
+            adds = min(self.current - self.street_in.get(seat, 0), self.left[seat])
+        self._act(seat, "calls", adds, None, line)
+
+    def check(self, seat: int, line: int) -> None:
+        self._act(seat, "checks", None, None, line)
+
+    def fold(self, seat: int, line: int) -> None:
+        self._act(seat, "folds", None, None, line)
+        self.folded.add(seat)
+
+    # ----------------------------------------------------------- the end
+    def show(self, seat: int, cards: Iterable[Card], line: int) -> None:
+        """The seat shows its hand. Cards a site lists out of the dealt order go to
+        the slots they were dealt in; the others fill the unseen slots in order."""
+        shown = list(cards)
+        row = self.slots.setdefault(seat, [None] * 7)
+        known = [c for c in row if c is not None]
+        if len(shown) == 7 and all(c in shown for c in known):
+            rest = iter([c for c in shown if c not in known])
+            merged = [c if c is not None else next(rest) for c in row]
+        else:
+            merged = shown  # the verifier will say what does not fit
+        self.shows.append(PSShow(seat, tuple(merged), "", line))
+
+    def muck(self, seat: int) -> None:
+        self.mucks.append(seat)
+
+    def collect(self, seat: int, amount: int, line: int, pot: int = 0) -> None:
+        label = "pot" if pot == 0 else f"side pot-{pot}"
+        self.collected.append(PSCollect(seat, amount, pot, label, line))
+
+    def return_uncalled(self, seat: int, amount: int) -> None:
+        self.uncalled.append((seat, amount))
+        self.left[seat] += amount
+
+    def uncalled_bet(self) -> tuple[int, int] | None:
+        """The bet nobody called at the end (seat, amount), worked out from the bets."""
+        live = [s for s in self.dealt_in if s not in self.folded]
+        if not live:
+            return None
+        ins = sorted(((self.put_in[s], s) for s in self.dealt_in), reverse=True)
+        if len(ins) < 2 or ins[0][0] == ins[1][0] or ins[0][1] not in live:
+            return None
+        return ins[0][1], ins[0][0] - ins[1][0]
+
+    # ---------------------------------------------------------- the hand
+    def build(self) -> PokerStarsHand:
+        if len(self.dealt_in) < 2:
+            raise BadLine(self.line, "the hand is truncated: fewer than two players dealt in")
+        if not self.actions and not self.collected:
+            raise BadLine(self.line, "the hand is truncated: no action")
+        total = self.total
+        if total is None:
+            antes = sum(a.amount for a in self.antes)
+            total = antes + sum(self.put_in.values()) - sum(x for _, x in self.uncalled)
+        rake = self.rake
+        if rake is None:
+            rake = max(0, total - sum(c.amount for c in self.collected))
+        deals = self._deals()
+        live = [s for s in self.dealt_in if s not in self.folded]
+        showdown = self.showdown if self.showdown is not None else len(live) > 1
+        names = {s: p.name for s, p in self.seats.items()}
+        return PokerStarsHand(
+            hand_id=self.hand_id,
+            file=self.file,
+            line=self.line,
+            game="7 Card Stud Hi/Lo",
+            structure=self.structure,
+            mixed=self.mixed,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+            currency=self.currency,
+            tournament=self.tournament,
+            buy_in=self.buy_in,
+            level=self.level,
+            table=self.table,
+            max_seats=self.max_seats,
+            date=self.date,
+            seats=tuple(self.seats[s] for s in sorted(self.seats)),
+            hero=self.hero,
+            antes=tuple(self.antes),
+            deals=deals,
+            community=None,
+            actions=tuple(self.actions),
+            uncalled=tuple(self.uncalled),
+            showdown=showdown,
+            shows=tuple(self.shows),
+            mucks=tuple(self.mucks),
+            collected=tuple(self.collected),
+            total_pot=total,
+            pots=self.pots,
+            rake=rake,
+            summary=(),
+            _names=names,
+        )
+
+    def _last_street(self, seat: int) -> int:
+        for a in self.actions:
+            if a.seat == seat and a.verb == "folds":
+                return a.street
+        return 7
+
+    def _deals(self) -> tuple[PSDeal, ...]:
+        seats = sorted(self.dealt_in)
+        rows = {s: list(self.slots.get(s, [None] * 7)) for s in seats}
+        self._fill_up_cards(seats, rows)
+        out: list[PSDeal] = []
+        for street in range(3, 8):
+            for s in seats:
+                if self._last_street(s) < street:
+                    continue
+                row = rows[s]
+                line = self.line
+                if street == 3:
+                    if all(c is not None for c in row[:3]):
+                        out.append(PSDeal(3, s, tuple(row[:3]), (), line))  # type: ignore[arg-type]
+                    elif row[2] is not None:
+                        out.append(PSDeal(3, s, (row[2],), (), line))
+                    continue
+                new = row[street - 1]
+                if new is None:
+                    continue
+                before = row[: street - 1]
+                if all(c is not None for c in before):
+                    out.append(PSDeal(street, s, tuple(before), (new,), line))  # type: ignore[arg-type]
+                elif street <= 6 and all(c is not None for c in before[2:]):
+                    out.append(PSDeal(street, s, tuple(before[2:]), (new,), line))  # type: ignore[arg-type]
+        return tuple(out)
+
+    def _opener(self, street: int) -> int | None:
+        return next((a.seat for a in self.actions if a.street == street), None)
+
+    def _fill_up_cards(self, seats: list[int], rows: dict[int, list[Card | None]]) -> None:
+        """Fill the up cards nobody saw so that the record's openers can be right."""
+        used = {c for row in rows.values() for c in row if c is not None}
+        used |= {c for sh in self.shows for c in sh.cards}
+        spare = [c for c in CARDS if c not in used]
+        for street in range(3, 7):
+            slot = street - 1
+            here = [s for s in seats if self._last_street(s) >= street]
+            unknown = [s for s in here if rows[s][slot] is None]
+            if not unknown:
+                continue
+            opener = self._opener(street)
+            if street == 3:
+                known = [rows[s][2] for s in here if rows[s][2] is not None]
+                floor = min(known, default=None)
+                for s in sorted(unknown, key=lambda s: s != opener):
+                    if s == opener:  # the bring-in: the lowest card left
+                        pick = spare[0]
+                    else:  # just above the bring-in's card: as weak as can be later
+                        low = rows[opener][2] if opener is not None else floor
+                        pick = next((c for c in spare if low is None or c > low), spare[-1])
+                    rows[s][2] = pick
+                    spare.remove(pick)
+                continue
+
+            def board(s: int) -> tuple[tuple[int, ...], int]:
+                cards = [c for c in rows[s][2 : street] if c is not None]
+                return up_cards_key(cards), -s
+
+            for s in sorted(unknown, key=lambda s: s != opener):
+                ups = {c.rank for c in rows[s][2:street] if c is not None}
+                if s == opener:  # the strongest board there can be: pair him up
+                    order = sorted(spare, key=lambda c: (c.rank in ups, c.rank), reverse=True)
+                else:
+                    order = sorted(spare, key=lambda c: (c.rank in ups, c.rank))
+                pick = order[0]
+                for c in order:
+                    rows[s][slot] = c
+                    if opener is None or opener in unknown and s != opener:
+                        pick = c
+                        break
+                    mine = board(s)
+                    best = max(board(o) for o in here if rows[o][slot] is not None)
+                    if (s == opener) == (mine == best):
+                        pick = c
+                        break
+                rows[s][slot] = pick
+                spare.remove(pick)

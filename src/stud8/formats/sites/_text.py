@@ -1,0 +1,113 @@
+"""What the sites' readers share: cards and amounts as sites write them, and the
+cutting of a file into hands (each read on its own: a bad hand spoils no other)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from stud8.core.cards import Card
+from stud8.formats.pokerstars import BadLine, PokerStarsHand, ReadError, Skipped
+
+__all__ = ["Item", "card", "cards", "decode", "money", "read_hands", "split_hands"]
+
+Item = PokerStarsHand | Skipped | ReadError
+
+_RANKS = {"10": "T", "1": "A"}
+_HIDDEN = frozenset(("", "x", "h", "-", "null", "xx", "?", "??"))
+
+
+def card(text: str, line: int) -> Card | None:
+    """One card as a site writes it: ``Td``, ``10d``, ``tD``, iPoker's ``D10`` or
+    ``CA`` (suit first); None for a card written hidden (``X``, ``H``, ``-``, ``null``)."""
+    t = text.strip()
+    if t.lower() in _HIDDEN:
+        return None
+    if len(t) >= 2 and t[0] in "CDHScdhs" and t[1:].upper() in _RANK_WORDS:
+        rank, suit = t[1:], t[0]  # iPoker: suit first
+    else:
+        rank, suit = t[:-1], t[-1:]
+    rank = _RANKS.get(rank, rank).upper()
+    try:
+        return Card.parse(rank + suit.lower())
+    except ValueError:
+        raise BadLine(line, f"cannot read the card {text!r}") from None
+
+
+_RANK_WORDS = frozenset(("2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K", "A"))
+
+
+def cards(text: str, line: int, sep: str | None = None) -> list[Card | None]:
+    return [card(t, line) for t in text.replace(",", " ").split(sep)] if text.strip() else []
+
+
+_MONEY = re.compile(r"^[^\d-]*(-?[\d,]*\d(?:\.\d+)?|-?\.\d+)\D*$")
+
+
+def money(text: str, line: int, cents: bool) -> int:
+    """An amount: ``$1.25``, ``1,725.59``, ``€0.05``, ``[$0.50 USD]``; in cents when
+    ``cents``, else whole chips. Money is never a float: read as digits."""
+    m = _MONEY.match(text.strip())
+    if m is None:
+        raise BadLine(line, f"cannot read the amount {text!r}")
+    t = m.group(1).replace(",", "")
+    whole, _, frac = t.partition(".")
+    sign = -1 if whole.startswith("-") else 1
+    whole = whole.lstrip("-") or "0"
+    if cents:
+        if len(frac) > 2 and frac[2:].strip("0"):
+            raise BadLine(line, f"the amount {text!r} has a fraction of a cent")
+        return sign * (int(whole) * 100 + int((frac[:2] or "0").ljust(2, "0")))
+    if frac.strip("0"):
+        raise BadLine(line, f"the amount {text!r} is not a whole number of chips")
+    return sign * int(whole)
+
+
+def decode(data: bytes) -> str:
+    """A file's text: UTF-16 (with a byte-order mark, or without one when every
+    other byte is zero), UTF-8 (with or without a mark), else cp1252 (a site
+    that declares UTF-8 but writes cp1252)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    head = data[:200]
+    if len(head) >= 4 and head[1::2].count(0) > len(head) // 3:
+        return data.decode("utf-16-le", errors="replace")
+    if len(head) >= 4 and head[0::2].count(0) > len(head) // 3:
+        return data.decode("utf-16-be", errors="replace")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def split_hands(lines: list[str], starts: Callable[[str], bool]) -> Iterator[tuple[int, int]]:
+    """The (first, end) line indexes of each hand: a hand starts at a line for
+    which ``starts`` holds and runs to the next one."""
+    heads = [i for i, line in enumerate(lines) if starts(line)]
+    for k, first in enumerate(heads):
+        yield first, heads[k + 1] if k + 1 < len(heads) else len(lines)
+
+
+def read_hands(
+    text: str,
+    file: str,
+    starts: Callable[[str], bool],
+    parse: Callable[[list[str], int, str], PokerStarsHand | Skipped],
+    site: str,
+) -> list[Item]:
+    """Every hand of a text: ``parse(lines, before, file)`` reads one (``before``:
+    the number of the file's lines before it); a :class:`BadLine` (or any slip on
+    a corrupt hand) becomes a :class:`ReadError` naming the file and line."""
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[Item] = []
+    for first, end in split_hands(lines, starts):
+        try:
+            out.append(parse(lines[first:end], first, file))
+        except BadLine as e:
+            out.append(ReadError(file, e.line, e.message))
+        except (ValueError, KeyError, IndexError) as e:  # corrupt input the parser missed
+            out.append(ReadError(file, first + 1, f"cannot read this {site} hand: {e}"))
+    if not out:
+        first_line = next((i + 1 for i, t in enumerate(lines) if t.strip()), 1)
+        out.append(ReadError(file, first_line, f"no {site} hand found"))
+    return out
