@@ -49,8 +49,11 @@ def sniff(text: str) -> str:
             continue
         if stripped.startswith("{"):
             return "json"
-        if stripped.upper().startswith(("POKERSTARS", "***")):
+        if stripped.upper().startswith("POKERSTARS"):
             return "pokerstars"
+        if stripped.startswith("***"):
+            site = detect(text)  # OnGame's "***** History for hand"
+            return site.name if site is not None else "pokerstars"
         break
     if "PokerStars" in text[:5000] or "POKERSTARS" in text[:5000]:
         return "pokerstars"

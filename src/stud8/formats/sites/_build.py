@@ -19,6 +19,7 @@ invented where the site shows one.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from stud8.core.cards import CARDS, Card
 from stud8.core.streets import up_cards_key
@@ -222,6 +223,18 @@ class HandBuilder:
             merged = shown  # the verifier will say what does not fit
         self.shows.append(PSShow(seat, tuple(merged), "", line))
 
+    def reveal(self, seat: int, cards: Iterable[Card], line: int) -> None:
+        """The site lists the cards of a player who did not show them (he concedes):
+        they go where they were dealt, and win nothing."""
+        shown = list(cards)
+        row = self.slots.setdefault(seat, [None] * 7)
+        known = [c for c in row if c is not None]
+        if len(shown) != 7 or not all(c in shown for c in known):
+            raise BadLine(line, f"the cards listed for {self.seats[seat].name} are not his")
+        rest = iter([c for c in shown if c not in known])
+        row[:] = [c if c is not None else next(rest) for c in row]
+        self.dealt_in.add(seat)
+
     def muck(self, seat: int) -> None:
         self.mucks.append(seat)
 
@@ -232,6 +245,24 @@ class HandBuilder:
     def return_uncalled(self, seat: int, amount: int) -> None:
         self.uncalled.append((seat, amount))
         self.left[seat] += amount
+
+    def keep_uncalled_in_wins(self) -> int:
+        """For a site that writes no uncalled bet but pays it back inside the pot
+        it awards: return the bet and take it off the bettor's collections.
+        Returns the amount (0 if there is none)."""
+        bet = self.uncalled_bet()
+        if bet is None:
+            return 0
+        seat, amount = bet
+        self.return_uncalled(seat, amount)
+        left = amount
+        for k, c in enumerate(self.collected):
+            if c.seat == seat and left:
+                take = min(left, c.amount)
+                self.collected[k] = replace(c, amount=c.amount - take)
+                left -= take
+        self.collected = [c for c in self.collected if c.amount]
+        return amount
 
     def uncalled_bet(self) -> tuple[int, int] | None:
         """The bet nobody called at the end (seat, amount), worked out from the bets."""
@@ -259,6 +290,31 @@ class HandBuilder:
         deals = self._deals()
         live = [s for s in self.dealt_in if s not in self.folded]
         showdown = self.showdown if self.showdown is not None else len(live) > 1
+        hand = self._hand(deals, total, rake, showdown)
+        if all(1 <= s <= 8 for s in self.seats):
+            return hand
+        # Seats 0 or 9 and 10 (a ten-seat table's numbers): number them 1 to 8 in
+        # the same order round the table, which is all the rules look at.
+        new = {old: k for k, old in enumerate(sorted(self.seats), start=1)}
+        if len(new) > 8:
+            raise BadLine(self.line, f"{len(new)} players at a Stud table")
+        return replace(
+            hand,
+            seats=tuple(replace(p, seat=new[p.seat]) for p in hand.seats),
+            hero=new[hand.hero] if hand.hero is not None else None,
+            antes=tuple(replace(x, seat=new[x.seat]) for x in hand.antes),
+            deals=tuple(replace(x, seat=new[x.seat]) for x in hand.deals),
+            actions=tuple(replace(x, seat=new[x.seat]) for x in hand.actions),
+            uncalled=tuple((new[s], x) for s, x in hand.uncalled),
+            shows=tuple(replace(x, seat=new[x.seat]) for x in hand.shows),
+            mucks=tuple(new[s] for s in hand.mucks),
+            collected=tuple(replace(x, seat=new[x.seat]) for x in hand.collected),
+            _names={new[s]: p.name for s, p in self.seats.items()},
+        )
+
+    def _hand(
+        self, deals: tuple[PSDeal, ...], total: int, rake: int, showdown: bool
+    ) -> PokerStarsHand:
         names = {s: p.name for s, p in self.seats.items()}
         return PokerStarsHand(
             hand_id=self.hand_id,
@@ -303,6 +359,10 @@ class HandBuilder:
     def _deals(self) -> tuple[PSDeal, ...]:
         seats = sorted(self.dealt_in)
         rows = {s: list(self.slots.get(s, [None] * 7)) for s in seats}
+        shown = {sh.seat: sh.cards for sh in self.shows if len(sh.cards) == 7}
+        for s, held in shown.items():  # the up cards a showdown shows were dealt so
+            if s in rows:
+                rows[s][2:6] = [c if c is not None else held[k] for k, c in enumerate(rows[s][2:6], 2)]
         self._fill_up_cards(seats, rows)
         out: list[PSDeal] = []
         for street in range(3, 8):

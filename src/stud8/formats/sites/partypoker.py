@@ -1,0 +1,144 @@
+"""PartyPoker: ``***** Hand History for Game N *****`` then ``$0.50/$1 USD 7 Card Stud Hi-Lo - date``.
+
+Amounts are written ``[$0.50 USD]`` and are what the player adds (``raises
+[$17 USD]`` after a bring-in of $3 raises to $20). Only the player's own cards
+are dealt in the open (``Dealt to Hero [  Td 5s 3c ]``): the others' up cards
+are unknown until the showdown, so the record's bring-in (``NAME opens`` /
+``bring-ins``) and openers decide, and their unseen up cards are filled in to
+agree. At the end ``NAME shows [ Ad, Qd, ... ]``, ``NAME doesn't show [ ... ]``
+(the cards of a player who conceded, listed anyway), ``NAME wins $8.45 USD from
+the main pot`` and ``NAME wins Lo ($90.50 USD) from the main pot``. No total pot
+nor rake is written: the total is the sum of the bets, the rake what is left
+over after the wins.
+"""
+
+from __future__ import annotations
+
+import re
+
+from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
+from stud8.formats.sites import Site
+from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._text import Item, cards, money, read_hands
+
+_HEADER = re.compile(r"^\*{5} Hand History [Ff]or Game (\d+) \*{5}")
+_GAME = re.compile(
+    r"^([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)(?: (USD|EUR|GBP))?(?: (FL|PL|NL))? (.*?) - (.*)$"
+)
+_SEAT = re.compile(r"^Seat (\d+): (.+) \( ?([$€£]?[\d,.]+)(?: USD| EUR| GBP)? ?\)")
+_STREET = {"** Dealing Fourth street **": 4, "** Dealing Fifth street **": 5,
+           "** Dealing Sixth street **": 6, "** Dealing River **": 7}
+_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\]$")
+_AMOUNT = re.compile(r"\[([$€£]?[\d,.]+)(?: [A-Z]{3})?\]")
+_WINS = re.compile(
+    r"^(.+?) wins (?:Lo \()?([$€£]?[\d,.]+)(?: [A-Z]{3})?\)? (?:chips )?from the "
+    r"(main pot|side pot ?#?-?(\d*))"
+)
+_SHOWS = re.compile(r"^(.+?) (shows|doesn't show) \[([^\]]*)\]")
+
+
+def detect(text: str) -> bool:
+    return bool(_HEADER.search(text) or re.search(r"^\*{5} Hand History [Ff]or Game", text, re.M))
+
+
+def read(text: str, file: str) -> list[Item]:
+    return read_hands(text, file, lambda t: bool(_HEADER.match(t)), _parse, "PartyPoker")
+
+
+def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped:
+    n0 = before + 1
+    head = _HEADER.match(lines[0].strip())
+    if head is None:
+        raise BadLine(n0, f"cannot read the header {lines[0].strip()!r}")
+    if len(lines) < 2:
+        raise BadLine(n0, "the hand is truncated after its header")
+    g = _GAME.match(lines[1].strip())
+    if g is None:
+        raise BadLine(n0 + 1, f"cannot read the game line {lines[1].strip()!r}")
+    if not re.search(r"7 Card Stud Hi-?Lo", g.group(6), re.I):
+        return Skipped(file, n0, head.group(1), f"not a Stud Hi/Lo hand: {g.group(6)}")
+    b = HandBuilder(file=file, line=n0, hand_id=head.group(1))
+    tournament = re.search(r"Tourn\w*\D*(\d+)", lines[1] + (lines[2] if len(lines) > 2 else ""))
+    b.tournament = tournament.group(1) if tournament else ""
+    cents = bool(g.group(1) or g.group(4)) and not b.tournament
+    b.currency = (g.group(4) or {"$": "USD", "€": "EUR", "£": "GBP"}.get(g.group(1), "")) if cents else ""
+    b.small_bet = money(g.group(2), n0 + 1, cents)
+    b.big_bet = money(g.group(3), n0 + 1, cents)
+    b.structure = {"PL": "Pot Limit", "NL": "No Limit"}.get(g.group(5) or "", "Limit")
+    b.date = g.group(7)
+    street = 3
+    for i, raw in enumerate(lines[2:], start=n0 + 2):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("Table "):
+            b.table = re.sub(r"\s+", " ", line[6:]).split(" (")[0]
+            continue
+        if line in _STREET:
+            street = _STREET[line]
+            b.new_street(street, i)
+            continue
+        m = _SEAT.match(line)
+        if m and not b.antes:
+            b.seat(int(m.group(1)), m.group(2), money(m.group(3), i, cents), i)
+            continue
+        m = _DEALT.match(line)
+        if m:
+            seat = b.seat_of(m.group(1), i)
+            held = cards(m.group(2), i)
+            b.dealt(seat, street, held, i)
+            if street == 3 and len(held) == 3:
+                b.hero = seat
+            continue
+        m = _WINS.match(line)
+        if m and m.group(1) in b.by_name:
+            pot = int(m.group(4) or 1) if m.group(3).startswith("side") else 0
+            b.collect(b.by_name[m.group(1)], money(m.group(2), i, cents), i, pot)
+            continue
+        m = _SHOWS.match(line)
+        if m and m.group(1) in b.by_name:
+            seat = b.by_name[m.group(1)]
+            held = [c for c in cards(m.group(3), i) if c is not None]
+            if m.group(2) == "shows":
+                b.show(seat, held, i)
+            else:
+                b.reveal(seat, held, i)
+                b.muck(seat)
+            continue
+        _action(b, line, i, cents)
+    if not b.collected:
+        raise BadLine(before + len(lines), "the hand is truncated: nobody wins the pot")
+    return b.build()
+
+
+def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
+    for name in sorted(b.by_name, key=len, reverse=True):
+        if line.startswith(name + " "):
+            break
+    else:
+        return  # "Seat 0 is the button", "Total number of players", chat
+    seat = b.by_name[name]
+    rest = line[len(name) + 1 :]
+    verb = rest.split(" ")[0]
+    amount = _AMOUNT.search(rest)
+    if verb == "folds":
+        b.fold(seat, n)
+    elif verb == "checks":
+        b.check(seat, n)
+    elif verb in ("posts", "bring-ins", "completes", "bets", "raises", "calls", "is"):
+        if amount is None:
+            if verb == "is":
+                return  # "is all-In", "is sitting out"
+            raise BadLine(n, f"cannot read the amount in {line!r}")
+        adds = money(amount.group(1), n, cents)
+        if verb == "posts":
+            b.ante(seat, adds, n)
+        elif verb == "bring-ins":
+            b.bring_in(seat, adds, n)
+        elif verb == "calls":
+            b.call(seat, adds, n)
+        else:
+            b.put(seat, adds, n)
+
+
+SITE = Site("partypoker", "PartyPoker", detect, read)
