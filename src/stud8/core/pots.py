@@ -155,10 +155,14 @@ def settle_pot(
     values: Mapping[int, tuple[HighValue, LowValue | None]],
     high_odd_chip_key: OddChipKey,
     low_odd_chip_key: OddChipKey,
+    *,
+    odd_chip_to_low: bool = False,
 ) -> PotResult:
     """Split one pot hi/lo among its eligible seats (RULES.md section 5).
 
     The odd-chip keys order tied seats: the smallest key gets the first odd chip.
+    The high half takes the pot's odd chip, or the low half when
+    ``odd_chip_to_low`` (a site's rule: :class:`~stud8.core.rules.OddChipHalf`).
     """
     seats = pot.eligible
     if len(seats) == 1:  # uncontested: everything to the one player, no split
@@ -180,6 +184,8 @@ def settle_pot(
         return PotResult(index, pot.amount, seats, high_share, low_share, best_high, best_low)
     high_half = (pot.amount + 1) // 2  # the high half takes the odd chip
     low_half = pot.amount // 2
+    if odd_chip_to_low:
+        high_half, low_half = low_half, high_half
     high = split_evenly(high_half, [(s, high_odd_chip_key(s)) for s in high_winners])
     low = split_evenly(low_half, [(s, low_odd_chip_key(s)) for s in low_winners])
     return PotResult(

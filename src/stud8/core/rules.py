@@ -79,6 +79,13 @@ class OddChip(Enum):
     FIVE_CARD_HAND = "five_card_hand"  # TDA, WSOP
 
 
+class OddChipHalf(Enum):
+    """Which half of a split pot takes its odd chip (RULES.md section 5.2)."""
+
+    HIGH = "high"  # RULES.md (default)
+    LOW = "low"  # Winning Poker Network (docs/rules.md)
+
+
 class TimeoutPolicy(Enum):
     """What a timed-out player's hand does (RULES.md section 6)."""
 
@@ -125,6 +132,7 @@ class TableRules:
     )
     show_order_no_bet: ShowOrderNoBet = ShowOrderNoBet.EARLIEST_SEAT
     odd_chip: OddChip = OddChip.ALL_CARDS
+    odd_chip_half: OddChipHalf = OddChipHalf.HIGH
     rake_percent: Fraction = Fraction(0)
     rake_cap: int | None = None
     rake_third_street: bool = False
@@ -160,6 +168,7 @@ class TableRules:
             "community_card_first_to_act": CommunityCardFirstToAct,
             "show_order_no_bet": ShowOrderNoBet,
             "odd_chip": OddChip,
+            "odd_chip_half": OddChipHalf,
             "timeout_policy": TimeoutPolicy,
         }
         for name, enum in enums.items():

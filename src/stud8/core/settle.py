@@ -18,7 +18,7 @@ from stud8.core.events import (
     RakeTaken,
 )
 from stud8.core.pots import PotResult, build_pots, settle_pot, settle_razz_pot, take_rake
-from stud8.core.rules import ShowOrderNoBet
+from stud8.core.rules import OddChipHalf, ShowOrderNoBet
 from stud8.core.showdown import HandResult, may_win, may_win_razz, odd_chip_keys
 from stud8.core.streets import show_order
 
@@ -130,11 +130,16 @@ class Settlement(Betting):
                 self.community_card,
                 razz=razz is not None,
             )
+            to_low = self.rules.odd_chip_half is OddChipHalf.LOW
             for index in range(len(pots) - 1, -1, -1):  # side pots first
                 if razz is not None:  # the best low takes the pot, odd chips by the low rule
                     results.append(settle_razz_pot(index, pots[index], razz, lo_key))
                 else:
-                    results.append(settle_pot(index, pots[index], values, hi_key, lo_key))
+                    results.append(
+                        settle_pot(
+                            index, pots[index], values, hi_key, lo_key, odd_chip_to_low=to_low
+                        )
+                    )
         for r in results:
             whole = not r.low
             for seat, chips in r.high:

@@ -40,7 +40,7 @@ from stud8.core.events import (
 )
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.pots import Pot, build_pots, settle_pot
-from stud8.core.rules import BettingStructure, TableRules, TimeoutPolicy
+from stud8.core.rules import BettingStructure, OddChipHalf, TableRules, TimeoutPolicy
 from stud8.core.showdown import odd_chip_keys
 from stud8.formats.pokerstars import PokerStarsHand, PSAction, ReadError, Skipped
 from stud8.formats.pokerstars_read import read_file
@@ -507,6 +507,7 @@ class _Verifier:
                 values[seat] = evaluate_hi_lo(cards)
                 own[seat] = [c for c in cards if c != ps.community]
         hi_key, lo_key = odd_chip_keys(hand.rules.odd_chip, own, ps.community)
+        to_low = hand.rules.odd_chip_half is OddChipHalf.LOW
         ours: dict[tuple[int, int], int] = {}
         for index, (pot, net) in enumerate(zip(pots, nets, strict=True)):
             contenders = tuple(s for s in pot.eligible if s in values)
@@ -516,7 +517,9 @@ class _Verifier:
                 else:
                     problems.append(f"{pot_name(index, count)}: nobody shows a hand for it")
                 continue
-            settled = settle_pot(index, Pot(net, contenders), values, hi_key, lo_key)
+            settled = settle_pot(
+                index, Pot(net, contenders), values, hi_key, lo_key, odd_chip_to_low=to_low
+            )
             for seat, chips in (*settled.high, *settled.low):
                 if chips:
                     ours[(index, seat)] = ours.get((index, seat), 0) + chips
