@@ -1,0 +1,126 @@
+"""Merge Gaming Network (Carbon Poker) XML: ``<game gametype="43">`` is 7-Stud H/L8.
+
+Seats are numbered from 0 and events name players by seat. Rounds ``BLINDS``
+(antes), ``BRING_IN``, ``THIRD_STREET`` to ``SEVENTH_STREET``, then ``SHOWDOWN``
+or ``END_OF_FOLDED_GAME``; a round's ``<cards>`` list everything the player
+holds so far (``null`` or nothing for a card unseen), after its events. Event
+amounts are what the player adds, a completion's too. ``<winner amount=...>``
+is what a player takes from pot ``potnumber``: it includes a bet nobody called
+(the file writes no uncalled bet), which the reader gives back as PokerStars
+writes it. No rake is written: it is what the bets leave over after the wins.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
+from stud8.formats.sites import Site
+from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._text import Item, card, money
+from stud8.formats.sites._xml import read_games
+
+_STUD8 = "43"
+_STREETS = {"BRING_IN": 3, "THIRD_STREET": 3, "FOURTH_STREET": 4, "FIFTH_STREET": 5,
+            "SIXTH_STREET": 6, "SEVENTH_STREET": 7}
+
+
+def detect(text: str) -> bool:
+    return bool(re.search(r"<game id=\"[\d-]+\" starttime=\"\d+\"[^>]*gametype=\"\d+\"", text))
+
+
+def read(text: str, file: str) -> list[Item]:
+    return read_games(text, file, _parse, "Merge")
+
+
+def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand | Skipped:
+    hand_id = game.get("id", "")
+    if game.get("gametype") != _STUD8:
+        return Skipped(file, n, hand_id, f"not a Stud Hi/Lo hand (gametype {game.get('gametype')})")
+    b = HandBuilder(file=file, line=n, hand_id=hand_id)
+    description = re.findall(r'<description [^>]*stakes="([^"]*)"', before)
+    stakes = re.search(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)", description[-1] if description else "")
+    if stakes is None:
+        raise BadLine(n, "no <description stakes=...> before the game")
+    cents = game.get("realmoney") == "true"
+    tournament = game.get("tournamentid") or game.get("tournament") or ""
+    b.tournament = tournament
+    cents = cents and not tournament
+    b.currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(stakes.group(1), "USD") if cents else ""
+    b.small_bet, b.big_bet = money(stakes.group(2), n, cents), money(stakes.group(3), n, cents)
+    data = (game.get("data") or "").split("|")
+    b.table = data[1] if len(data) > 1 else ""
+    b.date = game.get("starttime", "")
+    b.max_seats = int(game.get("seats") or 8)
+    players = game.find("players")
+    if players is None:
+        raise BadLine(n, "the game has no <players>")
+    for p in players.iter("player"):
+        seat = int(p.get("seat", "-1"))
+        b.seat(seat, p.get("nickname") or f"seat {seat}", money(p.get("balance", ""), n, cents), n)
+    returned = False
+    for rnd in game.iter("round"):
+        name = rnd.get("id", "")
+        street = _STREETS.get(name)
+        if street is not None and street > b.street:
+            b.new_street(street, n)
+        for el in rnd:
+            if el.tag == "event":
+                _event(b, el, n, cents)
+            elif el.tag == "cards":
+                seat = b.check_seat(int(el.get("player", "-1")), n)
+                held = [card(c, n) for c in (el.get("cards") or "").split(",")]
+                kind = el.get("type")
+                if kind in ("SHOWN", "MUCKED"):
+                    shown = [c for c in held if c is not None]
+                    if kind == "SHOWN":
+                        b.show(seat, shown, n)
+                    else:
+                        b.reveal(seat, shown, n)
+                elif seat not in b.folded or street == 3:
+                    b.cards(seat, held, n)
+                    if kind == "HOLE" and len(held) >= 3:
+                        b.hero = seat
+            elif el.tag == "winner":
+                seat = b.check_seat(int(el.get("player", "-1")), n)
+                amount = money(el.get("amount", ""), n, cents)
+                if el.get("uncalled") == "true":
+                    b.return_uncalled(seat, amount)
+                    returned = True
+                else:
+                    b.collect(seat, amount, n, max(0, int(el.get("potnumber") or 1) - 1))
+    if not any(r.get("id", "").startswith("END_OF") for r in game.iter("round")):
+        raise BadLine(n, "the game is truncated: no END_OF_GAME round")
+    if not returned:
+        b.keep_uncalled_in_wins()
+    return b.build()
+
+
+def _event(b: HandBuilder, el: ET.Element, n: int, cents: bool) -> None:
+    kind = el.get("type", "")
+    seat = b.check_seat(int(el.get("player", "-1")), n)
+    amount = money(el.get("amount", ""), n, cents) if el.get("amount") else None
+    if kind == "FOLD":
+        b.fold(seat, n)
+    elif kind == "CHECK":
+        b.check(seat, n)
+    elif kind == "MUCK":
+        b.muck(seat)
+    elif kind in ("SHOW", "SIT_OUT", "SIT_IN", "LEAVE", "JOIN", "CHAT"):
+        return
+    elif amount is None:
+        raise BadLine(n, f"a {kind} event without an amount")
+    elif kind == "ANTE":
+        b.ante(seat, amount, n)
+    elif kind == "BRING_IN":
+        b.bring_in(seat, amount, n)
+    elif kind == "CALL":
+        b.call(seat, amount, n)
+    elif kind in ("BET", "RAISE", "COMPLETE", "ALL_IN"):
+        b.put(seat, amount, n)
+    else:
+        raise BadLine(n, f"cannot read the event type {kind!r}")
+
+
+SITE = Site("merge", "Merge Gaming Network", detect, read)
