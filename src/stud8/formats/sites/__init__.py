@@ -63,7 +63,18 @@ def sites() -> tuple[Site, ...]:
 
 
 # The modules of the sites, in the order their detections are tried.
-SITES = ("fulltilt", "absolute", "bovada", "kingsclub", "ongame", "partypoker", "winamax", "winning", "merge", "ipoker")
+SITES = (
+    "fulltilt",
+    "absolute",
+    "bovada",
+    "kingsclub",
+    "ongame",
+    "partypoker",
+    "winamax",
+    "winning",
+    "merge",
+    "ipoker",
+)
 
 
 def detect(text: str) -> Site | None:

@@ -81,7 +81,9 @@ class HandBuilder:
         self.folded: set[int] = set()
 
     # ------------------------------------------------------------- seats
-    def seat(self, seat: int, name: str, stack: int, line: int, *, sitting_out: bool = False) -> None:
+    def seat(
+        self, seat: int, name: str, stack: int, line: int, *, sitting_out: bool = False
+    ) -> None:
         if seat in self.seats or name in self.by_name:
             raise BadLine(line, f"seat {seat} ({name}) is listed twice")
         if not 0 <= seat <= 10:
@@ -110,7 +112,8 @@ class HandBuilder:
         left = self.left[seat] - amount
         if left < 0:
             raise BadLine(
-                line, f"{self.seats[seat].name} puts in {amount}, more than the {self.left[seat]} left"
+                line,
+                f"{self.seats[seat].name} puts in {amount}, more than the {self.left[seat]} left",
             )
         self.left[seat] = left
         return left == 0
@@ -362,7 +365,9 @@ class HandBuilder:
         shown = {sh.seat: sh.cards for sh in self.shows if len(sh.cards) == 7}
         for s, held in shown.items():  # the up cards a showdown shows were dealt so
             if s in rows:
-                rows[s][2:6] = [c if c is not None else held[k] for k, c in enumerate(rows[s][2:6], 2)]
+                rows[s][2:6] = [
+                    c if c is not None else held[k] for k, c in enumerate(rows[s][2:6], 2)
+                ]
         self._fill_up_cards(seats, rows)
         out: list[PSDeal] = []
         for street in range(3, 8):
@@ -403,7 +408,7 @@ class HandBuilder:
                 continue
             opener = self._opener(street)
             if street == 3:
-                known = [rows[s][2] for s in here if rows[s][2] is not None]
+                known = [c for s in here if (c := rows[s][2]) is not None]
                 floor = min(known, default=None)
                 for s in sorted(unknown, key=lambda s: s != opener):
                     if s == opener:  # the bring-in: the lowest card left
@@ -415,8 +420,8 @@ class HandBuilder:
                     spare.remove(pick)
                 continue
 
-            def board(s: int) -> tuple[tuple[int, ...], int]:
-                cards = [c for c in rows[s][2 : street] if c is not None]
+            def board(s: int, street: int = street) -> tuple[tuple[int, ...], int]:
+                cards = [c for c in rows[s][2:street] if c is not None]
                 return up_cards_key(cards), -s
 
             for s in sorted(unknown, key=lambda s: s != opener):
@@ -428,7 +433,7 @@ class HandBuilder:
                 pick = order[0]
                 for c in order:
                     rows[s][slot] = c
-                    if opener is None or opener in unknown and s != opener:
+                    if opener is None:
                         pick = c
                         break
                     mine = board(s)

@@ -60,4 +60,3 @@ def read_games(
         first = next((i + 1 for i, t in enumerate(text.split("\n")) if t.strip()), 1)
         out.append(ReadError(file, first, f"no {site} game found (no <game> element)"))
     return out
-

@@ -1,4 +1,4 @@
-"""Absolute Poker (and UltimateBet, its twin): ``Stage #N: Seven Card Hi/Lo  Normal $0.02/$0.04 - ...``.
+"""Absolute Poker (and UltimateBet): ``Stage #N: Seven Card Hi/Lo  Normal $0.02/$0.04 - ...``.
 
 ``Seat 1 - NAME ($0.17 in chips)``, ``NAME - Ante $0.01``, then on each street
 every player's ``NAME - Pocket [H H Js 10d]`` (``H`` a hidden card; a player

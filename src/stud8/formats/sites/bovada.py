@@ -26,8 +26,11 @@ _TOTAL = re.compile(r"^Total Pot\s*\((\S+)\)\s*\|\s*Rake \((\S+)\)", re.I)
 _AMOUNT = r"([$€£]?[\d,.]+)"
 _VERB = re.compile(
     r"^(Ante chip|Bring_in chip|Bring-in chip|Bring in chip|Bets|Calls|Raises|All-in\(raise\)"
-    r"|All-in|Hand result(?:-Side pot)?|Return uncalled portion of bet)\s+" + _AMOUNT
-    + r"(?: to " + _AMOUNT + ")?",
+    r"|All-in|Hand result(?:-Side pot)?|Return uncalled portion of bet)\s+"
+    + _AMOUNT
+    + r"(?: to "
+    + _AMOUNT
+    + ")?",
     re.I,
 )
 
@@ -38,8 +41,11 @@ def detect(text: str) -> bool:
 
 def read(text: str, file: str) -> list[Item]:
     return read_hands(
-        text, file, lambda t: t.startswith(("Bovada Hand #", "Bodog Hand #", "Ignition Hand #")),
-        _parse, "Bovada",
+        text,
+        file,
+        lambda t: t.startswith(("Bovada Hand #", "Bodog Hand #", "Ignition Hand #")),
+        _parse,
+        "Bovada",
     )
 
 
@@ -124,7 +130,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
                 b.put(seat, amount, i)
             else:  # Bets, Raises X to Y, All-in(raise) X to Y
                 to = money(v.group(3), i, cents) if v.group(3) else amount
-                if street <= 4 and b.current == 0 or street == 3:
+                if street == 3 or (street == 4 and b.current == 0):
                     levels.setdefault(street, to)
                 b.raise_to(seat, to, i)
     if not in_summary:

@@ -25,8 +25,10 @@ _SEAT = re.compile(r"^Seat (\d+): (.+) \(([$€£]?[\d,.]+)\)(, is sitting out)?
 _STREET = re.compile(r"^\*\*\* (3RD|4TH|5TH|6TH|7TH) STREET \*\*\*$")
 _DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
 _UNCALLED = re.compile(r"^Uncalled bet of (\S+) returned to (.+)$")
-_WINS = re.compile(r"^(.+?) (?:wins|ties for) (?:the )?(?:(high |low )?(?:pot|side pot #(\d+))|(main pot))"
-                   r"(?: \((\S+)\)| (\S+))?")
+_WINS = re.compile(
+    r"^(.+?) (?:wins|ties for) (?:the )?(?:(high |low )?(?:pot|side pot #(\d+))|(main pot))"
+    r"(?: \((\S+)\)| (\S+))?"
+)
 _TOTAL = re.compile(r"^Total pot (\S+)(?: Main pot \S+\.)?.*\| Rake (\S+)")
 _SHOWS = re.compile(r"^(.+?) shows \[([^\]]*)\]")
 _MUCKS = re.compile(r"^(.+?) mucks(?: \[([^\]]*)\])?$")
@@ -89,8 +91,13 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             continue
         m = _SEAT.match(line)
         if m and not b.antes and not b.actions:
-            b.seat(int(m.group(1)), m.group(2), money(m.group(3), i, cents), i,
-                   sitting_out=bool(m.group(4)))
+            b.seat(
+                int(m.group(1)),
+                m.group(2),
+                money(m.group(3), i, cents),
+                i,
+                sitting_out=bool(m.group(4)),
+            )
             continue
         m = _DEALT.match(line)
         if m:

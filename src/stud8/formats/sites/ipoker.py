@@ -26,8 +26,14 @@ from stud8.formats.sites._text import Item, card
 from stud8.formats.sites._text import money as _money
 from stud8.formats.sites._xml import read_games
 
-_STREETS = {"Third Street": 3, "Fourth Street": 4, "Fifth Street": 5, "Sixth Street": 6,
-            "River": 7, "Seventh Street": 7}
+_STREETS = {
+    "Third Street": 3,
+    "Fourth Street": 4,
+    "Fifth Street": 5,
+    "Sixth Street": 6,
+    "River": 7,
+    "Seventh Street": 7,
+}
 _GAMETYPE = re.compile(r"<gametype>\s*(.*?)\s*</gametype>", re.S)
 
 
@@ -70,8 +76,10 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
     b.date = start.text or "" if start is not None else ""
     for p in game.iterfind("general/players/player"):
         b.seat(int(p.get("seat", "-1")), p.get("name", ""), money(p.get("chips", ""), n, cents), n)
-    wins = {p.get("name", ""): money(p.get("win", "0"), n, cents)
-            for p in game.iterfind("general/players/player")}
+    wins = {
+        p.get("name", ""): money(p.get("win", "0"), n, cents)
+        for p in game.iterfind("general/players/player")
+    }
     for rnd in game.iter("round"):
         number = int(rnd.get("no", "0"))
         street = number + 1 if number >= 2 else 3

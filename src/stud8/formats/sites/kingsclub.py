@@ -5,9 +5,10 @@ the one before it: the ``*** 3RD STREET ***`` line opens the betting on 4th
 street, ``*** 6TH STREET ***`` on 7th. Amounts carry no currency sign and may
 have cents (``1,725.59``): they are US dollars. Hidden cards are ``X``; a
 call is written as the caller's total on the street (``calls 40`` after a
-bring-in of 10 adds 30). A player shows his seven cards in any order (``Hero shows [4s Qh Qs ...]`` after
-being dealt ``[Qh 4s Qs]``). The summary gives each seat's stack and net,
-``Rake 1`` and ``NAME wins pot (659)``; the total pot is not written.
+bring-in of 10 adds 30). A player shows his seven cards in any order
+(``Hero shows [4s Qh Qs ...]`` after being dealt ``[Qh 4s Qs]``). The summary
+gives each seat's stack and net, ``Rake 1`` and ``NAME wins pot (659)``; the
+total pot is not written.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ _HEADER = re.compile(r"^#(\d+): (.*?) - ([\d,.]+)/([\d,.]+)\s*(.*)$")
 _SEAT = re.compile(r"^Seat (\d+): (.+) \(([\d,.]+)\)$")
 _STREET = re.compile(r"^\*\*\* (3RD|4TH|5TH|6TH|7TH) STREET \*\*\*$", re.I)
 _DEALT = re.compile(r"^Dealt to (.+?): \[([^\]]*)\]$")
-_WINS = re.compile(r"^(.+) wins (?:the )?(?:(?:hi|lo|high|low) )?(?:main )?(pot|side pot ?#?(\d*))"
-                   r" \(([\d,.]+)\)$", re.I)
+_WINS = re.compile(
+    r"^(.+) wins (?:the )?(?:(?:hi|lo|high|low) )?(?:main )?(pot|side pot ?#?(\d*))"
+    r" \(([\d,.]+)\)$",
+    re.I,
+)
 
 
 def detect(text: str) -> bool:

@@ -22,8 +22,14 @@ from stud8.formats.sites._text import Item, card, money
 from stud8.formats.sites._xml import read_games
 
 _STUD8 = "43"
-_STREETS = {"BRING_IN": 3, "THIRD_STREET": 3, "FOURTH_STREET": 4, "FIFTH_STREET": 5,
-            "SIXTH_STREET": 6, "SEVENTH_STREET": 7}
+_STREETS = {
+    "BRING_IN": 3,
+    "THIRD_STREET": 3,
+    "FOURTH_STREET": 4,
+    "FIFTH_STREET": 5,
+    "SIXTH_STREET": 6,
+    "SEVENTH_STREET": 7,
+}
 
 
 def detect(text: str) -> bool:

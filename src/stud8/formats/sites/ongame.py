@@ -34,7 +34,9 @@ def detect(text: str) -> bool:
 
 
 def read(text: str, file: str) -> list[Item]:
-    return read_hands(text, file, lambda t: t.startswith("***** History for hand "), _parse, "OnGame")
+    return read_hands(
+        text, file, lambda t: t.startswith("***** History for hand "), _parse, "OnGame"
+    )
 
 
 def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped:
@@ -61,9 +63,12 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
                 return Skipped(file, n0, b.hand_id, f"not a Stud Hi/Lo hand: {m.group(3)}")
             b.table = m.group(1)
             b.structure = {"LIMIT": "Limit", "POT_LIMIT": "Pot Limit", "NO_LIMIT": "No Limit"}.get(
-                m.group(2), "Limit")
+                m.group(2), "Limit"
+            )
             cents = "Real money" in m.group(7) or bool(m.group(4))
-            b.currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(m.group(4), "USD") if cents else ""
+            b.currency = (
+                {"$": "USD", "€": "EUR", "£": "GBP"}.get(m.group(4), "USD") if cents else ""
+            )
             b.small_bet = money(m.group(5), i, cents)
             b.big_bet = money(m.group(6), i, cents)
             tournament = re.search(r"[Tt]ournament (\d+)", m.group(7))

@@ -1,4 +1,4 @@
-"""PartyPoker: ``***** Hand History for Game N *****`` then ``$0.50/$1 USD 7 Card Stud Hi-Lo - date``.
+"""PartyPoker: ``***** Hand History for Game N *****``, ``$0.50/$1 USD 7 Card Stud Hi-Lo - date``.
 
 Amounts are written ``[$0.50 USD]`` and are what the player adds (``raises
 [$17 USD]`` after a bring-in of $3 raises to $20). Only the player's own cards
@@ -26,8 +26,12 @@ _GAME = re.compile(
     r"^([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)(?: (USD|EUR|GBP))?(?: (FL|PL|NL))? (.*?) - (.*)$"
 )
 _SEAT = re.compile(r"^Seat (\d+): (.+) \( ?([$€£]?[\d,.]+)(?: USD| EUR| GBP)? ?\)")
-_STREET = {"** Dealing Fourth street **": 4, "** Dealing Fifth street **": 5,
-           "** Dealing Sixth street **": 6, "** Dealing River **": 7}
+_STREET = {
+    "** Dealing Fourth street **": 4,
+    "** Dealing Fifth street **": 5,
+    "** Dealing Sixth street **": 6,
+    "** Dealing River **": 7,
+}
 _DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\]$")
 _AMOUNT = re.compile(r"\[([$€£]?[\d,.]+)(?: [A-Z]{3})?\]")
 _WINS = re.compile(
@@ -61,7 +65,9 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     tournament = re.search(r"Tourn\w*\D*(\d+)", lines[1] + (lines[2] if len(lines) > 2 else ""))
     b.tournament = tournament.group(1) if tournament else ""
     cents = bool(g.group(1) or g.group(4)) and not b.tournament
-    b.currency = (g.group(4) or {"$": "USD", "€": "EUR", "£": "GBP"}.get(g.group(1), "")) if cents else ""
+    b.currency = (
+        (g.group(4) or {"$": "USD", "€": "EUR", "£": "GBP"}.get(g.group(1), "")) if cents else ""
+    )
     b.small_bet = money(g.group(2), n0 + 1, cents)
     b.big_bet = money(g.group(3), n0 + 1, cents)
     b.structure = {"PL": "Pot Limit", "NL": "No Limit"}.get(g.group(5) or "", "Limit")
@@ -98,11 +104,11 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         m = _SHOWS.match(line)
         if m and m.group(1) in b.by_name:
             seat = b.by_name[m.group(1)]
-            held = [c for c in cards(m.group(3), i) if c is not None]
+            hand = [c for c in cards(m.group(3), i) if c is not None]
             if m.group(2) == "shows":
-                b.show(seat, held, i)
+                b.show(seat, hand, i)
             else:
-                b.reveal(seat, held, i)
+                b.reveal(seat, hand, i)
                 b.muck(seat)
             continue
         _action(b, line, i, cents)

@@ -1,4 +1,4 @@
-"""Winamax: ``Winamax Poker - CashGame - HandId: #... - 7-Card Stud Hi/Lo fixed limit (5€/25€/50€) - date``.
+"""Winamax: ``Winamax Poker - CashGame - HandId: #N - 7-Card Stud Hi/Lo fixed limit (5€/25€/50€)``.
 
 Close to PokerStars text (``Dealt to NAME [X X 8h] [Ks]``, ``X`` a hidden card;
 ``brings in 10€``, ``raises 25€ to 50€``), with the stakes as ante/small
@@ -56,7 +56,9 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         raise BadLine(n0, "cannot find the stakes in the header")
     b.small_bet = money(stakes.group(2), n0, cents)
     b.big_bet = money(stakes.group(3), n0, cents)
-    b.structure = "No Limit" if "no limit" in game else "Pot Limit" if "pot limit" in game else "Limit"
+    b.structure = (
+        "No Limit" if "no limit" in game else "Pot Limit" if "pot limit" in game else "Limit"
+    )
     b.date = head.group(4)
     in_summary = False
     file_total: int | None = None

@@ -31,36 +31,54 @@ from stud8.formats.sites._text import Item, cards, money, read_hands
 # ------------------------------------------------------------------ the old client
 _GAME_ID = re.compile(r"^Game ID: (\d+) ([\d,.]+)/([\d,.]+) (.*) \(([^)]*)\)(?: \d+-max)?$")
 _SEAT1 = re.compile(r"^Seat (\d+): (.+) \(([\d,.]+)\)\.?$")
-_PLAYER = re.compile(r"^\*?Player (.+?) (ante|received a card\.|received card: \[(\S+)\]|bring in"
-                     r"|bets|calls|raises|allin|folds|checks|shows:|does not show|mucks)"
-                     r"(?: \(([\d,.]+)\))?(.*)$")
+_PLAYER = re.compile(
+    r"^\*?Player (.+?) (ante|received a card\.|received card: \[(\S+)\]|bring in"
+    r"|bets|calls|raises|allin|folds|checks|shows:|does not show|mucks)"
+    r"(?: \(([\d,.]+)\))?(.*)$"
+)
 _MARKERS = {"Third": 4, "Fourth": 5, "Fifth": 6, "Sixth": 7}
 _POT1 = re.compile(r"^Pot: ([\d,.]+)\.(?: Rake ([\d,.]+)\.?)?(?: JP fee ([\d,.]+))?")
 _COLLECTS = re.compile(r"Collects: ([\d,.]+)\.")
 
 # ------------------------------------------------------------------ the ACR client
-_HEADER2 = re.compile(r"^(?:Game )?Hand #(\d+) - (?:(.*?)Tournament #(\d+) - )?(.+?)\(([^)]*)\) - "
-                      r"(?:Level \S+ )?\(?([$]?)([\d,.]+)/[$]?([\d,.]+)\)?\s*- (.*)$")
+_HEADER2 = re.compile(
+    r"^(?:Game )?Hand #(\d+) - (?:(.*?)Tournament #(\d+) - )?(.+?)\(([^)]*)\) - "
+    r"(?:Level \S+ )?\(?([$]?)([\d,.]+)/[$]?([\d,.]+)\)?\s*- (.*)$"
+)
 _SEAT2 = re.compile(r"^Seat (\d+): (.+) \([$]?([\d,.]+)\)( is sitting out)?$")
 _STREET2 = re.compile(r"^\*\*\* (3rd|4th|5th|6th|7th) STREET \*\*\*$", re.I)
 _DEALT2 = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
 _TOTAL2 = re.compile(r"^Total pot [$]?([\d,.]+)(?: \| Rake [$]?([\d,.]+))?")
-_WON2 = re.compile(r"^Seat (\d+): .*?(?:showed \[([^\]]*)\] and )?(?:did not show and )?"
-                   r"(?:won|collected) [$]?([\d,.]+)")
+_WON2 = re.compile(
+    r"^Seat (\d+): .*?(?:showed \[([^\]]*)\] and )?(?:did not show and )?"
+    r"(?:won|collected) [$]?([\d,.]+)"
+)
 _UNCALLED2 = re.compile(r"^Uncalled bet \([$]?([\d,.]+)\) returned to (.+)$")
 
 
 def detect(text: str) -> bool:
-    return bool(re.search(r"^Game ID: \d+ .*\((?:Seven Cards Stud|Hold'em|Omaha)", text, re.M)) or bool(
-        re.search(r"^(?:Game )?Hand #\d+ - .*(?:7Stud|Holdem|Omaha).*\((?:Fixed|No|Pot) Limit\)", text, re.M)
+    return bool(
+        re.search(r"^Game ID: \d+ .*\((?:Seven Cards Stud|Hold'em|Omaha)", text, re.M)
+    ) or bool(
+        re.search(
+            r"^(?:Game )?Hand #\d+ - .*(?:7Stud|Holdem|Omaha).*\((?:Fixed|No|Pot) Limit\)",
+            text,
+            re.M,
+        )
     )
 
 
 def read(text: str, file: str) -> list[Item]:
     if re.search(r"^Game started at: ", text, re.M):
-        return read_hands(text, file, lambda t: t.startswith("Game started at: "), _parse_old, "Winning Poker")
+        return read_hands(
+            text, file, lambda t: t.startswith("Game started at: "), _parse_old, "Winning Poker"
+        )
     return read_hands(
-        text, file, lambda t: bool(re.match(r"(?:Game )?Hand #\d+ - ", t)), _parse_acr, "Winning Poker"
+        text,
+        file,
+        lambda t: bool(re.match(r"(?:Game )?Hand #\d+ - ", t)),
+        _parse_acr,
+        "Winning Poker",
     )
 
 
@@ -205,8 +223,13 @@ def _parse_acr(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
             continue
         m = _SEAT2.match(line)
         if m and not b.antes:
-            b.seat(int(m.group(1)), m.group(2), money(m.group(3), i, cents), i,
-                   sitting_out=bool(m.group(4)))
+            b.seat(
+                int(m.group(1)),
+                m.group(2),
+                money(m.group(3), i, cents),
+                i,
+                sitting_out=bool(m.group(4)),
+            )
             continue
         m = _DEALT2.match(line)
         if m:
