@@ -8,9 +8,10 @@ state, so a reader may give amounts the way its site writes them (what a player
 adds, or the total he raises to) and the builder writes them the way the
 PokerStars hand says them (``raises X to Y``, all-in flags from the stacks).
 
-What a site does not write, the builder works out and says so in the hand's
-``derived`` list: the total pot from the bets, the rake from the total and the
-amounts collected, an uncalled bet. Up cards nobody saw are filled in with
+What a site does not write, the builder works out (each reader's description
+says which): the total pot from the bets, the rake from the total and the
+amounts collected, the side pots from the bets (the rake from the main pot
+first, as the engine takes it), an uncalled bet. Up cards nobody saw are filled in with
 cards seen nowhere, chosen so that the record's bring-in and openers can be
 right (the verifier then checks the hand against those); a card is never
 invented where the site shows one.
@@ -22,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from stud8.core.cards import CARDS, Card
+from stud8.core.pots import build_pots, take_rake
 from stud8.core.streets import up_cards_key
 from stud8.formats.pokerstars import (
     BadLine,
@@ -292,6 +294,8 @@ class HandBuilder:
             rake = max(0, total - sum(c.amount for c in self.collected))
         deals = self._deals()
         live = [s for s in self.dealt_in if s not in self.folded]
+        if not self.pots:
+            self.pots = self._side_pots(frozenset(live), rake)
         showdown = self.showdown if self.showdown is not None else len(live) > 1
         hand = self._hand(deals, total, rake, showdown)
         if all(1 <= s <= 8 for s in self.seats):
@@ -352,6 +356,19 @@ class HandBuilder:
             summary=(),
             _names=names,
         )
+
+    def _side_pots(self, live: frozenset[int], rake: int) -> tuple[int, ...]:
+        """A site that names no side pots: the pots the bets make, after the rake
+        (taken from the main pot first, as the engine takes it); () for one pot."""
+        into = {s: self.put_in[s] for s in self.dealt_in}
+        for a in self.antes:
+            into[a.seat] += a.amount
+        for s, x in self.uncalled:
+            into[s] -= x
+        pots = build_pots(into, live)
+        if len(pots) < 2:
+            return ()
+        return tuple(p.amount for p in take_rake(pots, rake))
 
     def _last_street(self, seat: int) -> int:
         for a in self.actions:

@@ -48,7 +48,11 @@ _HEADER2 = re.compile(
 _SEAT2 = re.compile(r"^Seat (\d+): (.+) \([$]?([\d,.]+)\)( is sitting out)?$")
 _STREET2 = re.compile(r"^\*\*\* (3rd|4th|5th|6th|7th) STREET \*\*\*$", re.I)
 _DEALT2 = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
-_TOTAL2 = re.compile(r"^Total pot [$]?([\d,.]+)(?: \| Rake [$]?([\d,.]+))?")
+_TOTAL2 = re.compile(
+    r"^Total pot [$]?([\d,.]+)(?: \| Rake [$]?([\d,.]+))?(?: \| JP Fee [$]?([\d,.]+))?"
+)
+_POTS2 = re.compile(r"^(Main pot|Side pot\((\d+)\)) [$]?([\d,.]+) \| Rake [$]?([\d,.]+)$")
+_COLLECT2 = re.compile(r"^(.+) collected [$]?([\d,.]+) from (main pot|side pot-(\d+))$")
 _WON2 = re.compile(
     r"^Seat (\d+): .*?(?:showed \[([^\]]*)\] and )?(?:did not show and )?"
     r"(?:won|collected) [$]?([\d,.]+)"
@@ -192,9 +196,23 @@ def _parse_acr(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
             b.table, b.max_seats = table.group(1), int(table.group(2))
     in_summary = False
     file_total: int | None = None
+    pots: dict[int, int] = {}  # the running pots after the rake, last seen
+    collected = False
     for i, raw in enumerate(lines[2:], start=n0 + 2):
         line = raw.strip()
-        if not line or line.startswith("Main pot "):
+        if not line:
+            continue
+        m = _POTS2.match(line)
+        if m:
+            if m.group(1) == "Main pot":
+                pots = {}
+            pots[int(m.group(2) or 0)] = money(m.group(3), i, cents)
+            continue
+        m = _COLLECT2.match(line)
+        if m and m.group(1) in b.by_name:
+            pot = int(m.group(4) or 0)
+            b.collect(b.by_name[m.group(1)], money(m.group(2), i, cents), i, pot)
+            collected = True
             continue
         if line == "*** SUMMARY ***":
             in_summary = True
@@ -203,14 +221,15 @@ def _parse_acr(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
             m = _TOTAL2.match(line)
             if m:
                 file_total = money(m.group(1), i, cents)
-                b.rake = money(m.group(2), i, cents) if m.group(2) else 0
+                b.rake = sum(money(x, i, cents) for x in m.group(2, 3) if x)
                 continue
             m = _WON2.match(line)
             if m:
                 seat = b.check_seat(int(m.group(1)), i)
-                if m.group(2):
+                if m.group(2) and not any(sh.seat == seat for sh in b.shows):
                     b.show(seat, [c for c in cards(m.group(2), i) if c], i)
-                b.collect(seat, money(m.group(3), i, cents), i)
+                if not collected:  # the body's "collected ... from" lines say it by pot
+                    b.collect(seat, money(m.group(3), i, cents), i)
             continue
         m = _STREET2.match(line)
         if m:
@@ -247,6 +266,8 @@ def _parse_acr(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
     if file_total is None:
         raise BadLine(before + len(lines), "the hand is truncated: no Total pot in a summary")
     b.total = file_total + (b.rake or 0)
+    if len(pots) > 1:
+        b.pots = tuple(pots[k] for k in sorted(pots))
     return b.build()
 
 
@@ -274,6 +295,7 @@ def _action2(b: HandBuilder, line: str, n: int, cents: bool) -> None:
     elif verb == "raises":
         b.raise_to(seat, money(arg.rpartition(" to ")[2], n, cents), n)
     elif verb == "shows":
+        b.showdown = True
         shown = re.search(r"\[([^\]]*)\]", arg)
         if shown:
             b.show(seat, [c for c in cards(shown.group(1), n) if c], n)
