@@ -4,7 +4,10 @@ Seats are numbered from 0 and events name players by seat. Rounds ``BLINDS``
 (antes), ``BRING_IN``, ``THIRD_STREET`` to ``SEVENTH_STREET``, then ``SHOWDOWN``
 or ``END_OF_FOLDED_GAME``; a round's ``<cards>`` list everything the player
 holds so far (``null`` or nothing for a card unseen), after its events. Event
-amounts are what the player adds, a completion's too. ``<winner amount=...>``
+amounts are what the player adds, a completion's too. In a mixed game
+(``gametype="77"``, the HORSE tournaments) ``multigametype`` 43 or 45 is Stud
+Hi/Lo; a tournament (the last field of ``data`` is ``true``) writes no stakes,
+so the small bet is the first completion or bet of the small-bet streets. ``<winner amount=...>``
 is what a player takes from pot ``potnumber``: it includes a bet nobody called
 (the file writes no uncalled bet), which the reader gives back as PokerStars
 writes it. No rake is written: it is what the bets leave over after the wins.
@@ -21,7 +24,7 @@ from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._text import Item, card, money
 from stud8.formats.sites._xml import read_games
 
-_STUD8 = "43"
+_STUD8 = frozenset(("43", "45"))  # gametype, or multigametype in a mixed game (77)
 _STREETS = {
     "BRING_IN": 3,
     "THIRD_STREET": 3,
@@ -42,20 +45,24 @@ def read(text: str, file: str) -> list[Item]:
 
 def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand | Skipped:
     hand_id = game.get("id", "")
-    if game.get("gametype") != _STUD8:
-        return Skipped(file, n, hand_id, f"not a Stud Hi/Lo hand (gametype {game.get('gametype')})")
+    kind = game.get("multigametype") if game.get("gametype") == "77" else game.get("gametype")
+    if kind not in _STUD8:
+        return Skipped(file, n, hand_id, f"not a Stud Hi/Lo hand (gametype {kind})")
     b = HandBuilder(file=file, line=n, hand_id=hand_id)
-    description = re.findall(r'<description [^>]*stakes="([^"]*)"', before)
-    stakes = re.search(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)", description[-1] if description else "")
-    if stakes is None:
-        raise BadLine(n, "no <description stakes=...> before the game")
-    cents = game.get("realmoney") == "true"
-    tournament = game.get("tournamentid") or game.get("tournament") or ""
-    b.tournament = tournament
-    cents = cents and not tournament
-    b.currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(stakes.group(1), "USD") if cents else ""
-    b.small_bet, b.big_bet = money(stakes.group(2), n, cents), money(stakes.group(3), n, cents)
+    description = re.findall(r'<description type="([^"]*)" [^>]*stakes="([^"]*)"', before)
+    game_name, stakes_text = description[-1] if description else ("", "")
+    stakes = re.search(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)", stakes_text)
     data = (game.get("data") or "").split("|")
+    # data: date|table or tournament name|tournament or table id|game id|in a tournament
+    b.tournament = data[2] if len(data) > 4 and data[4] == "true" else ""
+    cents = game.get("realmoney") == "true" and not b.tournament
+    symbol = stakes.group(1) if stakes else "$"
+    b.currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol, "USD") if cents else ""
+    if stakes is not None:
+        b.small_bet, b.big_bet = money(stakes.group(2), n, cents), money(stakes.group(3), n, cents)
+    elif not b.tournament:
+        raise BadLine(n, "no <description stakes=...> before the game")
+    b.mixed = game_name.removesuffix(" Tournament") if game.get("gametype") == "77" else ""
     b.table = data[1] if len(data) > 1 else ""
     b.date = game.get("starttime", "")
     b.max_seats = int(game.get("seats") or 8)
@@ -100,11 +107,21 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
         raise BadLine(n, "the game is truncated: no END_OF_GAME round")
     if not returned:
         b.keep_uncalled_in_wins()
+    if stakes is None:  # a tournament names no stakes: the completion is the small bet
+        first = next((a for a in b.actions if a.verb in ("bets", "raises")), None)
+        if first is None:
+            raise BadLine(n, "a tournament game with no bet names no stakes")
+        small = first.to if first.to is not None else first.amount or 0
+        if first.street >= 5:
+            small //= 2
+        b.small_bet, b.big_bet = small, 2 * small
     return b.build()
 
 
 def _event(b: HandBuilder, el: ET.Element, n: int, cents: bool) -> None:
     kind = el.get("type", "")
+    if kind in ("SHOW", "SIT_OUT", "SIT_IN", "LEAVE", "JOIN", "CHAT"):
+        return  # (a chat names its player by name, not by seat)
     seat = b.check_seat(int(el.get("player", "-1")), n)
     amount = money(el.get("amount", ""), n, cents) if el.get("amount") else None
     if kind == "FOLD":
@@ -113,8 +130,6 @@ def _event(b: HandBuilder, el: ET.Element, n: int, cents: bool) -> None:
         b.check(seat, n)
     elif kind == "MUCK":
         b.muck(seat)
-    elif kind in ("SHOW", "SIT_OUT", "SIT_IN", "LEAVE", "JOIN", "CHAT"):
-        return
     elif amount is None:
         raise BadLine(n, f"a {kind} event without an amount")
     elif kind == "ANTE":
