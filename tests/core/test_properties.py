@@ -70,6 +70,7 @@ from stud8.core.rules import (
     BettingStructure,
     Game,
     HeadsUpCap,
+    OddChipHalf,
     TableRules,
     TimeoutPolicy,
 )
@@ -541,7 +542,10 @@ def check_result(hand: Hand, starting: dict[int, int]) -> None:
                 top_low = max(lows)
                 assert low_seats == {s for s in eligible if values[s][1] == top_low}
                 if high_seats != low_seats:
-                    assert high == (pot.amount + 1) // 2 and low == pot.amount // 2
+                    larger, smaller = (pot.amount + 1) // 2, pot.amount // 2
+                    if rules.odd_chip_half is OddChipHalf.LOW:  # a site's option
+                        larger, smaller = smaller, larger
+                    assert high == larger and low == smaller
     assert [p.index for p in result.pots] == list(range(len(result.pots)))
     if result.pots:
         assert {s for s in live if contributed[s] > 0} <= set(result.pots[0].eligible)

@@ -28,7 +28,7 @@ from stud8.core.evaluate import HighCategory, HighValue, LowValue, best_low, eva
 from stud8.core.events import HandMucked, HandShown, PotAwarded, RakeTaken
 from stud8.core.hand import Hand
 from stud8.core.pots import PotResult
-from stud8.core.rules import OddChip, ShowOrderNoBet, TableRules
+from stud8.core.rules import OddChip, OddChipHalf, ShowOrderNoBet, TableRules
 
 
 def showdown(
@@ -370,6 +370,19 @@ def test_rule_5_high_half_is_ceil_low_half_is_floor() -> None:
         PotAwarded(0, 2, 16, "low"),
     ]
     assert stacks(hand) == {1: 89, 2: 105, 3: 106}
+    assert_conserved(hand)
+
+
+def test_rule_5_option_a_site_gives_the_odd_chip_to_the_low_half() -> None:
+    """RULES.md 5 gives the odd chip to the high half; the Winning Poker Network
+    gives it to the low half (docs/rules.md, "Other sites' rules": its hand
+    693975843). With ``odd_chip_half=LOW`` the same 33 split 16 high, 17 low."""
+    hand = start(SPLIT_HANDS, rules=table(odd_chip_half=OddChipHalf.LOW))
+    passive(hand, until_street=7)
+    play(hand, "3 bet 8, 1 call, 2 call")
+    (pot,) = pots(hand)
+    assert (pot.amount, pot.high, pot.low) == (33, ((3, 16),), ((2, 17),))
+    assert stacks(hand) == {1: 89, 2: 106, 3: 105}
     assert_conserved(hand)
 
 

@@ -17,6 +17,7 @@ from stud8.core import (
     FirstToActTie,
     HeadsUpCap,
     OddChip,
+    OddChipHalf,
     RulesError,
     ShowOrderNoBet,
     Stud8Error,
@@ -129,6 +130,7 @@ ENUM_FIELDS: dict[str, type[Enum]] = {
     "community_card_first_to_act": CommunityCardFirstToAct,
     "show_order_no_bet": ShowOrderNoBet,
     "odd_chip": OddChip,
+    "odd_chip_half": OddChipHalf,
     "timeout_policy": TimeoutPolicy,
 }
 
@@ -166,6 +168,7 @@ def test_rake_percent_is_an_exact_fraction() -> None:
             community_card_first_to_act=CommunityCardFirstToAct.HIGH_HAND_WITH_COMMUNITY,
             show_order_no_bet=ShowOrderNoBet.FIRST_TO_ACT_SEVENTH,
             odd_chip=OddChip.FIVE_CARD_HAND,
+            odd_chip_half=OddChipHalf.LOW,
             rake_percent=Fraction(5, 2),
             rake_cap=300,
             rake_third_street=True,
