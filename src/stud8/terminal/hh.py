@@ -68,11 +68,13 @@ def sniff(text: str) -> str:
 def _read_text(path: Path) -> str:
     try:
         data = path.read_bytes()
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:400]:
+            return decode_site_text(data)  # UTF-16, with or without a byte-order mark
         return data.decode("utf-8-sig")
     except OSError as e:
         raise HandHistoryError(f"cannot read it: {e.strerror or e}", file=str(path)) from None
     except UnicodeDecodeError as e:
-        # Other sites write UTF-16, or cp1252 whatever they declare.
+        # Other sites write cp1252, whatever they declare.
         text = decode_site_text(data)
         if detect(text) is not None:
             return text
