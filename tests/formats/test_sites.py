@@ -260,6 +260,33 @@ def test_partypoker_unseen_up_cards_agree_with_the_recorded_bring_in() -> None:
     assert str(hand.up_cards(seat_of(hand, "PPPPPositive"))[0]) == "Ah"
 
 
+def test_converting_says_which_up_cards_were_filled_in(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    name = "partypoker_stud8_7-StudHL-USD-0.50-1.00-201008.txt"
+    _, hand = only_hand(name)
+    filled = [(hand.name(s), street) for s, street in hand.filled_in]
+    assert filled == [
+        ("tubby09", 3),
+        ("ISqzUSqueal", 3),
+        ("YMAN1", 3),
+        ("YMAN1", 4),
+        ("Unladylike", 3),
+    ]
+    assert main(["hh", "convert", str(DATA / name), "--to", "pokerstars"]) == 0
+    err = capsys.readouterr().err
+    assert err == (
+        f"note: {DATA / name}:4: hand 9581478205: up cards the site does not show, filled in "
+        "to agree with its bring-in and openers, are written as dealt: tubby09 (3rd street), "
+        "ISqzUSqueal (3rd street), YMAN1 (3rd street), YMAN1 (4th street), "
+        "Unladylike (3rd street)\n"
+    )
+    # Where every up card is seen, nothing is filled in.
+    assert all(
+        not h.filled_in for n in EXPECTED if not n.startswith("partypoker") for h in hands_of(n)[1]
+    )
+
+
 def test_partypoker_amounts_are_what_the_player_adds() -> None:
     _, hand = only_hand("partypoker_stud8_7-StudHL-USD-10-20.201202.wins.lo.pot.txt")
     third = [(hand.name(a.seat), a.verb, a.amount, a.to) for a in hand.actions if a.street == 3]

@@ -181,6 +181,9 @@ class PokerStarsHand:
     pots: tuple[int, ...]  # main pot, side pots, as the summary lists them (after rake)
     rake: int
     summary: tuple[PSSummarySeat, ...]
+    # (seat, street) of up cards the file does not show, which a reader filled in
+    # to agree with the file's bring-in and openers (another site's history).
+    filled_in: tuple[tuple[int, int], ...] = ()
     _names: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property

@@ -203,22 +203,39 @@ def _record_of_phh(phh: PhhHand) -> HandRecord:
     return HandRecord.from_hand(hand, names=names, table=str(table) if table else "")
 
 
+def _filled_note(hand: PokerStarsHand) -> str:
+    names = ", ".join(
+        f"{hand.name(seat)} ({'3rd' if street == 3 else f'{street}th'} street)"
+        for seat, street in hand.filled_in
+    )
+    return (
+        f"{hand.file}:{hand.line}: hand {hand.hand_id}: up cards the site does not show, "
+        f"filled in to agree with its bring-in and openers, are written as dealt: {names}"
+    )
+
+
 def file_viewer(path: Path) -> int | None:
-    """The seat a PokerStars file was written for (its hero), if it is one."""
+    """The seat a PokerStars (or another site's) file was written for (its hero)."""
     try:
         text = _read_text(path)
-        if sniff(text) != "pokerstars":
+        kind = sniff(text)
+        if kind in ("phh", "json"):
             return None
     except HandHistoryError:
         return None
-    for item in parse_text(text, file=str(path)):
+    site = _site(kind)
+    items = parse_text(text, file=str(path)) if site is None else site.read(text, str(path))
+    for item in items:
         if isinstance(item, PokerStarsHand):
             return item.hero
     return None
 
 
-def load_records(path: Path) -> Iterator[HandRecord | HandHistoryError]:
-    """Every hand of the file as a stud8 record (or the error that stops one)."""
+def load_records(
+    path: Path, notes: list[str] | None = None
+) -> Iterator[HandRecord | HandHistoryError]:
+    """Every hand of the file as a stud8 record (or the error that stops one);
+    ``notes`` gets a line for each hand whose unseen up cards were filled in."""
     file = str(path)
     text = _read_text(path)
     kind = sniff(text)
@@ -234,6 +251,8 @@ def load_records(path: Path) -> Iterator[HandRecord | HandHistoryError]:
             if isinstance(item, ReadError):
                 yield HandHistoryError(item.message, file=file, line=item.line)
                 continue
+            if item.filled_in and notes is not None:
+                notes.append(_filled_note(item))
             try:
                 yield _record_of_pokerstars(item, site)
             except HandHistoryError as e:
@@ -273,11 +292,14 @@ def convert(
     """``stud8 hh convert``: every hand of the file in another format."""
     failed = 0
     written = 0
+    notes: list[str] = []
     try:
-        records = list(load_records(path))
+        records = list(load_records(path, notes))
     except HandHistoryError as e:
         err.write(f"{e}\n")
         return 1
+    for note in notes:
+        err.write(f"note: {note}\n")
     for rec in records:
         if isinstance(rec, HandHistoryError):
             err.write(f"{rec}\n")

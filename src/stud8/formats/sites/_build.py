@@ -81,6 +81,7 @@ class HandBuilder:
         self.street_in: dict[int, int] = {}
         self.current = 0
         self.folded: set[int] = set()
+        self.filled_in: list[tuple[int, int]] = []
 
     # ------------------------------------------------------------- seats
     def seat(
@@ -316,6 +317,7 @@ class HandBuilder:
             shows=tuple(replace(x, seat=new[x.seat]) for x in hand.shows),
             mucks=tuple(new[s] for s in hand.mucks),
             collected=tuple(replace(x, seat=new[x.seat]) for x in hand.collected),
+            filled_in=tuple((new[s], street) for s, street in hand.filled_in),
             _names={new[s]: p.name for s, p in self.seats.items()},
         )
 
@@ -354,6 +356,7 @@ class HandBuilder:
             pots=self.pots,
             rake=rake,
             summary=(),
+            filled_in=tuple(sorted(self.filled_in)),
             _names=names,
         )
 
@@ -371,10 +374,11 @@ class HandBuilder:
         return tuple(p.amount for p in take_rake(pots, rake))
 
     def _last_street(self, seat: int) -> int:
+        """The last street dealt to the seat: where he folded, or where the hand ended."""
         for a in self.actions:
             if a.seat == seat and a.verb == "folds":
-                return a.street
-        return 7
+                return min(a.street, self.street)
+        return self.street
 
     def _deals(self) -> tuple[PSDeal, ...]:
         seats = sorted(self.dealt_in)
@@ -435,6 +439,7 @@ class HandBuilder:
                         pick = next((c for c in spare if low is None or c > low), spare[-1])
                     rows[s][2] = pick
                     spare.remove(pick)
+                    self.filled_in.append((s, 3))
                 continue
 
             def board(s: int, street: int = street) -> tuple[tuple[int, ...], int]:
@@ -460,3 +465,4 @@ class HandBuilder:
                         break
                 rows[s][slot] = pick
                 spare.remove(pick)
+                self.filled_in.append((s, street))

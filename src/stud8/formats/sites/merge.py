@@ -91,7 +91,7 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
                         b.show(seat, shown, n)
                     else:
                         b.reveal(seat, shown, n)
-                elif seat not in b.folded or street == 3:
+                else:  # (listed after the round's events: a player who folded in it too)
                     b.cards(seat, held, n)
                     if kind == "HOLE" and len(held) >= 3:
                         b.hero = seat
