@@ -55,13 +55,13 @@ def sniff(text: str) -> str:
             site = detect(text)  # OnGame's "***** History for hand"
             return site.name if site is not None else "pokerstars"
         break
+    site = detect(text)  # before the loose tests: a site's chat may say "PokerStars"
+    if site is not None:
+        return site.name
     if "PokerStars" in text[:5000] or "POKERSTARS" in text[:5000]:
         return "pokerstars"
     if "variant" in text and "=" in text:
         return "phh"
-    site = detect(text)
-    if site is not None:
-        return site.name
     raise HandHistoryError("cannot tell the format: not PokerStars text, PHH or stud8 JSON lines")
 
 

@@ -26,8 +26,8 @@ _STREET = re.compile(r"^\*\*\* (3RD|4TH|5TH|6TH|7TH) STREET \*\*\*$")
 _DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
 _UNCALLED = re.compile(r"^Uncalled bet of (\S+) returned to (.+)$")
 _WINS = re.compile(
-    r"^(.+?) (?:wins|ties for) (?:the )?(?:(high |low )?(?:pot|side pot #(\d+))|(main pot))"
-    r"(?: \((\S+)\)| (\S+))?"
+    r"^(.+?) (?:wins|ties for) (?:the )?(?:high |low )?(?:main pot|pot|side pot(?: #(\d+))?)"
+    r"(?: \((\S+)\)| ([$€£]?[\d,.]+))?"
 )
 _TOTAL = re.compile(r"^Total pot (\S+)(?: Main pot \S+\.)?.*\| Rake (\S+)")
 _SHOWS = re.compile(r"^(.+?) shows \[([^\]]*)\]")
@@ -115,10 +115,11 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             continue
         m = _WINS.match(line)
         if m and m.group(1) in b.by_name:
-            amount = m.group(5) or m.group(6)
+            amount = m.group(3) or m.group(4)
             if amount is None:
                 raise BadLine(i, f"cannot read the amount won in {line!r}")
-            pot = int(m.group(3)) if m.group(3) else 0
+            side = " side pot" in line.split(" (")[0]
+            pot = int(m.group(2) or 1) if side else 0
             b.collect(b.by_name[m.group(1)], money(amount, i, cents), i, pot)
             continue
         m = _SHOWS.match(line)
