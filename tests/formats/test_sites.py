@@ -17,7 +17,7 @@ from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
 from stud8.formats.pokerstars_read import parse_text
 from stud8.formats.sites import SITES, Site, decode, detect, site_named, verify_hand
 from stud8.formats.verify import Verdict, verify_pokerstars
-from stud8.terminal.hh import check_file
+from stud8.terminal.hh import check_file, sniff
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "hh" / "other-sites"
 
@@ -495,3 +495,13 @@ def test_an_unknown_file_is_still_cannot_tell_the_format(
     code = main(["hh", "verify", str(path)])
     out = capsys.readouterr().out
     assert "cannot tell the format" in out and code == 1
+
+
+def test_a_sites_chat_about_pokerstars_or_a_variant_does_not_fool_the_sniffer() -> None:
+    path = DATA / "merge_stud8_7-StudHL-USD-0.25-0.50-201111.txt"
+    text = decode(path.read_bytes()).replace(
+        "<round id=",
+        '<event type="CHAT" player="Hero" text="PokerStars has a variant = razz"/><round id=',
+        1,
+    )
+    assert sniff(text) == "merge"
