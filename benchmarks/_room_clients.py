@@ -56,7 +56,7 @@ RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.5)  # seconds before each retry, the last
 
 @dataclass(frozen=True, slots=True)
 class PoolConfig:
-    port: int
+    port: int  # where the players register
     tables: tuple[str, ...]
     seats: int
     worker: int
@@ -66,6 +66,9 @@ class PoolConfig:
     leave_seconds: float
     deflate: bool
     seed: int
+    # the nodes of a room on several nodes: the players of a table connect to them in
+    # turn (seat 1 to the first, ...), as a load balancer would spread them
+    ports: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)
@@ -389,7 +392,9 @@ async def run_pool(
         )
 
     async def connect(p: Player) -> None:
-        url = f"ws://127.0.0.1:{config.port}/ws/v1/tables/{p.stats.table_id}?token={p.token}"
+        ports = config.ports or (config.port,)
+        port = ports[(p.seat - 1) % len(ports)]
+        url = f"ws://127.0.0.1:{port}/ws/v1/tables/{p.stats.table_id}?token={p.token}"
         p.ws = await websockets.connect(
             url,
             compression="deflate" if config.deflate else None,

@@ -228,6 +228,37 @@ def server_identity(python: str, cwd: str) -> str:
     return f"{package}{commit}"
 
 
+def start_redis(workdir: str, helpers: list[subprocess.Popen[bytes]]) -> str:
+    """A throwaway redis-server on 127.0.0.1 for the nodes (stopped with the helpers)."""
+    port = free_port()
+    redis = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+         "--appendonly", "no", "--dir", workdir, "--logfile", "redis.log"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    helpers.append(redis)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+            return f"redis://127.0.0.1:{port}/0"
+        time.sleep(0.05)
+    raise RuntimeError("redis-server did not start")
+
+
+def owners(redis_url: str, tables: list[str]) -> Counter[str]:
+    """How many of ``tables`` each node runs (the room's directory in Redis)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        entries = client.hmget("stud8:tables", tables)
+    finally:
+        client.close()
+    return Counter(
+        e.split(b"\n", 1)[0].decode() if isinstance(e, bytes) else "none" for e in entries
+    )
+
+
 def wait_for_server(http: httpx.Client, server: subprocess.Popen[bytes], log: Path) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -457,6 +488,15 @@ def main(argv: list[str] | None = None) -> int:
         help="record the server with py-spy during the window into FILE (collapsed "
         "stacks) and print a summary",
     )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="a room on N nodes (stud8 serve --redis --node), on --database postgresql://... "
+        "and a throwaway redis-server; the players of each table connect to the nodes in "
+        "turn. 0 (default): one process without Redis",
+    )
     parser.add_argument("--buy-in", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -464,6 +504,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players must be a positive multiple of {SEATS}")
     if args.seconds <= 0 or args.seconds > 3600 or args.workers < 1:
         parser.error("--seconds is 0 to 3600 and --workers at least 1")
+    if args.nodes < 0 or args.nodes > 16:
+        parser.error("--nodes is 0 to 16")
+    if args.nodes and not (args.database or "").startswith("postgresql"):
+        parser.error("--nodes needs --database postgresql://... (one database for the nodes)")
+    if args.nodes and shutil.which("redis-server") is None:
+        parser.error("--nodes needs redis-server (apt-get install redis-server)")
     server_python = shutil.which(args.server_python) or args.server_python
     if not (Path(server_python).is_file() and os.access(server_python, os.X_OK)):
         parser.error(f"--server-python {args.server_python} is not an executable")
@@ -481,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     workdir = tempfile.mkdtemp(prefix="stud8-bench-")
     log_path = Path(workdir) / "server.log"
     port = free_port()
+    ports = [port] + [free_port() for _ in range(max(0, args.nodes - 1))]
     url = f"sqlite:///{workdir}/bench.db" if args.sqlite else args.database
     db = database_for(url)
     env = {
@@ -491,8 +538,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     ctx = mp.get_context("spawn")
     workers: list[Any] = []
-    helpers: list[subprocess.Popen[bytes]] = []  # py-spy
-    server: subprocess.Popen[bytes] | None = None
+    helpers: list[subprocess.Popen[bytes]] = []  # py-spy, redis-server
+    servers: list[subprocess.Popen[bytes]] = []
     with open(log_path, "wb") as log:
         try:
             identity = server_identity(args.server_python, workdir)
@@ -502,24 +549,44 @@ def main(argv: list[str] | None = None) -> int:
                 wipe_postgres(db.url)
             elif db.kind == "sqlite" and not args.sqlite:
                 print(f"note: {db.label} is used as it is (not wiped)", flush=True)
-            server = subprocess.Popen(
-                serve_command(args.server_python, port, db.url, workdir),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=env,
-                cwd=workdir,
-                start_new_session=True,  # Ctrl-C reaches it through us only
-            )
+            extra: list[list[str]] = [[]]
+            if args.nodes:
+                redis_url = args.redis_url = start_redis(workdir, helpers)
+                print(f"redis-server for the nodes: {redis_url}", flush=True)
+                extra = [["--redis", redis_url, "--node", f"n{i + 1}"] for i in range(args.nodes)]
+            for i, (node_port, node_args) in enumerate(zip(ports, extra, strict=False)):
+                out = log if i == 0 else open(Path(workdir) / f"node{i + 1}.log", "wb")  # noqa: SIM115
+                servers.append(
+                    subprocess.Popen(
+                        serve_command(args.server_python, node_port, db.url, workdir) + node_args,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        env=env,
+                        cwd=workdir,
+                        start_new_session=True,  # Ctrl-C reaches it through us only
+                    )
+                )
+                if i == 0:  # the first node migrates the database before the others start
+                    with httpx.Client(
+                        base_url=f"http://127.0.0.1:{node_port}", timeout=60, trust_env=False
+                    ) as first:
+                        wait_for_server(first, servers[0], log_path)
+            for node_port, node in zip(ports, servers, strict=False):
+                with httpx.Client(
+                    base_url=f"http://127.0.0.1:{node_port}", timeout=60, trust_env=False
+                ) as each:
+                    wait_for_server(each, node, log_path)
             with httpx.Client(
                 base_url=f"http://127.0.0.1:{port}", timeout=60, trust_env=False
             ) as http:
-                return run(args, http, server, ctx, workers, helpers, tables, between, log_path, db)
+                return run(
+                    args, http, servers, ports, ctx, workers, helpers, tables, between, log_path,
+                    db,
+                )  # fmt: skip
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return 130
         finally:
-            for helper in helpers:
-                stop_process(helper)
             for w in workers:
                 if w.is_alive():
                     w.terminate()
@@ -527,15 +594,18 @@ def main(argv: list[str] | None = None) -> int:
                 if w.is_alive():
                     w.kill()
                     w.join(5)
-            if server is not None:
+            for server in servers:
                 stop_process(server)
+            for helper in helpers:
+                stop_process(helper)
             print(f"server log: {log_path}")
 
 
 def run(
     args: argparse.Namespace,
     http: httpx.Client,
-    server: subprocess.Popen[bytes],
+    servers: list[subprocess.Popen[bytes]],
+    ports: list[int],
     ctx: Any,
     workers: list[Any],
     helpers: list[subprocess.Popen[bytes]],
@@ -545,6 +615,7 @@ def run(
     db: Database,
 ) -> int:
     workdir = str(log_path.parent)
+    server = servers[0]
     wait_for_server(http, server, log_path)
     token = operator_token(http)
     spec: dict[str, Any] = {"seats": SEATS, "max_buy_in": max(400, args.buy_in)}
@@ -560,6 +631,9 @@ def run(
         if r.status_code != 201:
             raise RuntimeError(f"cannot create table {table_id}: {r.status_code} {r.text}")
     mode = "instant" if args.instant else f"{args.min_delay:g} to {args.max_delay:g} s to act"
+    if args.nodes:
+        placed = dict(sorted(owners(args.redis_url, tables).items()))
+        print(f"{args.nodes} node(s) on ports {ports}; tables per node: {placed}")
     print(
         f"server pid {server.pid} on 127.0.0.1, database: {db.label}; "
         f"{len(tables)} tables of {SEATS}, {args.players} players ({mode}), "
@@ -584,6 +658,7 @@ def run(
             leave_seconds=leave_seconds,
             deflate=args.deflate,
             seed=args.seed * 1000 + w,
+            ports=tuple(ports) if args.nodes else (),
         )
         proc = ctx.Process(target=pool_main, args=(config, out, go, t0, t_end), daemon=True)
         proc.start()
@@ -597,8 +672,8 @@ def run(
             except Exception:  # queue.Empty
                 if time.monotonic() > deadline:
                     raise RuntimeError("the client processes did not answer in time") from None
-                if server.poll() is not None:
-                    raise RuntimeError(f"the server exited ({server.returncode})") from None
+                if any(s.poll() is not None for s in servers):
+                    raise RuntimeError("a server exited") from None
                 if all(not w.is_alive() for w in workers):
                     raise RuntimeError("the client processes died") from None
                 continue
@@ -625,8 +700,8 @@ def run(
     time.sleep(max(0.0, start - time.monotonic()))
     # the window: the CPU counters at its start, then py-spy (its start-up takes no
     # CPU of the server's), then the lobby's count of hands
-    cpu0, wall0 = proc_cpu(server.pid), time.monotonic()
-    loop_cpu0 = main_thread_cpu(server.pid)
+    cpu0, wall0 = sum(proc_cpu(s.pid) for s in servers), time.monotonic()
+    loop_cpu0 = sum(main_thread_cpu(s.pid) for s in servers)
     worker_cpu0 = [proc_cpu(w.pid) for w in workers]
     profiler: subprocess.Popen[bytes] | None = None
     if py_spy is not None:
@@ -646,8 +721,8 @@ def run(
     ) as probe:
         n = 0
         while time.monotonic() < t_end.value:
-            if server.poll() is not None:
-                raise RuntimeError(f"the server exited ({server.returncode})")
+            if any(s.poll() is not None for s in servers):
+                raise RuntimeError("a server exited")
             if n % 10 == 0:
                 rss.append(proc_status(server.pid).get("VmRSS", 0))
             n += 1
@@ -661,8 +736,8 @@ def run(
             time.sleep(
                 max(0.0, min(0.1 - (time.monotonic() - sent), t_end.value - time.monotonic()))
             )
-    cpu1, wall1 = proc_cpu(server.pid), time.monotonic()
-    loop_cpu1 = main_thread_cpu(server.pid)
+    cpu1, wall1 = sum(proc_cpu(s.pid) for s in servers), time.monotonic()
+    loop_cpu1 = sum(main_thread_cpu(s.pid) for s in servers)
     worker_cpu1 = [proc_cpu(w.pid) for w in workers]
     hands1 = hands_played(http)
     status = proc_status(server.pid)
@@ -704,7 +779,10 @@ def run(
     time_banks = sum(r["time_banks"] for r in results)
     p99 = percentile(latencies, 99)
     print()
-    print(f"== {args.players} players at {len(tables)} tables, {mode}, {args.seconds:g} s ==")
+    nodes = f", {args.nodes} node(s) with Redis" if args.nodes else ", one process"
+    print(
+        f"== {args.players} players at {len(tables)} tables, {mode}{nodes}, {args.seconds:g} s =="
+    )
     print(f"server: {args.server_python}; database: {db.label}")
     print(
         f"hands per second: {server_hands / window:.1f} "
@@ -733,6 +811,11 @@ def run(
     )
     loop_cpu = loop_cpu1 - loop_cpu0
     loop_per_action = 1000 * loop_cpu / measured if measured else float("nan")
+    if measured and server_cpu:
+        print(
+            f"actions per CPU-second of the server{'s' if len(servers) > 1 else ''} "
+            f"together: {measured / server_cpu:.0f}"
+        )
     print(
         f"server CPU per action: {cpu_per_action:.3f} ms "
         f"({server_cpu:.2f} s CPU over {measured} actions; all threads), of which the "
@@ -842,6 +925,8 @@ def run(
         "rate_limited": rate_limited,
         "time_banks": time_banks,
         "workers": args.workers,
+        "nodes": args.nodes,
+        "actions_per_cpu_s": finite(measured / server_cpu if server_cpu else float("nan"), 1),
         "profiled": profiler is not None,
     }
     print("RESULT " + json.dumps(result), flush=True)

@@ -11,6 +11,7 @@ RedisBus joins the nodes' LocalBuses through Redis (lila-ws and lila's way):
 ``stud8:cmd:<node>``          pub/sub: commands and catch-ups for the tables ``node`` runs
 ``stud8:rep:<node>``          pub/sub: the answers to ``node``'s commands and catch-ups
 ``stud8:dir``                 pub/sub: a table's directory entry changed (or is gone)
+``stud8:wake``                pub/sub: a table wants an owner (the nodes look at once)
 ``stud8:tables``              hash: every open table's entry (its owner, the id of this
                               run of it, what it is, its last status), for a node that
                               starts or lost a message
@@ -28,10 +29,10 @@ command carries its id, and the table answers a repeated id with its first answe
 so trying again is safe); and the directory is read whole again every
 :data:`DIRECTORY_SECONDS`.
 
-Every node follows a table through ``stud8:ev:<table>``, even the node that runs
-it, so a table that moves to another node (its owner died, or was drained) goes
-on delivering to the same followers: the new owner publishes on the same channel,
-numbering its events above the old ones.
+A node follows its own tables directly (their LocalBus) and the others' through
+``stud8:ev:<table>``; a table that moves to or from this node (its owner died, or
+was drained) is followed from its new place by the same followers, who start
+again from a snapshot (each run of a table numbers its events above the last).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ log = logging.getLogger("stud8.server")
 PREFIX = "stud8:"
 TABLES = f"{PREFIX}tables"
 DIRECTORY = f"{PREFIX}dir"
+WAKE = f"{PREFIX}wake"  # a table wants an owner: every node looks now
 REPLY_SECONDS = 5.0  # a command or catch-up not answered by then: "try again"
 DIRECTORY_SECONDS = 5.0  # the whole directory read again this often
 MAX_PIPELINE = 500  # messages sent to Redis in one round trip
@@ -88,6 +90,9 @@ CLOSED = "the table is closed"
 
 def events_channel(table_id: str) -> str:
     return f"{PREFIX}ev:{table_id}"
+
+
+_EVENTS = events_channel("")
 
 
 def commands_channel(node: str) -> str:
@@ -136,6 +141,10 @@ class _Subscription:
     table_id: str
     ready: asyncio.Future[None]
     followers: list[_Follower] = field(default_factory=list)
+    # where its events come from: this node's own table, followed directly, or
+    # (another node runs it) its Redis channel
+    local: Any = None
+    remote: bool = False
 
     def drop(self, follower: _Follower) -> None:
         if follower in self.followers:
@@ -203,12 +212,15 @@ class RedisBus:
         )
         self._forwarding: dict[str, Any] = {}  # this node's tables: their local following
         self._runs: dict[str, str] = {}  # this node's tables: their run's id
+        self._missing: dict[str, int] = {}  # tables not in the hash at the last reads
         self._pubsub: PubSub | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._serving: set[asyncio.Task[None]] = set()
         self._connected = True
         # closes a table of this node for another node's lobby (an operator's request)
         self.close_handler: Callable[[str], Awaitable[None]] | None = None
+        # called when a node says a table wants an owner (a new table)
+        self.wake_handler: Callable[[], None] | None = None
         self.lost_messages = 0  # undecodable or failed (for the operator and tests)
 
     # ------------------------------------------------------------ lifecycle
@@ -216,7 +228,7 @@ class RedisBus:
         """Subscribe, read the directory, and publish this node's tables from now on."""
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(
-            commands_channel(self.node), replies_channel(self.node), DIRECTORY
+            commands_channel(self.node), replies_channel(self.node), DIRECTORY, WAKE
         )
         await self._read_directory()
         loop = asyncio.get_running_loop()
@@ -257,6 +269,7 @@ class RedisBus:
 
     # ------------------------------------------------------------ this node's tables
     def _local_changed(self, table_id: str, listed: Listed | None, for_good: bool) -> None:
+        subscription = self._subscriptions.get(table_id)
         if listed is None:
             following = self._forwarding.pop(table_id, None)
             self._runs.pop(table_id, None)
@@ -264,6 +277,8 @@ class RedisBus:
                 following.close()
             if for_good:
                 self.unlist(table_id)
+            elif subscription is not None:  # moving: its viewers here follow it elsewhere
+                self._source(subscription)
             return  # moving: its entry is the next owner's
         if table_id not in self._forwarding:
             self._runs[table_id] = uuid.uuid4().hex[:16]
@@ -273,6 +288,8 @@ class RedisBus:
                 lambda item: self._send(lambda p: p.publish(channel, encode_numbered(item))),
                 lambda: None,
             )
+        if subscription is not None and subscription.local is None:
+            self._source(subscription)  # it runs here now: followed directly
         run = self._runs[table_id]
         self._set_entry(table_id, _Entry(self.node, run, listed))
         value = f"{self.node}\n{run}\n".encode() + encode_listed(listed)
@@ -335,10 +352,15 @@ class RedisBus:
             ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             subscription = _Subscription(self, table_id, ready)
             self._subscriptions[table_id] = subscription
-            self._spawn(self._subscribe(subscription))
+            self._source(subscription)
         follower = _Follower(subscription, deliver, closed, lost)
         subscription.followers.append(follower)
         return follower
+
+    def wake_all(self) -> None:
+        """Tell every node that a table wants an owner (so the least loaded takes it
+        now rather than at its next round)."""
+        self._send(lambda p: p.publish(WAKE, b""))
 
     async def close_remote(self, table_id: str) -> None:
         """Ask the node that runs the table to close it (for good);
@@ -486,7 +508,15 @@ class RedisBus:
             except (BusCodecError, ValueError) as exc:
                 log.error("the directory's entry for table %s cannot be read: %s", table_id, exc)
         for table_id in list(self._entries):
-            if table_id not in seen and not self.local.hosts(table_id):
+            if table_id in seen or self.local.hosts(table_id):
+                self._missing.pop(table_id, None)
+                continue
+            # gone from the hash: closed (and its removal lost), or Redis restarted
+            # empty and its owner has not listed it again yet: only the second miss
+            # in a row drops it
+            self._missing[table_id] = self._missing.get(table_id, 0) + 1
+            if self._missing[table_id] >= 2:
+                del self._missing[table_id]
                 self._drop_entry(table_id)
 
     async def _refresh(self) -> None:
@@ -498,6 +528,38 @@ class RedisBus:
                 log.warning("node %s cannot read the room's directory: %s", self.node, exc)
 
     # ------------------------------------------------------------ subscriptions
+    def _source(self, subscription: _Subscription) -> None:
+        """Follow the table where it runs: this node's own table directly (no trip
+        through Redis), else its Redis channel. Called again when it moves."""
+        table_id = subscription.table_id
+        if self.local.hosts(table_id):
+            if subscription.local is None:
+                subscription.local = self.local.follow(
+                    table_id, subscription.deliver, lambda: self._moved(subscription)
+                )
+            if subscription.remote:
+                subscription.remote = False
+                self._unlisten(table_id)
+            if not subscription.ready.done():
+                subscription.ready.set_result(None)
+            return
+        if subscription.local is not None:
+            subscription.local.close()
+            subscription.local = None
+        if not subscription.remote:
+            subscription.remote = True
+            self._spawn(self._subscribe(subscription))
+
+    def _moved(self, subscription: _Subscription) -> None:
+        """This node's table left it while followed directly: follow it through Redis."""
+        subscription.local = None
+        if self._subscriptions.get(subscription.table_id) is subscription:
+            self._source(subscription)
+
+    def _unlisten(self, table_id: str) -> None:
+        if self._pubsub is not None:
+            self._spawn(self._quietly(self._pubsub.unsubscribe(events_channel(table_id))))
+
     async def _subscribe(self, subscription: _Subscription) -> None:
         assert self._pubsub is not None
         try:
@@ -511,10 +573,12 @@ class RedisBus:
     def _unsubscribe(self, subscription: _Subscription) -> None:
         if self._subscriptions.get(subscription.table_id) is subscription:
             del self._subscriptions[subscription.table_id]
-            if self._pubsub is not None:
-                self._spawn(
-                    self._quietly(self._pubsub.unsubscribe(events_channel(subscription.table_id)))
-                )
+            if subscription.local is not None:
+                subscription.local.close()
+                subscription.local = None
+            if subscription.remote:
+                subscription.remote = False
+                self._unlisten(subscription.table_id)
 
     @staticmethod
     async def _quietly(call: Any) -> None:
@@ -525,53 +589,62 @@ class RedisBus:
     async def _read(self) -> None:
         pubsub = self._pubsub
         assert pubsub is not None
-        event_prefix = events_channel("")
         while True:
             try:
-                message = await pubsub.get_message(timeout=1.0)
+                # no timeout per message (it costs a timer each): the heartbeat task
+                # notices a Redis that is gone, and this read fails with its socket
+                async for message in pubsub.listen():
+                    if not self._connected:
+                        self._back()
+                    self._take(message)
             except (RedisError, OSError) as exc:
                 if self._connected:
                     log.warning("node %s lost Redis: %s", self.node, exc)
                 self._connected = False
-                await asyncio.sleep(0.2)
-                continue
-            if not self._connected:  # back: what was published meanwhile is lost
-                self._connected = True
-                log.warning("node %s has Redis again", self.node)
-                for subscription in tuple(self._subscriptions.values()):
-                    subscription.tell("lost")
-                # Redis may have restarted empty: this node's tables listed again
-                for table_id, listed in self.local.directory().items():
-                    self._local_changed(table_id, listed, False)
-                self._spawn(self._read_directory())
-            if message is None:
-                continue
-            kind = message["type"]
-            channel = message["channel"]
-            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-            if kind == "subscribe":
-                if channel.startswith(event_prefix):
-                    found = self._subscriptions.get(channel[len(event_prefix) :])
-                    if found is not None and not found.ready.done():
-                        found.ready.set_result(None)
-                continue
-            if kind != "message":
-                continue
-            data = message["data"]
-            try:
-                if channel.startswith(event_prefix):
-                    found = self._subscriptions.get(channel[len(event_prefix) :])
-                    if found is not None:
-                        found.deliver(decode_numbered(data))
-                elif channel == DIRECTORY:
-                    self._directory_message(data)
-                elif channel == replies_channel(self.node):
-                    self._answered(data)
-                elif channel == commands_channel(self.node):
-                    self._spawn(self._serve_logged(data))
-            except (BusCodecError, ValueError, KeyError, TypeError) as exc:
-                self.lost_messages += 1
-                log.error("node %s: a message on %s cannot be read: %s", self.node, channel, exc)
+            await asyncio.sleep(0.2)
+
+    def _back(self) -> None:
+        """Redis is back: what was published meanwhile is lost."""
+        self._connected = True
+        log.warning("node %s has Redis again", self.node)
+        for subscription in tuple(self._subscriptions.values()):
+            subscription.tell("lost")
+        # Redis may have restarted empty: this node's tables listed again
+        for table_id, listed in self.local.directory().items():
+            self._local_changed(table_id, listed, False)
+        self._spawn(self._read_directory())
+
+    def _take(self, message: dict[str, Any]) -> None:
+        event_prefix = _EVENTS
+        kind = message["type"]
+        channel = message["channel"]
+        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+        if kind == "subscribe":
+            if channel.startswith(event_prefix):
+                found = self._subscriptions.get(channel[len(event_prefix) :])
+                if found is not None and not found.ready.done():
+                    found.ready.set_result(None)
+            return
+        if kind != "message":
+            return
+        data = message["data"]
+        try:
+            if channel.startswith(event_prefix):
+                found = self._subscriptions.get(channel[len(event_prefix) :])
+                if found is not None and found.remote:
+                    found.deliver(decode_numbered(data))
+            elif channel == DIRECTORY:
+                self._directory_message(data)
+            elif channel == WAKE:
+                if self.wake_handler is not None:
+                    self.wake_handler()
+            elif channel == replies_channel(self.node):
+                self._answered(data)
+            elif channel == commands_channel(self.node):
+                self._spawn(self._serve_logged(data))
+        except (BusCodecError, ValueError, KeyError, TypeError) as exc:
+            self.lost_messages += 1
+            log.error("node %s: a message on %s cannot be read: %s", self.node, channel, exc)
 
     async def _serve_logged(self, data: bytes) -> None:
         try:

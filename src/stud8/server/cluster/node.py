@@ -108,10 +108,12 @@ class ClusterNode:
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._quiet_until = 0.0  # no table taken before (Redis was away)
+        self._looking: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
         self.bus.close_handler = self.lobby.close
+        self.bus.wake_handler = self._woken
         await self.bus.start()
         await self.nodes.beat(tables=0, draining=False)
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"node {self.name}")
@@ -181,6 +183,22 @@ class ClusterNode:
         asyncio.get_running_loop().create_task(self._let_go(table_id))
 
     # ------------------------------------------------------------ taking tables
+    def _woken(self) -> None:
+        """Another node stored a new table: look for tables to take now (once at a
+        time)."""
+        if self._looking is None and not self.draining and not self._stopping:
+            self._looking = asyncio.get_running_loop().create_task(self._look())
+
+    async def _look(self) -> None:
+        try:
+            await self._take_orphans()
+        except (RedisError, OSError) as exc:
+            log.warning("node %s: cannot look for tables now: %s", self.name, exc)
+        except Exception:
+            log.exception("node %s: looking for tables failed", self.name)
+        finally:
+            self._looking = None
+
     async def _take_orphans(self) -> None:
         open_ids = await asyncio.to_thread(self.tables.open_ids)
         owners = await self.leases.owners(open_ids)
@@ -248,7 +266,7 @@ class ClusterNode:
         """A new table (stored) goes to the least loaded node: this one takes it at
         once if it is that node, another within its next round. Returns once the
         room's directory lists it."""
-        await self._take_orphans()
+        self.bus.wake_all()
         deadline = self._now() + PLACE_SECONDS
         while table_id not in self.bus.directory():
             if self._now() > deadline:

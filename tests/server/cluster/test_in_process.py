@@ -130,3 +130,46 @@ def test_new_tables_go_to_the_least_loaded_node(tmp_path: Path, redis_url: str) 
             assert gone not in listed and gone not in a.lobby.tables
 
     asyncio.run(asyncio.wait_for(main(), 90))
+
+
+def test_three_nodes_share_the_tables_and_one_account_plays_through_two_of_them(
+    tmp_path: Path, redis_url: str
+) -> None:
+    pg = fresh_database("postgresql", tmp_path)
+
+    async def main() -> None:
+        async with cluster(pg, redis_url, ("a", "b", "c")) as nodes:
+            boss = await operator(nodes[0])
+            headers = {"Authorization": f"Bearer {boss}"}
+            for _ in range(6):
+                r = await nodes[2].http.post("/api/v1/tables", json=SPEC, headers=headers)
+                assert r.status_code == 201, r.text
+            assert sorted(len(n.lobby.tables) for n in nodes) == [2, 2, 2]
+            home_name = await owner(redis_url, "t1")
+            others = [n for n in nodes if n.node.name != home_name]
+            ann, bob = await others[0].player("ann"), await others[1].player("bob")
+            # ann in two tabs, through two nodes; bob through a third
+            async with (
+                others[0].connect(ann) as tab1,
+                others[1].connect(ann) as tab2,
+                others[1].connect(bob) as c2,
+            ):
+                await sit(others[0], tab1, 1)
+                await sit(others[1], c2, 2)
+                tab2.seat = 1
+                await asyncio.gather(play(tab1, 2, passive), play(c2, 2, passive))
+                # both tabs saw the same events, in the same order
+                await tab2.until(lambda m: m["t"] == "event" and m["d"]["k"] == "hand_finish")
+                seen1 = [m["v"] for m in tab1.messages if m["t"] == "event"]
+                seen2 = [m["v"] for m in tab2.messages if m["t"] == "event"]
+                common = [v for v in seen1 if v in set(seen2)]
+                assert common == sorted(common) and len(common) > 10
+            # the lobby of every node counts the same players at t1
+            for node in nodes:
+                tables = {
+                    t["table_id"]: t
+                    for t in (await node.http.get("/api/v1/tables")).json()["tables"]
+                }
+                assert len(tables) == 6
+
+    asyncio.run(asyncio.wait_for(main(), 120))
