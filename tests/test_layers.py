@@ -1,7 +1,9 @@
-"""The layers: dependencies point one way, core <- formats <- tools <- server <- cli.
+"""The layers: dependencies point one way,
+core <- tournament <- formats <- tools <- server <- cli.
 
 The core may import only the standard library modules below (no I/O, no clock,
-no asyncio, no global random) and nothing from the rest of stud8.
+no asyncio, no global random) and nothing from the rest of stud8; the tournament
+director (stud8.tournament) is as pure, and imports the core only.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "stud8"
 
 # Each layer may import itself and the layers before it.
-LAYERS = ["core", "formats", "tools", "server", "cli"]
+LAYERS = ["core", "tournament", "formats", "tools", "server", "cli"]
 
 # What the core may use: pure computation only. `random` is allowed for the
 # Random/SystemRandom classes passed in explicitly (see test_core_uses_no_global_random).
@@ -97,6 +99,38 @@ def test_core_imports_only_the_standard_library(path: Path) -> None:
             assert name.startswith("stud8.core"), f"{path.name}:{line} imports {name}"
         else:
             assert top in CORE_STDLIB, f"{path.name}:{line}: the core may not import {name}"
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((SRC / "tournament").glob("*.py")),
+    ids=lambda p: p.name,
+)
+def test_the_tournament_imports_only_the_core_and_pure_standard_library(path: Path) -> None:
+    """The director is pure like the engine (the room will run it in an owner task and
+    the simulator offline): no I/O, no clock; ``datetime`` only for a definition's
+    scheduled start, which it never reads the clock for."""
+    allowed = CORE_STDLIB | {"datetime"}
+    for name, line in _imports(path):
+        top = name.split(".")[0]
+        if top == "stud8":
+            assert name.startswith(("stud8.core", "stud8.tournament")), f"{path.name}:{line}"
+        else:
+            assert top in allowed, f"{path.name}:{line}: the tournament may not import {name}"
+
+
+def test_the_tournament_reads_no_clock_and_no_global_random() -> None:
+    for path in sorted((SRC / "tournament").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if node.value.id == "random":
+                    assert node.attr in ("Random",), (
+                        f"{path.name}:{node.lineno}: random.{node.attr}"
+                    )
+                assert not (
+                    node.value.id == "datetime" and node.attr in ("now", "utcnow", "today")
+                ), f"{path.name}:{node.lineno} reads the clock"
 
 
 def test_the_engine_loads_only_the_standard_library() -> None:
