@@ -315,6 +315,81 @@ def _run_simulate(args: argparse.Namespace) -> int:
     )
 
 
+# ------------------------------------------------------------------------ tournament
+def _add_tournament(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("tournament", help="tournaments: simulate one with bots")
+    p.set_defaults(run=lambda _args: _help(p))
+    tournament = p.add_subparsers(title="tournament commands", metavar="COMMAND")
+    s = tournament.add_parser(
+        "simulate",
+        help="play a whole tournament with bots and print the places and prizes",
+        description="Play a whole fixed-limit tournament with bots, offline: the "
+        "tournament director seats, balances and breaks tables and places the players "
+        "as it does in the room (docs/tournaments.md). Prints the places and prizes; "
+        "--json prints them with every level's and every table's history.",
+    )
+    s.add_argument("--players", type=_int_range(2, 10_000), default=18, metavar="N")
+    s.add_argument(
+        "--table-size", type=_int_range(2, 8), default=8, metavar="S", help="seats a table, 2-8"
+    )
+    s.add_argument(
+        "--structure",
+        choices=("regular", "turbo", "hyper"),
+        default="turbo",
+        help="the ready structure (default turbo)",
+    )
+    s.add_argument(
+        "--bots",
+        default="rules",
+        metavar="NAME[,NAME...]",
+        help="bots dealt out to the players in turn: rules, equity, calling-station, "
+        "random (default: rules)",
+    )
+    s.add_argument("--seed", type=int, default=None, help="seed for a reproducible run")
+    s.add_argument(
+        "--game",
+        choices=("stud-hi-lo", "stud", "razz"),
+        default="stud-hi-lo",
+        help="default stud-hi-lo",
+    )
+    s.add_argument("--buy-in", type=_int_range(0, None), default=100, metavar="CHIPS")
+    s.add_argument("--fee", type=_int_range(0, None), default=0, metavar="CHIPS")
+    s.add_argument(
+        "--equity-trials",
+        type=_int_range(1, None),
+        default=None,
+        metavar="N",
+        help="Monte Carlo deals per decision of the equity bot (default 400)",
+    )
+    s.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write every event and decision (tournament.jsonl) and the result (result.json)",
+    )
+    s.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    s.set_defaults(run=_run_tournament_simulate)
+
+
+def _run_tournament_simulate(args: argparse.Namespace) -> int:
+    from stud8.tools.tournament_report import run_tournament_simulate
+
+    return run_tournament_simulate(
+        players=args.players,
+        table_size=args.table_size,
+        structure=args.structure,
+        bots=args.bots,
+        seed=args.seed,
+        game=args.game,
+        buy_in=args.buy_in,
+        fee=args.fee,
+        equity_trials=args.equity_trials,
+        out=args.out,
+        as_json=args.json,
+    )
+
+
 # ----------------------------------------------------------------------------- serve
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -447,6 +522,7 @@ SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]
     _add_hh,
     _add_equity,
     _add_simulate,
+    _add_tournament,
     _add_serve,
     _add_admin,
 )
