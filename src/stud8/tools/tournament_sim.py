@@ -193,7 +193,7 @@ class TournamentSimResult:
 
 
 def vars_of(record: LevelHistory | TableHistory) -> dict[str, Any]:
-    return {name: getattr(record, name) for name in record.__slots__}  # type: ignore[union-attr]
+    return {name: getattr(record, name) for name in record.__slots__}
 
 
 class _Run:
