@@ -129,7 +129,7 @@ class Director:
         self.hands_dealt = 0
         self.registration_open = True
         self.final_table = False
-        self.closing: int | None = None  # the table to break once its hand is over
+        self.closing: list[int] = []  # tables to break once their hand is over
         # eliminations, first out first; each a tie group in seat order, worst first
         # within a hand: (hand, entries)
         self.eliminations: list[tuple[int, tuple[int, ...]]] = []
@@ -399,7 +399,7 @@ class Director:
         out.append(Unregistered(player=player, entry=entry.entry))
 
     def _seat_late(self, entry: EntryState, out: list[Decision]) -> None:
-        tables = [t for n, t in sorted(self.tables.items()) if n != self.closing]
+        tables = [t for n, t in sorted(self.tables.items()) if n not in self.closing]
         where = late_seat(tables, self.rng)
         if where is None:
             table = self._open_table(out)
@@ -524,32 +524,36 @@ class Director:
             out.append(FinalTable(table=table.number, players=table.players))
         if self.on_break:
             return
-        counts = [t.players for n, t in self.tables.items() if n != self.closing]
+        counts = [t.players for n, t in self.tables.items() if n not in self.closing]
         longest = max(counts, default=0)
         for n, table in sorted(self.tables.items()):
-            if table.in_hand or n == self.closing or table.players < 2:
+            if table.in_hand or n in self.closing or table.players < 2:
                 continue
             if table.players + 2 <= longest:
                 continue  # halted (TDA 11D): it waits for a player from a table in a hand
             self._deal(table, out)
 
     def _break_tables(self, out: list[Decision]) -> None:
-        self.closing = None
-        while len(self.tables) > tables_needed(len(self.alive), self.definition.table_size):
-            victim = self.tables[max(self.tables)]  # the break order: highest number first
+        """Break the tables the players no longer need, in a predetermined order, the
+        highest-numbered first (TDA 10); one in a hand closes: it is not dealt again,
+        and breaks when its hand is over."""
+        excess = len(self.tables) - tables_needed(len(self.alive), self.definition.table_size)
+        victims = sorted(self.tables, reverse=True)[: max(0, excess)]
+        self.closing = sorted(n for n in victims if self.tables[n].in_hand)
+        others = [t for n, t in sorted(self.tables.items()) if n not in victims]
+        for n in victims:
+            victim = self.tables[n]
             if victim.in_hand:
-                self.closing = victim.number
-                return
-            others = [t for n, t in sorted(self.tables.items()) if n != victim.number]
+                continue
             for from_seat, e, table, seat in break_table(victim, others, self.rng):
                 victim.seats.pop(from_seat)
                 self._move(e, victim.number, from_seat, table, seat, MoveReason.BREAK, out)
-            del self.tables[victim.number]
-            out.append(TableBroken(table=victim.number))
+            del self.tables[n]
+            out.append(TableBroken(table=n))
 
     def _balance(self, out: list[Decision]) -> None:
         while True:
-            tables = [t for n, t in sorted(self.tables.items()) if n != self.closing]
+            tables = [t for n, t in sorted(self.tables.items()) if n not in self.closing]
             move = balance_move(tables)
             if move is None:
                 return
@@ -592,7 +596,7 @@ class Director:
             "hands_dealt": self.hands_dealt,
             "registration_open": self.registration_open,
             "final_table": self.final_table,
-            "closing": self.closing,
+            "closing": list(self.closing),
             "eliminations": [[h, list(g)] for h, g in self.eliminations],
         }
 
@@ -616,7 +620,7 @@ class Director:
             td.step, td.elapsed, td.last_now = data["step"], data["elapsed"], data["last_now"]
             td.hands_dealt = data["hands_dealt"]
             td.registration_open = data["registration_open"]
-            td.final_table, td.closing = data["final_table"], data["closing"]
+            td.final_table, td.closing = data["final_table"], list(data["closing"])
             td.eliminations = [(h, tuple(g)) for h, g in data["eliminations"]]
         except (KeyError, TypeError, ValueError) as e:
             if isinstance(e, TournamentError):
