@@ -20,6 +20,7 @@ import heapq
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -33,6 +34,7 @@ from stud8.tournament.events import (
     Busted,
     DealHand,
     Decision,
+    Event,
     FinalTable,
     Finished,
     HandFinished,
@@ -59,6 +61,8 @@ __all__ = [
 #: The simulated time a hand takes: this, plus DECISION_SECONDS for each decision.
 HAND_SECONDS = 12.0
 DECISION_SECONDS = 3.0
+Observer = Callable[[Director, tuple[Decision, ...]], None]
+
 #: The most players a simulated tournament takes.
 MAX_PLAYERS = 10_000
 
@@ -154,7 +158,8 @@ class TableHistory:
 
 @dataclass(slots=True)
 class TournamentSimResult:
-    """The results (best first), the prize pool, the history, and the figures."""
+    """The results (best first), the prize pool, the history, and the figures
+    (``seconds``: the whole run, wall clock; ``director_seconds``: in the director)."""
 
     config: TournamentSimConfig
     results: tuple[Result, ...]
@@ -163,6 +168,7 @@ class TournamentSimResult:
     decisions: int
     simulated_seconds: float
     seconds: float
+    director_seconds: float = 0.0
     levels: list[LevelHistory] = field(default_factory=list)
     tables: list[TableHistory] = field(default_factory=list)
 
@@ -199,8 +205,12 @@ def vars_of(record: LevelHistory | TableHistory) -> dict[str, Any]:
 class _Run:
     """One simulated tournament in progress."""
 
-    def __init__(self, config: TournamentSimConfig, log: TextIO | None) -> None:
+    def __init__(
+        self, config: TournamentSimConfig, log: TextIO | None, observe: Observer | None = None
+    ) -> None:
         self.config = config
+        self.observe = observe
+        self.director_seconds = 0.0
         self.definition = config.definition()
         seed = config.seed
         self.director = Director(
@@ -228,21 +238,28 @@ class _Run:
         self.log = log
         self.finished: Finished | None = None
 
+    def handle(self, event: Event) -> None:
+        self.write(event)
+        clock = time.perf_counter()
+        decisions = self.director.handle(event)
+        self.director_seconds += time.perf_counter() - clock
+        if self.observe is not None:
+            self.observe(self.director, decisions)
+        self.take(decisions)
+
     def run(self) -> None:
         for name in self.names:
-            self.take(self.director.handle(Register(now=0.0, player=name)))
+            self.handle(Register(now=0.0, player=name))
         td = self.director
         while td.phase is Phase.RUNNING:
             deadline = td.next_deadline()
             if self.pending and (deadline is None or self.pending[0][0] <= deadline):
                 at, _, table, hand, stacks = heapq.heappop(self.pending)
                 self.now = at
-                event = HandFinished(now=at, table=table, hand=hand, stacks=stacks)
-                self.write(event)
-                self.take(td.handle(event))
+                self.handle(HandFinished(now=at, table=table, hand=hand, stacks=stacks))
             elif deadline is not None:
                 self.now = max(self.now, deadline)
-                self.take(td.handle(Tick(now=self.now)))
+                self.handle(Tick(now=self.now))
             else:  # pragma: no cover - the director always deals or waits for time
                 raise AssertionError("the tournament is stuck: no hand in play, nothing due")
 
@@ -324,17 +341,20 @@ def check_ready(config: TournamentSimConfig) -> None:
             ) from None
 
 
-def simulate_tournament(config: TournamentSimConfig) -> TournamentSimResult:
+def simulate_tournament(
+    config: TournamentSimConfig, observe: Observer | None = None
+) -> TournamentSimResult:
     """Play the tournament to its end; see the module docstring. With ``config.out``,
     every event and decision goes to ``tournament.jsonl`` there, one a line, with its
-    simulated time ``t``, and the result to ``result.json``."""
+    simulated time ``t``, and the result to ``result.json``. ``observe`` is called with
+    the director and its decisions after every event (the tests check invariants)."""
     check_ready(config)
     begin = time.perf_counter()
     log = None
     if config.out is not None:
         log = open(config.out / "tournament.jsonl", "w", encoding="utf-8", newline="\n")  # noqa: SIM115
     try:
-        run = _Run(config, log)
+        run = _Run(config, log, observe)
         run.run()
     finally:
         if log is not None:
@@ -349,6 +369,7 @@ def simulate_tournament(config: TournamentSimConfig) -> TournamentSimResult:
         decisions=run.decisions,
         simulated_seconds=run.now,
         seconds=seconds,
+        director_seconds=run.director_seconds,
         levels=run.levels,
         tables=[run.tables[n] for n in sorted(run.tables)],
     )
