@@ -226,6 +226,8 @@ class _Run:
                 self.bots[name] = EquityBot(rng, trials=config.equity_trials)
             else:
                 self.bots[name] = BOTS[kind](rng)
+        # how each player's bot is asked, worked out once (a protocol check is slow)
+        self.ask = {name: deciders({0: bot})[0] for name, bot in self.bots.items()}
         self.player_of: dict[int, str] = {}
         self.decks = random.Random(f"stud8-tournament/{seed}/decks")
         self.rules: dict[tuple[int, bool], TableRules] = {}
@@ -301,12 +303,14 @@ class _Run:
             rules = self.definition.table_rules(deal.level, players_left=2 if heads_up else 3)
             self.rules[key] = rules
         stacks = {seat: chips for seat, _, chips in deal.seats}
-        bots = {seat: self.bots[self.player_of[e]] for seat, e, _ in deal.seats}
+        players = {seat: self.player_of[e] for seat, e, _ in deal.seats}
+        bots = {seat: self.bots[p] for seat, p in players.items()}
+        ask = {seat: self.ask[p] for seat, p in players.items()}
         hand = Hand.start(
             rules=rules, stacks=stacks, deck=Deck.shuffled(self.decks),
             hand_id=f"{self.config.seed}-{deal.hand}",
         )  # fmt: skip
-        final = play_fast(hand, bots, deciders(bots)).stacks
+        final = play_fast(hand, bots, ask).stacks
         decisions = len(hand.decisions)
         self.hands += 1
         self.decisions += decisions
