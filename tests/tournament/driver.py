@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from stud8.tournament.director import Director, DirectorError, Phase
 from stud8.tournament.events import (
+    Busted,
     DealHand,
     Decision,
     Event,
@@ -111,6 +112,7 @@ class Driver:
     round_trip_every: int = 0
     in_play: dict[int, DealHand] = field(default_factory=dict)
     finished: Finished | None = None
+    placed: dict[int, tuple[int, int]] = field(default_factory=dict)  # entry: (place, shared)
     events: int = 0
     deals: int = 0
 
@@ -125,6 +127,8 @@ class Driver:
                 self.deals += 1
             elif isinstance(x, Finished):
                 self.finished = x
+            elif isinstance(x, Busted) and x.place is not None:
+                self.placed[x.entry] = (x.place, x.shared)
         if self.round_trip_every and self.events % self.round_trip_every == 0:
             data = json.loads(json.dumps(self.td.to_dict()))
             again = Director.from_dict(data)
@@ -163,4 +167,6 @@ class Driver:
             self.step()
         assert self.finished is not None, f"not over after {limit} steps"
         check_results(self.td, self.finished)
+        final = {r.entry: (r.place, r.shared) for r in self.finished.results}
+        assert all(final[e] == p for e, p in self.placed.items())  # as announced at the bust
         return self.finished

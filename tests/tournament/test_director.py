@@ -199,6 +199,14 @@ def test_a_scheduled_tournament_starts_at_its_time_or_is_cancelled() -> None:
     assert of(RegistrationClosed, out) and deals(out)
 
 
+def test_a_room_back_after_the_scheduled_time_starts_the_tournament_at_once() -> None:
+    td = scheduled()
+    register_all(td, 4, now=T0 - 100)
+    out = td.handle(Resume(now=T0 + 5000))
+    assert of(Started, out) and deals(out) and td.level == 1
+    assert td.next_deadline() == T0 + 5000 + 300  # level 1 starts now, whole
+
+
 def test_players_may_unregister_before_the_start_only() -> None:
     td = scheduled()
     register_all(td, 4, now=T0 - 100)

@@ -58,6 +58,7 @@ from stud8.tournament.events import (
     Register,
     Registered,
     RegistrationClosed,
+    Result,
     Resume,
     Seated,
     Started,
@@ -133,7 +134,7 @@ class Director:
         # eliminations, first out first; each a tie group in seat order, worst first
         # within a hand: (hand, entries)
         self.eliminations: list[tuple[int, tuple[int, ...]]] = []
-        self.results: tuple[Any, ...] = ()
+        self.results: tuple[Result, ...] = ()
 
     # ------------------------------------------------------------------ reading
     @property
@@ -186,9 +187,8 @@ class Director:
         self._check(event)
         out: list[Decision] = []
         if isinstance(event, Resume):
-            self.last_now = event.now
-        else:
-            self._advance(event.now, out)
+            self.last_now = event.now  # the time the room was down is not counted
+        self._advance(event.now, out)
         if isinstance(event, Register):
             self._register(event.player, out)
         elif isinstance(event, Unregister):
