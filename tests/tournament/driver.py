@@ -58,6 +58,7 @@ def check_invariants(td: Director, decisions: tuple[Decision, ...]) -> None:
     # every live entry sits at exactly one seat, and the seats say so
     seated = Counter(e for t in td.tables.values() for e in t.seats.values())
     alive = {e.entry for e in td.alive}
+    assert td.players_left == len(alive)
     assert set(seated) == alive and all(n == 1 for n in seated.values())
     for t in td.tables.values():
         assert t.players <= d.table_size

@@ -279,7 +279,7 @@ class _Run:
             elif isinstance(d, LevelStarted):
                 self.levels.append(
                     LevelHistory(d.level, d.stakes, self.now, d.break_minutes,
-                                 len(self.director.alive))
+                                 self.director.players_left)
                 )  # fmt: skip
             elif isinstance(d, TableOpened):
                 self.tables[d.table] = TableHistory(d.table, self.now)
@@ -296,7 +296,7 @@ class _Run:
                 self.tables[d.table].busted += 1
 
     def play(self, deal: DealHand) -> None:
-        heads_up = len(self.director.alive) <= 2
+        heads_up = self.director.players_left <= 2
         key = (deal.level, heads_up)
         rules = self.rules.get(key)
         if rules is None:

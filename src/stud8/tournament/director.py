@@ -122,6 +122,7 @@ class Director:
         self.phase = Phase.REGISTERING
         self.entries: dict[int, EntryState] = {}
         self.next_entry = 1
+        self.busted = 0  # entries out
         self.tables: dict[int, TableState] = {}
         self.next_table = 1
         self.step = 0  # index into the structure's steps
@@ -139,7 +140,13 @@ class Director:
     # ------------------------------------------------------------------ reading
     @property
     def alive(self) -> list[EntryState]:
+        """The entries still in (not busted), in order of entry."""
         return [e for e in self.entries.values() if not e.out]
+
+    @property
+    def players_left(self) -> int:
+        """How many entries are still in (kept as a count: read at every event)."""
+        return len(self.entries) - self.busted
 
     @property
     def prize_pool(self) -> int:
@@ -451,7 +458,7 @@ class Director:
         table.dealt = {}
         table.hands_in_level += 1
         self._place_busted(table, event.hand, busted, out)
-        if len(self.alive) <= 1:
+        if self.players_left <= 1:
             self._finish(out)
             return
         lv = self._step
@@ -472,6 +479,7 @@ class Director:
             table.leave(seat)
             entry = self.entries[e]
             entry.out, entry.table, entry.seat = True, None, None
+            self.busted += 1
         # fewer chips at the deal, worse place; equal chips share (in seat order)
         groups: dict[int, list[int]] = {}
         for before, _seat, e in sorted(busted):
@@ -479,7 +487,7 @@ class Director:
         worst_first = [tuple(groups[c]) for c in sorted(groups)]
         for group in worst_first:
             self.eliminations.append((hand, group))
-        better = len(self.alive)
+        better = self.players_left
         for group in reversed(worst_first):  # best first
             place = better + 1 if not self.registration_open else None
             for e in group:
@@ -537,7 +545,7 @@ class Director:
         """Break the tables the players no longer need, in a predetermined order, the
         highest-numbered first (TDA 10); one in a hand closes: it is not dealt again,
         and breaks when its hand is over."""
-        excess = len(self.tables) - tables_needed(len(self.alive), self.definition.table_size)
+        excess = len(self.tables) - tables_needed(self.players_left, self.definition.table_size)
         victims = sorted(self.tables, reverse=True)[: max(0, excess)]
         self.closing = sorted(n for n in victims if self.tables[n].in_hand)
         others = [t for n, t in sorted(self.tables.items()) if n not in victims]
@@ -613,6 +621,7 @@ class Director:
             for entry, player, chips, table, seat, out in data["entries"]:
                 td.entries[entry] = EntryState(entry, player, chips, table, seat, out)
             td.next_entry = data["next_entry"]
+            td.busted = sum(e.out for e in td.entries.values())
             for t in data["tables"]:
                 table = TableState.from_dict(t)
                 td.tables[table.number] = table

@@ -165,7 +165,10 @@ def balance_move(tables: list[TableState]) -> tuple[TableState, int, TableState,
     table may be in a hand (the player moved joins it for the next one)."""
     if len(tables) < 2:
         return None
-    shortest = min(t.players for t in tables)
+    counts = [len(t.seats) for t in tables]
+    shortest = min(counts)
+    if max(counts) <= shortest + 1:
+        return None  # balanced: the common case, decided at once
     sources = [t for t in tables if not t.in_hand and t.players >= shortest + 2]
     if not sources:
         return None
