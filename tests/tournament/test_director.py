@@ -463,3 +463,58 @@ def test_the_state_goes_through_json_at_every_event_and_plays_on_the_same(seed: 
         return finished, driver.events
 
     assert play(1) == play(0)
+
+
+def corrupt_entry_chips(data: dict[str, Any]) -> None:
+    data["entries"][0][2] += 1
+
+
+def corrupt_seat(data: dict[str, Any]) -> None:
+    data["tables"][0]["seats"][0][1] = 99
+
+
+def corrupt_dealt_chips(data: dict[str, Any]) -> None:
+    data["tables"][0]["dealt"][0][2] -= 1
+
+
+def corrupt_unseat(data: dict[str, Any]) -> None:
+    data["tables"][0]["seats"].pop()
+
+
+def corrupt_step(data: dict[str, Any]) -> None:
+    data["step"] = 500
+
+
+def corrupt_rng(data: dict[str, Any]) -> None:
+    data["rng"] = [3, [1, 2], None]
+
+
+def corrupt_phase(data: dict[str, Any]) -> None:
+    data["phase"] = "paused"
+
+
+def corrupt_closing(data: dict[str, Any]) -> None:
+    data["closing"] = [7]
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "says"),
+    [
+        (corrupt_entry_chips, "do not add up"),
+        (corrupt_seat, "entry 99"),
+        (corrupt_dealt_chips, "the hand dealt to seat"),
+        (corrupt_unseat, "not seated once each"),
+        (corrupt_step, "not a step of the structure"),
+        (corrupt_rng, "malformed"),
+        (corrupt_phase, "malformed"),
+        (corrupt_closing, "closing tables [7]"),
+    ],
+)
+def test_a_corrupt_record_is_refused_with_what_does_not_hold(corrupt: Any, says: str) -> None:
+    td, _ = two_full_tables()
+    data = json.loads(json.dumps(td.to_dict()))
+    assert Director.from_dict(data).to_dict() == td.to_dict()
+    corrupt(data)
+    with pytest.raises(DirectorError) as e:
+        Director.from_dict(data)
+    assert says in str(e.value)

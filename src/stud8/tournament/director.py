@@ -77,6 +77,7 @@ from stud8.tournament.seating import (
     late_seat,
     tables_needed,
 )
+from stud8.tournament.snapshot import state_from_dict, state_to_dict
 
 __all__ = ["Director", "DirectorError", "EntryState", "Phase"]
 
@@ -589,52 +590,13 @@ class Director:
     # ------------------------------------------------------------- (de)serialising
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-ready data; :meth:`from_dict` gives it back."""
-        version, internal, gauss = self.rng.getstate()
-        return {
-            "definition": self.definition.to_dict(),
-            "rng": [version, list(internal), gauss],
-            "phase": self.phase.value,
-            "entries": [e.to_list() for e in self.entries.values()],
-            "next_entry": self.next_entry,
-            "tables": [t.to_dict() for _, t in sorted(self.tables.items())],
-            "next_table": self.next_table,
-            "step": self.step,
-            "elapsed": self.elapsed,
-            "last_now": self.last_now,
-            "hands_dealt": self.hands_dealt,
-            "registration_open": self.registration_open,
-            "final_table": self.final_table,
-            "closing": list(self.closing),
-            "eliminations": [[h, list(g)] for h, g in self.eliminations],
-        }
+        return state_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: Any) -> Director:
-        """A director from :meth:`to_dict`'s data (read back from JSON)."""
-        try:
-            definition = TournamentDefinition.from_dict(data["definition"])
-            version, internal, gauss = data["rng"]
-            rng = random.Random()
-            rng.setstate((version, tuple(internal), gauss))
-            td = cls(definition, rng=rng)
-            td.phase = Phase(data["phase"])
-            for entry, player, chips, table, seat, out in data["entries"]:
-                td.entries[entry] = EntryState(entry, player, chips, table, seat, out)
-            td.next_entry = data["next_entry"]
-            td.busted = sum(e.out for e in td.entries.values())
-            for t in data["tables"]:
-                table = TableState.from_dict(t)
-                td.tables[table.number] = table
-            td.next_table = data["next_table"]
-            td.step, td.elapsed, td.last_now = data["step"], data["elapsed"], data["last_now"]
-            td.hands_dealt = data["hands_dealt"]
-            td.registration_open = data["registration_open"]
-            td.final_table, td.closing = data["final_table"], list(data["closing"])
-            td.eliminations = [(h, tuple(g)) for h, g in data["eliminations"]]
-        except (KeyError, TypeError, ValueError) as e:
-            if isinstance(e, TournamentError):
-                raise
-            raise DirectorError(f"a director's record is malformed: {e!r}") from None
+        """A director from :meth:`to_dict`'s data (read back from JSON), checked: a
+        record that does not hold together raises a DirectorError."""
+        td = state_from_dict(cls, data)
         if td.phase is Phase.FINISHED:
             td._finish([])
         return td
