@@ -8,6 +8,10 @@ and returns the decisions it leads to; bad input raises a :class:`DirectorError`
 (a ValueError) and changes nothing. The state goes to JSON and back
 (:meth:`Director.to_dict`, :meth:`Director.from_dict`) between any two events.
 
+Seating, balancing and breaking follow the Poker TDA rules 7, 8, 10 and 11 as
+:mod:`stud8.tournament.seating` details; placing and prizes are
+:mod:`stud8.tournament.placing`'s; docs/tournaments.md has them all.
+
 The director's chips are the chips as of each table's last finished hand: a hand in
 play changes nothing until it is reported finished, so a hand cut short
 (:class:`~stud8.tournament.events.HandCancelled`) simply leaves every player with what
