@@ -187,14 +187,17 @@ class Layout:
         return self._make(values, what)
 
     def decode_object(self, v: dict[str, JSON], what: str) -> Any:
-        if len(v) != len(self.readers) + 1 or not all(n in v for n in self.names):
+        """The record from the object ``v``: ``{"k": kind, field: value, ...}``."""
+        try:
+            values = [dec(v[n], n) for n, dec in self.readers]
+        except KeyError:
+            values = None
+        except BusCodecError as e:
+            raise e.within(what) from None
+        if values is None or len(v) != len(self.readers) + 1:
             extra = sorted(set(v) - {"k", *self.names})
             missing = [n for n in self.names if n not in v]
             bad(what, f"the {self.kind} event lacks {missing} or has unknown {extra}", v)
-        try:
-            values = [dec(v[n], n) for n, dec in self.readers]
-        except BusCodecError as e:
-            raise e.within(what) from None
         return self._make(values, what)
 
     def _make(self, values: list[Any], what: str) -> Any:
