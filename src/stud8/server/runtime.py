@@ -69,6 +69,7 @@ from stud8.server.books.recovery import RecoveryReport, recover
 from stud8.server.books.room import RoomBooks
 from stud8.server.books.seats import TableStore
 from stud8.server.books.writer import RoomWriter
+from stud8.server.bus.channels import PREFIX
 from stud8.server.bus.local import LocalBus
 from stud8.server.clock import AsyncioClock, Clock
 from stud8.server.collector import tune_for_serving
@@ -86,9 +87,9 @@ from stud8.server.table.spec import TableSpec
 log = logging.getLogger("stud8.server")
 
 # a room on several nodes
-BOT_COUNTER = "stud8:bot-numbers"
+BOT_COUNTER = f"{PREFIX}bot-numbers"
 BOT_BLOCK = 100_000  # bot numbers a node takes for itself at its start
-FIRST_START = "stud8:first-start"
+FIRST_START = f"{PREFIX}first-start"
 MIGRATION_LOCK = 0x5737D8  # the advisory lock the nodes' migrations take
 
 __all__ = [

@@ -40,11 +40,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -53,6 +52,17 @@ from redis.asyncio.client import Pipeline, PubSub
 from redis.exceptions import RedisError
 
 from stud8.server.bus import Listed, NoSuchTable
+from stud8.server.bus.channels import (
+    DIRECTORY,
+    EVENTS_PREFIX,
+    TABLES,
+    WAKE,
+    commands_channel,
+    events_channel,
+    pack,
+    replies_channel,
+    unpack,
+)
 from stud8.server.bus.codec import (
     BusCodecError,
     decode_catch_up,
@@ -67,6 +77,7 @@ from stud8.server.bus.codec import (
     encode_reply,
 )
 from stud8.server.bus.local import LocalBus
+from stud8.server.bus.subscriptions import Follower, Subscription
 from stud8.server.table.commands import Command, Reply
 from stud8.server.table.events import Numbered
 from stud8.server.table.snapshot import CatchUp
@@ -75,10 +86,6 @@ __all__ = ["RedisBus", "TableMoving"]
 
 log = logging.getLogger("stud8.server")
 
-PREFIX = "stud8:"
-TABLES = f"{PREFIX}tables"
-DIRECTORY = f"{PREFIX}dir"
-WAKE = f"{PREFIX}wake"  # a table wants an owner: every node looks now
 REPLY_SECONDS = 5.0  # a command or catch-up not answered by then: "try again"
 DIRECTORY_SECONDS = 5.0  # the whole directory read again this often
 MAX_PIPELINE = 500  # messages sent to Redis in one round trip
@@ -88,91 +95,8 @@ MOVED = "the table has moved to another node; try again"
 CLOSED = "the table is closed"
 
 
-def events_channel(table_id: str) -> str:
-    return f"{PREFIX}ev:{table_id}"
-
-
-_EVENTS = events_channel("")
-
-
-def commands_channel(node: str) -> str:
-    return f"{PREFIX}cmd:{node}"
-
-
-def replies_channel(node: str) -> str:
-    return f"{PREFIX}rep:{node}"
-
-
 class TableMoving(NoSuchTable):
     """The table did not answer: it is moving to another node (or its node is gone)."""
-
-
-def _pack(header: dict[str, Any], payload: bytes = b"") -> bytes:
-    return json.dumps(header, separators=(",", ":")).encode() + b"\n" + payload
-
-
-def _unpack(data: bytes) -> tuple[dict[str, Any], bytes]:
-    line, _, payload = data.partition(b"\n")
-    header = json.loads(line)
-    if not isinstance(header, dict):
-        raise ValueError("a message's header is not an object")
-    return header, payload
-
-
-@dataclass(eq=False, slots=True)
-class _Follower:
-    subscription: _Subscription
-    deliver: Callable[[Numbered], None]
-    closed: Callable[[], None]
-    lost: Callable[[], None] | None
-    active: bool = True
-
-    def close(self) -> None:
-        if self.active:
-            self.active = False
-            self.subscription.drop(self)
-
-
-@dataclass(eq=False, slots=True)
-class _Subscription:
-    """This node's subscription to one table's events, shared by its followers."""
-
-    bus: RedisBus
-    table_id: str
-    ready: asyncio.Future[None]
-    followers: list[_Follower] = field(default_factory=list)
-    # where its events come from: this node's own table, followed directly, or
-    # (another node runs it) its Redis channel
-    local: Any = None
-    remote: bool = False
-
-    def drop(self, follower: _Follower) -> None:
-        if follower in self.followers:
-            self.followers.remove(follower)
-        if not self.followers:
-            self.bus._unsubscribe(self)
-
-    def deliver(self, item: Numbered) -> None:
-        for follower in tuple(self.followers):
-            try:
-                follower.deliver(item)
-            except Exception:
-                log.exception("a follower of table %s failed", self.table_id)
-                follower.close()
-
-    def tell(self, what: str) -> None:
-        """Tell every follower the table closed (``closed``) or that events may
-        have been lost (``lost``)."""
-        for follower in tuple(self.followers):
-            call = follower.closed if what == "closed" else follower.lost
-            if call is None:
-                continue
-            try:
-                call()
-            except Exception:
-                log.exception("a follower of table %s failed", self.table_id)
-            if what == "closed":
-                follower.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +126,7 @@ class RedisBus:
         self.directory_seconds = directory_seconds
         self._entries: dict[str, _Entry] = {}
         self._listed: dict[str, Listed] = {}
-        self._subscriptions: dict[str, _Subscription] = {}
+        self._subscriptions: dict[str, Subscription] = {}
         self._pending: dict[int, tuple[asyncio.Future[Any], Callable[[bytes], Any]]] = {}
         self._ids = itertools.count(1)
         # what goes to Redis, in order: a message to add to the next round trip, or
@@ -344,16 +268,16 @@ class RedisBus:
         deliver: Callable[[Numbered], None],
         closed: Callable[[], None],
         lost: Callable[[], None] | None = None,
-    ) -> _Follower:
+    ) -> Follower:
         if table_id not in self._entries and not self.local.hosts(table_id):
             raise NoSuchTable(table_id)
         subscription = self._subscriptions.get(table_id)
         if subscription is None:
             ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            subscription = _Subscription(self, table_id, ready)
+            subscription = Subscription(table_id, self._unsubscribe, ready)
             self._subscriptions[table_id] = subscription
             self._source(subscription)
-        follower = _Follower(subscription, deliver, closed, lost)
+        follower = Follower(subscription, deliver, closed, lost)
         subscription.followers.append(follower)
         return follower
 
@@ -399,7 +323,7 @@ class RedisBus:
         request_id = next(self._ids)
         self._pending[request_id] = (future, decode)
         header = {"op": op, "id": request_id, "from": self.node, "table": table_id, **extra}
-        data = _pack(header, payload)
+        data = pack(header, payload)
         self._send(lambda p: p.publish(commands_channel(node), data))
 
         def expire() -> None:
@@ -415,7 +339,7 @@ class RedisBus:
         return future
 
     def _answered(self, data: bytes) -> None:
-        header, payload = _unpack(data)
+        header, payload = unpack(data)
         pending = self._pending.pop(int(header["id"]), None)
         if pending is None:
             return  # answered after its time ran out
@@ -434,7 +358,7 @@ class RedisBus:
 
     async def _serve(self, data: bytes) -> None:
         """Answer another node's command or catch-up for a table of this node."""
-        header, payload = _unpack(data)
+        header, payload = unpack(data)
         request_id, table_id = int(header["id"]), str(header["table"])
         answer: dict[str, Any] = {"id": request_id, "table": table_id}
         body = b""
@@ -460,7 +384,7 @@ class RedisBus:
                 await self.close_handler(table_id)
         else:
             raise ValueError(f"no such request {header['op']!r}")
-        data = _pack(answer, body)
+        data = pack(answer, body)
         channel = replies_channel(str(header["from"]))
         self._send(lambda p: p.publish(channel, data))
 
@@ -528,7 +452,7 @@ class RedisBus:
                 log.warning("node %s cannot read the room's directory: %s", self.node, exc)
 
     # ------------------------------------------------------------ subscriptions
-    def _source(self, subscription: _Subscription) -> None:
+    def _source(self, subscription: Subscription) -> None:
         """Follow the table where it runs: this node's own table directly (no trip
         through Redis), else its Redis channel. Called again when it moves."""
         table_id = subscription.table_id
@@ -550,7 +474,7 @@ class RedisBus:
             subscription.remote = True
             self._spawn(self._subscribe(subscription))
 
-    def _moved(self, subscription: _Subscription) -> None:
+    def _moved(self, subscription: Subscription) -> None:
         """This node's table left it while followed directly: follow it through Redis."""
         subscription.local = None
         if self._subscriptions.get(subscription.table_id) is subscription:
@@ -560,7 +484,7 @@ class RedisBus:
         if self._pubsub is not None:
             self._spawn(self._quietly(self._pubsub.unsubscribe(events_channel(table_id))))
 
-    async def _subscribe(self, subscription: _Subscription) -> None:
+    async def _subscribe(self, subscription: Subscription) -> None:
         assert self._pubsub is not None
         try:
             await self._pubsub.subscribe(events_channel(subscription.table_id))
@@ -570,7 +494,7 @@ class RedisBus:
                 subscription.ready.set_result(None)  # its followers catch up when back
             subscription.tell("lost")
 
-    def _unsubscribe(self, subscription: _Subscription) -> None:
+    def _unsubscribe(self, subscription: Subscription) -> None:
         if self._subscriptions.get(subscription.table_id) is subscription:
             del self._subscriptions[subscription.table_id]
             if subscription.local is not None:
@@ -615,7 +539,7 @@ class RedisBus:
         self._spawn(self._read_directory())
 
     def _take(self, message: dict[str, Any]) -> None:
-        event_prefix = _EVENTS
+        event_prefix = EVENTS_PREFIX
         kind = message["type"]
         channel = message["channel"]
         channel = channel.decode() if isinstance(channel, bytes) else str(channel)

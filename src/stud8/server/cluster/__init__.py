@@ -17,4 +17,6 @@ Every key of a room starts with :data:`PREFIX`; the Redis database number in the
 URL (``redis://host:6379/N``) keeps rooms apart on one Redis.
 """
 
-PREFIX = "stud8:"
+from stud8.server.bus.channels import PREFIX
+
+__all__ = ["PREFIX"]
