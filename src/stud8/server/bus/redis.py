@@ -585,6 +585,10 @@ class RedisBus:
         queue = self._outgoing
         while True:
             items = [await queue.get()]
+            # one more turn of the loop: what the other callbacks of this turn hand
+            # over (the events of the other tables, the replies) goes in the same
+            # round trip; a write to Redis costs more than the wait
+            await asyncio.sleep(0)
             while len(items) < MAX_PIPELINE and not queue.empty():
                 items.append(queue.get_nowait())
             ops = [op for op in items if not isinstance(op, asyncio.Future)]
