@@ -203,6 +203,46 @@ def test_a_drained_node_hands_its_tables_over_between_hands(tmp_path: Path, redi
         engine.dispose()
 
 
+def test_a_node_stopped_cleanly_plays_its_hand_out_and_hands_the_table_over(
+    tmp_path: Path, redis_url: str
+) -> None:
+    pg = fresh_database("postgresql", tmp_path)
+    with nodes(pg, redis_url, tmp_path, ("a", "b")) as servers:
+        home, away, tokens = open_room(servers, redis_url)
+
+        async def main() -> str:
+            ann, bob = await seat_both(servers[away], tokens)
+            stop = asyncio.Event()
+            playing: list[asyncio.Task[int]] = []
+            try:
+                hand_id = await bring_in(ann, bob, 0)
+                # SIGINT while the hand is in play; the players play it out meanwhile
+                servers[home].process.send_signal(signal.SIGINT)
+                playing = [asyncio.create_task(play_turns(p, stop)) for p in (ann, bob)]
+                await asyncio.to_thread(servers[home].process.wait, 60)
+                mark = [len(p.messages) for p in (ann, bob)]
+                for player, start in zip((ann, bob), mark, strict=True):
+                    await player.wait_for("a hand on the other node", is_event("hand_finish"),
+                                          start)  # fmt: skip
+                return hand_id
+            finally:
+                stop.set()
+                await asyncio.gather(*playing, return_exceptions=True)
+                await ann.close()
+                await bob.close()
+
+        hand_id = asyncio.run(asyncio.wait_for(main(), 180))
+        assert owner(redis_url, "t1") == away
+        assert "handed table t1 over" in servers[home].log.read_text()
+    engine, ledger = ledger_of(pg)
+    try:
+        done = ledger.hand_transaction(hand_id)
+        assert done is not None and done[1] != "refund", done  # played out, not cancelled
+        assert ledger.audit().ok
+    finally:
+        engine.dispose()
+
+
 def test_a_paused_owner_never_settles_a_hand_after_another_node_took_its_table(
     tmp_path: Path, redis_url: str
 ) -> None:
