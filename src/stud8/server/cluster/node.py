@@ -245,7 +245,7 @@ class ClusterNode:
                 await self.leases.release(table_id)
                 return False
             await self.lobby.reopen(table_id, stored.name, stored.spec, reseats)
-        except (LobbyError, LookupError, OSError) as exc:
+        except Exception as exc:  # the database away, a bad stored spec...: not ours then
             log.error("node %s could not take table %s: %s", self.name, table_id, exc)
             self.epochs.let_go(table_id)
             with contextlib.suppress(RedisError, OSError):
