@@ -286,7 +286,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
     auth = AccountsAuth(accounts, operators=settings.operators)
     local = LocalBus()
-    bus = RedisBus(redis, name, local)
+    bus = RedisBus(redis, name, local, url=settings.redis_url)
     lobby = Lobby(
         books=RoomBooks(ledger, writer, epochs=epochs),
         clock=AsyncioClock(),

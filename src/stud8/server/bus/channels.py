@@ -1,6 +1,11 @@
 """The keys and channels of a room on several nodes in Redis, and the envelope of a
 bus message (:mod:`stud8.server.bus.redis`): a line of JSON (what the message is,
 for whom, a request id), then the message itself as the codec writes it.
+
+Keys live in the Redis database of the room's URL (``redis://host:6379/N``), but
+pub/sub channels are shared by every database of a Redis: so a channel's name
+carries the database's number too (:class:`Channels`), and two rooms on one Redis
+never hear each other.
 """
 
 from __future__ import annotations
@@ -8,38 +13,34 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = [
-    "DIRECTORY",
-    "EVENTS_PREFIX",
-    "PREFIX",
-    "TABLES",
-    "WAKE",
-    "commands_channel",
-    "events_channel",
-    "pack",
-    "replies_channel",
-    "unpack",
-]
+__all__ = ["PREFIX", "TABLES", "Channels", "pack", "unpack"]
 
 PREFIX = "stud8:"
 TABLES = f"{PREFIX}tables"
-DIRECTORY = f"{PREFIX}dir"
-WAKE = f"{PREFIX}wake"  # a table wants an owner: every node looks now
 
 
-def events_channel(table_id: str) -> str:
-    return f"{PREFIX}ev:{table_id}"
+class Channels:
+    """The pub/sub channels of a room whose keys are in Redis database ``db``, as
+    bytes (what the connections send)."""
 
+    def __init__(self, db: int = 0) -> None:
+        self.prefix = f"{PREFIX}{db}:"
+        self.directory = f"{self.prefix}dir".encode()
+        self.wake = f"{self.prefix}wake".encode()
+        self.events_prefix = f"{self.prefix}ev:".encode()
+        self._events: dict[str, bytes] = {}
 
-EVENTS_PREFIX = events_channel("")
+    def events(self, table_id: str) -> bytes:
+        found = self._events.get(table_id)
+        if found is None:
+            found = self._events[table_id] = self.events_prefix + table_id.encode()
+        return found
 
+    def commands(self, node: str) -> bytes:
+        return f"{self.prefix}cmd:{node}".encode()
 
-def commands_channel(node: str) -> str:
-    return f"{PREFIX}cmd:{node}"
-
-
-def replies_channel(node: str) -> str:
-    return f"{PREFIX}rep:{node}"
+    def replies(self, node: str) -> bytes:
+        return f"{self.prefix}rep:{node}".encode()
 
 
 def pack(header: dict[str, Any], payload: bytes = b"") -> bytes:

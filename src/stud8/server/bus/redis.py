@@ -48,21 +48,10 @@ from types import MappingProxyType
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline, PubSub
 from redis.exceptions import RedisError
 
 from stud8.server.bus import Listed, NoSuchTable
-from stud8.server.bus.channels import (
-    DIRECTORY,
-    EVENTS_PREFIX,
-    TABLES,
-    WAKE,
-    commands_channel,
-    events_channel,
-    pack,
-    replies_channel,
-    unpack,
-)
+from stud8.server.bus.channels import TABLES, Channels, pack, unpack
 from stud8.server.bus.codec import (
     BusCodecError,
     decode_catch_up,
@@ -77,6 +66,7 @@ from stud8.server.bus.codec import (
     encode_reply,
 )
 from stud8.server.bus.local import LocalBus
+from stud8.server.bus.resp import Publisher, RedisAddress, Subscriber
 from stud8.server.bus.subscriptions import Follower, Subscription
 from stud8.server.table.commands import Command, Reply
 from stud8.server.table.events import Numbered
@@ -88,7 +78,6 @@ log = logging.getLogger("stud8.server")
 
 REPLY_SECONDS = 5.0  # a command or catch-up not answered by then: "try again"
 DIRECTORY_SECONDS = 5.0  # the whole directory read again this often
-MAX_PIPELINE = 500  # messages sent to Redis in one round trip
 
 NOT_ANSWERED = "the table did not answer in time (it may be moving); try again"
 MOVED = "the table has moved to another node; try again"
@@ -116,10 +105,13 @@ class RedisBus:
         node: str,
         local: LocalBus,
         *,
+        url: str,
         reply_seconds: float = REPLY_SECONDS,
         directory_seconds: float = DIRECTORY_SECONDS,
     ) -> None:
-        self.redis = redis
+        self.redis = redis  # the hash of the directory (redis-py)
+        self.address = RedisAddress.parse(url)  # pub/sub (the lean connections)
+        self.channels = Channels(self.address.db)
         self.node = node
         self.local = local
         self.reply_seconds = reply_seconds
@@ -129,18 +121,21 @@ class RedisBus:
         self._subscriptions: dict[str, Subscription] = {}
         self._pending: dict[int, tuple[asyncio.Future[Any], Callable[[bytes], Any]]] = {}
         self._ids = itertools.count(1)
-        # what goes to Redis, in order: a message to add to the next round trip, or
-        # a future to resolve once everything before it has gone
-        self._outgoing: asyncio.Queue[Callable[[Pipeline], object] | asyncio.Future[None]] = (
-            asyncio.Queue()
+        # messages to publish at the end of this turn of the loop, in order
+        self._outgoing: list[tuple[bytes, bytes]] = []
+        self._publisher = Publisher(self.address, f"node {node}'s bus (out)")
+        self._subscriber = Subscriber(
+            self.address,
+            f"node {node}'s bus (in)",
+            deliver=self._received,
+            subscribed=self._subscribed,
+            reconnected=self._back,
         )
         self._forwarding: dict[str, Any] = {}  # this node's tables: their local following
         self._runs: dict[str, str] = {}  # this node's tables: their run's id
         self._missing: dict[str, int] = {}  # tables not in the hash at the last reads
-        self._pubsub: PubSub | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._serving: set[asyncio.Task[None]] = set()
-        self._connected = True
         # closes a table of this node for another node's lobby (an operator's request)
         self.close_handler: Callable[[str], Awaitable[None]] | None = None
         # called when a node says a table wants an owner (a new table)
@@ -150,15 +145,15 @@ class RedisBus:
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
         """Subscribe, read the directory, and publish this node's tables from now on."""
-        self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(
-            commands_channel(self.node), replies_channel(self.node), DIRECTORY, WAKE
-        )
+        channels = self.channels
+        self._commands = channels.commands(self.node)
+        self._replies = channels.replies(self.node)
+        await self._publisher.start()
+        await self._subscriber.start()
+        self._subscriber.subscribe(self._commands, self._replies, channels.directory, channels.wake)
         await self._read_directory()
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._read(), name=f"bus-read-{self.node}"),
-            loop.create_task(self._write(), name=f"bus-write-{self.node}"),
             loop.create_task(self._refresh(), name=f"bus-directory-{self.node}"),
         ]
         self.local.watch(self._local_changed)
@@ -178,18 +173,13 @@ class RedisBus:
             if not future.done():
                 future.cancel()
         self._pending.clear()
-        if self._pubsub is not None:
-            with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
-            self._pubsub = None
+        await self._subscriber.close()
+        await self._publisher.close()
 
     async def flush(self) -> None:
         """Wait until every message handed over so far has gone to Redis."""
-        if not self._tasks:
-            return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._outgoing.put_nowait(done)
-        await asyncio.wait_for(done, 10)
+        self._publish_now()
+        await asyncio.wait_for(self._publisher.sent(), 10)
 
     # ------------------------------------------------------------ this node's tables
     def _local_changed(self, table_id: str, listed: Listed | None, for_good: bool) -> None:
@@ -206,34 +196,23 @@ class RedisBus:
             return  # moving: its entry is the next owner's
         if table_id not in self._forwarding:
             self._runs[table_id] = uuid.uuid4().hex[:16]
-            channel = events_channel(table_id)
+            channel = self.channels.events(table_id)
             self._forwarding[table_id] = self.local.follow(
-                table_id,
-                lambda item: self._send(lambda p: p.publish(channel, encode_numbered(item))),
-                lambda: None,
+                table_id, lambda item: self._send(channel, encode_numbered(item)), lambda: None
             )
         if subscription is not None and subscription.local is None:
             self._source(subscription)  # it runs here now: followed directly
         run = self._runs[table_id]
         self._set_entry(table_id, _Entry(self.node, run, listed))
         value = f"{self.node}\n{run}\n".encode() + encode_listed(listed)
-        message = table_id.encode() + b"\n" + value
-
-        def publish(pipe: Pipeline) -> None:
-            pipe.hset(TABLES, table_id, value)
-            pipe.publish(DIRECTORY, message)
-
-        self._send(publish)
+        self._spawn(self._quietly(self.redis.hset(TABLES, table_id, value)))
+        self._send(self.channels.directory, table_id.encode() + b"\n" + value)
 
     def unlist(self, table_id: str) -> None:
         """The table is closed for good (not moving): off the room's directory."""
         self._drop_entry(table_id)
-
-        def publish(pipe: Pipeline) -> None:
-            pipe.hdel(TABLES, table_id)
-            pipe.publish(DIRECTORY, table_id.encode() + b"\n")
-
-        self._send(publish)
+        self._spawn(self._quietly(self.redis.hdel(TABLES, table_id)))
+        self._send(self.channels.directory, table_id.encode() + b"\n")
 
     # ------------------------------------------------------------ the edge's side
     def send(self, table_id: str, command: Command) -> asyncio.Future[Reply]:
@@ -284,7 +263,7 @@ class RedisBus:
     def wake_all(self) -> None:
         """Tell every node that a table wants an owner (so the least loaded takes it
         now rather than at its next round)."""
-        self._send(lambda p: p.publish(WAKE, b""))
+        self._send(self.channels.wake, b"")
 
     async def close_remote(self, table_id: str) -> None:
         """Ask the node that runs the table to close it (for good);
@@ -323,8 +302,7 @@ class RedisBus:
         request_id = next(self._ids)
         self._pending[request_id] = (future, decode)
         header = {"op": op, "id": request_id, "from": self.node, "table": table_id, **extra}
-        data = pack(header, payload)
-        self._send(lambda p: p.publish(commands_channel(node), data))
+        self._send(self.channels.commands(node), pack(header, payload))
 
         def expire() -> None:
             pending = self._pending.pop(request_id, None)
@@ -385,8 +363,7 @@ class RedisBus:
         else:
             raise ValueError(f"no such request {header['op']!r}")
         data = pack(answer, body)
-        channel = replies_channel(str(header["from"]))
-        self._send(lambda p: p.publish(channel, data))
+        self._send(self.channels.replies(str(header["from"])), data)
 
     # ------------------------------------------------------------ the directory
     def _set_entry(self, table_id: str, entry: _Entry) -> None:
@@ -472,7 +449,7 @@ class RedisBus:
             subscription.local = None
         if not subscription.remote:
             subscription.remote = True
-            self._spawn(self._subscribe(subscription))
+            self._subscribe(subscription)
 
     def _moved(self, subscription: Subscription) -> None:
         """This node's table left it while followed directly: follow it through Redis."""
@@ -481,18 +458,12 @@ class RedisBus:
             self._source(subscription)
 
     def _unlisten(self, table_id: str) -> None:
-        if self._pubsub is not None:
-            self._spawn(self._quietly(self._pubsub.unsubscribe(events_channel(table_id))))
+        self._subscriber.unsubscribe(self.channels.events(table_id))
 
-    async def _subscribe(self, subscription: Subscription) -> None:
-        assert self._pubsub is not None
-        try:
-            await self._pubsub.subscribe(events_channel(subscription.table_id))
-        except (RedisError, OSError) as exc:
-            log.warning("cannot follow table %s now: %s", subscription.table_id, exc)
-            if not subscription.ready.done():
-                subscription.ready.set_result(None)  # its followers catch up when back
-            subscription.tell("lost")
+    def _subscribe(self, subscription: Subscription) -> None:
+        # confirmed by Redis in order with what it publishes after: _subscribed; if
+        # the connection is down, the reconnection subscribes it and says "lost"
+        self._subscriber.subscribe(self.channels.events(subscription.table_id))
 
     def _unsubscribe(self, subscription: Subscription) -> None:
         if self._subscriptions.get(subscription.table_id) is subscription:
@@ -510,26 +481,8 @@ class RedisBus:
             await call
 
     # ------------------------------------------------------------ reading and writing
-    async def _read(self) -> None:
-        pubsub = self._pubsub
-        assert pubsub is not None
-        while True:
-            try:
-                # no timeout per message (it costs a timer each): the heartbeat task
-                # notices a Redis that is gone, and this read fails with its socket
-                async for message in pubsub.listen():
-                    if not self._connected:
-                        self._back()
-                    self._take(message)
-            except (RedisError, OSError) as exc:
-                if self._connected:
-                    log.warning("node %s lost Redis: %s", self.node, exc)
-                self._connected = False
-            await asyncio.sleep(0.2)
-
     def _back(self) -> None:
         """Redis is back: what was published meanwhile is lost."""
-        self._connected = True
         log.warning("node %s has Redis again", self.node)
         for subscription in tuple(self._subscriptions.values()):
             subscription.tell("lost")
@@ -538,37 +491,32 @@ class RedisBus:
             self._local_changed(table_id, listed, False)
         self._spawn(self._read_directory())
 
-    def _take(self, message: dict[str, Any]) -> None:
-        event_prefix = EVENTS_PREFIX
-        kind = message["type"]
-        channel = message["channel"]
-        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-        if kind == "subscribe":
-            if channel.startswith(event_prefix):
-                found = self._subscriptions.get(channel[len(event_prefix) :])
-                if found is not None and not found.ready.done():
-                    found.ready.set_result(None)
-            return
-        if kind != "message":
-            return
-        data = message["data"]
+    def _subscribed(self, channel: bytes) -> None:
+        prefix = self.channels.events_prefix
+        if channel.startswith(prefix):
+            found = self._subscriptions.get(channel[len(prefix) :].decode())
+            if found is not None and not found.ready.done():
+                found.ready.set_result(None)
+
+    def _received(self, channel: bytes, data: bytes) -> None:
+        """A message from Redis (in the event loop's reading of the socket)."""
+        prefix = self.channels.events_prefix
         try:
-            if channel.startswith(event_prefix):
-                found = self._subscriptions.get(channel[len(event_prefix) :])
+            if channel.startswith(prefix):
+                found = self._subscriptions.get(channel[len(prefix) :].decode())
                 if found is not None and found.remote:
                     found.deliver(decode_numbered(data))
-            elif channel == DIRECTORY:
-                self._directory_message(data)
-            elif channel == WAKE:
-                if self.wake_handler is not None:
-                    self.wake_handler()
-            elif channel == replies_channel(self.node):
+            elif channel == self._replies:
                 self._answered(data)
-            elif channel == commands_channel(self.node):
+            elif channel == self._commands:
                 self._spawn(self._serve_logged(data))
-        except (BusCodecError, ValueError, KeyError, TypeError) as exc:
+            elif channel == self.channels.directory:
+                self._directory_message(data)
+            elif channel == self.channels.wake and self.wake_handler is not None:
+                self.wake_handler()
+        except (BusCodecError, ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
             self.lost_messages += 1
-            log.error("node %s: a message on %s cannot be read: %s", self.node, channel, exc)
+            log.error("node %s: a message on %r cannot be read: %s", self.node, channel, exc)
 
     async def _serve_logged(self, data: bytes) -> None:
         try:
@@ -577,40 +525,17 @@ class RedisBus:
             self.lost_messages += 1
             log.error("node %s: a request cannot be read: %s", self.node, exc)
 
-    def _send(self, op: Callable[[Pipeline], object]) -> None:
-        self._outgoing.put_nowait(op)
+    def _send(self, channel: bytes, data: bytes) -> None:
+        """Publish at the end of this turn of the loop, with everything else handed
+        over in it (the events of every table, the replies): one write to Redis."""
+        if not self._outgoing:
+            asyncio.get_running_loop().call_soon(self._publish_now)
+        self._outgoing.append((channel, data))
 
-    async def _write(self) -> None:
-        """Send what was handed over, in order, many messages per round trip."""
-        queue = self._outgoing
-        while True:
-            items = [await queue.get()]
-            # one more turn of the loop: what the other callbacks of this turn hand
-            # over (the events of the other tables, the replies) goes in the same
-            # round trip; a write to Redis costs more than the wait
-            await asyncio.sleep(0)
-            while len(items) < MAX_PIPELINE and not queue.empty():
-                items.append(queue.get_nowait())
-            ops = [op for op in items if not isinstance(op, asyncio.Future)]
-            for attempt in range(3):
-                if not ops:
-                    break
-                pipe = self.redis.pipeline(transaction=False)
-                for op in ops:
-                    op(pipe)
-                try:
-                    await pipe.execute()
-                    break
-                except (RedisError, OSError) as exc:
-                    if attempt == 2:
-                        self.lost_messages += len(ops)
-                        log.error("node %s could not send %d message(s) to Redis: %s",
-                                  self.node, len(ops), exc)  # fmt: skip
-                    else:
-                        await asyncio.sleep(0.2 * (attempt + 1))
-            for item in items:
-                if isinstance(item, asyncio.Future) and not item.done():
-                    item.set_result(None)
+    def _publish_now(self) -> None:
+        messages, self._outgoing = self._outgoing, []
+        if messages and not self._publisher.publish(messages):
+            self.lost_messages += len(messages)  # Redis is away: the numbers tell
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
