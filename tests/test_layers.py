@@ -182,7 +182,7 @@ SERVER_PARTS: dict[str, set[str]] = {
     "bus": {"table"},
     "wire": {"table"},
     "books": {"storage", "table"},
-    "accounts": {"storage", "books"},
+    "accounts": {"storage", "books", "wire"},
     "edge": {"bus", "wire", "table"},
     "room": {"table", "bus", "books", "wire", "clock", "storage"},
     "http": {"edge", "room", "accounts", "wire", "books", "settings", "collector", "table"},

@@ -91,7 +91,7 @@ async def serve(
 ) -> AsyncIterator[Room]:
     """Start a server in this event loop (port 0), with table t1 open; stop it after."""
     books = MemoryBooks()
-    auth = MemoryAuth(operators={"op"}, on_register=lambda name: books.issue(name, 1000))
+    auth = MemoryAuth(operators={"oper"}, on_register=lambda name: books.issue(name, 1000))
     seeds = itertools.count(1)
     app = room_app(
         settings or Settings(default_tables=0),

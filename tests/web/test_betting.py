@@ -59,8 +59,8 @@ def open_table_from_the_form(op: Page) -> None:
 
 
 def test_a_pot_limit_hand_with_the_slider_the_box_and_the_pot_button(stage: Stage) -> None:
-    players = stage.start(start_room(TableSpec(bots=0), decks=[NO_LOW_DECK], operators=["op"]))
-    op = players.new("op")
+    players = stage.start(start_room(TableSpec(bots=0), decks=[NO_LOW_DECK], operators=["oper"]))
+    op = players.new("oper")
     # a bad value is refused by the server, and said
     players.console.expect_refusal("POST", "/api/v1/tables")
     op.click("details.create-table summary")
@@ -77,8 +77,8 @@ def test_a_pot_limit_hand_with_the_slider_the_box_and_the_pot_button(stage: Stag
     screenshot(op, "lobby-create-table")
     # a plain log-in says he is an operator: the form is there
     op.click("#logout")
-    op.fill("#name", "op")
-    op.fill("#password", "secret-op")
+    op.fill("#name", "oper")
+    op.fill("#password", "secret-oper")
     op.click("#login")
     assert op.locator("details.create-table summary").inner_text() == "Create a table"
 

@@ -351,7 +351,7 @@ def test_a_table_closing_tells_its_players_and_takes_no_more_commands() -> None:
 
     async def body() -> None:
         async with serve() as room:
-            ann_t, op_t = await room.player("ann"), await room.player("op")
+            ann_t, op_t = await room.player("ann"), await room.player("oper")
             async with room.connect(ann_t) as ann:
                 await sit(room, ann, 1)
                 r = await room.http.delete(

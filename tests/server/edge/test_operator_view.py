@@ -47,7 +47,7 @@ def down_deals(messages: list[Msg]) -> list[Msg]:
 def test_an_operator_watching_sees_every_down_card_and_a_player_none() -> None:
     async def body() -> None:
         async with serve(spec=BOTS) as room:
-            op_t, cat_t = await room.player("op"), await room.player("cat")
+            op_t, cat_t = await room.player("oper"), await room.player("cat")
             table = room.table()
             async with (
                 websockets.connect(url(room, op_t), max_queue=None) as op_ws,
@@ -97,7 +97,7 @@ def test_an_operator_dealt_into_a_hand_sees_only_his_own_cards_in_it() -> None:
     async def body() -> None:
         spec = TableSpec(bots=2, between_hands=0.01, bot_delay=0.002, action_seconds=30)
         async with serve(spec=spec) as room:
-            op_t = await room.player("op")
+            op_t = await room.player("oper")
             async with room.connect(op_t) as op:
                 op.check_visible = lambda msg: None  # type: ignore[method-assign]
                 reply = await op.command("sit", seat=3, amount=200)

@@ -37,7 +37,7 @@ async def serve(
     settings: Settings,
 ) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryBooks, Lobby]]:
     books = MemoryBooks()
-    auth = MemoryAuth(operators={"op"}, on_register=lambda name: books.issue(name, 1000))
+    auth = MemoryAuth(operators={"oper"}, on_register=lambda name: books.issue(name, 1000))
     app = room_app(
         settings,
         auth=auth,
@@ -97,9 +97,9 @@ def test_register_login_logout() -> None:
             token = r.json()["token"]
             assert r.json() == {"token": token, "name": "ann", "operator": False}
             assert answers("POST /api/v1/login", r)
-            await http.post("/api/v1/register", json={"name": "op", "password": "secret-1"})
-            r = await http.post("/api/v1/login", json={"name": "op", "password": "secret-1"})
-            assert r.json()["operator"] is True and r.json()["name"] == "op"
+            await http.post("/api/v1/register", json={"name": "oper", "password": "secret-1"})
+            r = await http.post("/api/v1/login", json={"name": "oper", "password": "secret-1"})
+            assert r.json()["operator"] is True and r.json()["name"] == "oper"
             # the token is a session: it logs out once
             r = await http.post("/api/v1/logout", headers=bearer(token))
             assert r.status_code == 200 and answers("POST /api/v1/logout", r)
@@ -148,7 +148,7 @@ def test_the_lobby_lists_the_ready_tables_with_bots() -> None:
 def test_create_and_close_a_table_operators_only() -> None:
     async def body() -> None:
         async with serve(Settings(default_tables=0)) as (http, books, lobby):
-            op, ann = await login(http, "op"), await login(http, "ann")
+            op, ann = await login(http, "oper"), await login(http, "ann")
             spec = {
                 "ante": 2,
                 "bring_in": 5,

@@ -1,7 +1,8 @@
 """Player accounts: registration, passwords, log-in sessions, roles.
 
-A player has a unique name (3 to 20 letters, digits, ``_`` or ``-``; unique
-regardless of case, so ``Ann`` and ``ann`` cannot both exist), a password
+A player has a unique name (:data:`~stud8.server.wire.limits.NAME_CHARS` letters,
+digits, ``_`` or ``-``; unique regardless of case, so ``Ann`` and ``ann`` cannot
+both exist), a password (:data:`~stud8.server.wire.limits.PASSWORD_CHARS`)
 hashed with argon2id (argon2-cffi's :class:`~argon2.PasswordHasher`, with
 :func:`default_hasher`'s parameters) and a role,
 ``player`` or ``operator``. A new account gets its play chips as a ``grant``
@@ -51,11 +52,13 @@ from stud8.server.books.ledger import Ledger, retryable
 from stud8.server.storage.db import session_factory
 from stud8.server.storage.models import LoginSession
 from stud8.server.storage.models import Player as PlayerRow
+from stud8.server.wire.limits import NAME_CHARS, PASSWORD_CHARS
+from stud8.server.wire.limits import NAME_PATTERN as NAME_RULE
 
 ROLES = ("player", "operator")
-NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{3,20}")
-MIN_PASSWORD = 8
-MAX_PASSWORD = 1024
+NAME_PATTERN = re.compile(NAME_RULE)
+MIN_PASSWORD, MAX_PASSWORD = PASSWORD_CHARS
+NAME_RULE_TEXT = f"a name is {NAME_CHARS[0]} to {NAME_CHARS[1]} letters, digits, '_' or '-'"
 DEFAULT_OPENING_CHIPS = 10_000
 DEFAULT_SESSION_TTL = timedelta(days=30)
 BAD_LOGIN = "wrong name or password"
@@ -70,7 +73,7 @@ class AccountError(ValueError):
 
 
 class BadNameError(AccountError):
-    """The name is not 3-20 letters, digits, '_' or '-'."""
+    """The name is not of the allowed length or letters (``wire.limits``)."""
 
 
 class NameTakenError(AccountError):
@@ -109,9 +112,9 @@ class Player:
 def validate_name(name: str) -> str:
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise BadNameError(
-            f"a name is 3 to 20 letters, digits, '_' or '-', not {name!r}"
+            f"{NAME_RULE_TEXT}, not {name!r}"
             if isinstance(name, str) and len(name) <= 40
-            else "a name is 3 to 20 letters, digits, '_' or '-'"
+            else NAME_RULE_TEXT
         )
     return name
 

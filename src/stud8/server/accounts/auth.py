@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-NAME_RE = re.compile(r"^[A-Za-z0-9_\-]{2,24}$")
-MIN_PASSWORD = 6
-MAX_PASSWORD = 256
+from stud8.server.accounts.accounts import AccountError, validate_name, validate_password
 
 
 class AuthError(Exception):
@@ -73,10 +70,12 @@ class Auth(Protocol):
 
 
 def check_credentials(name: str, password: str) -> None:
-    if not NAME_RE.match(name):
-        raise InvalidCredentialsError("a name is 2 to 24 letters, digits, '_' or '-'")
-    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise InvalidCredentialsError(f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    """The rules of :mod:`stud8.server.accounts.accounts` (one set for every room)."""
+    try:
+        validate_name(name)
+        validate_password(password)
+    except AccountError as exc:
+        raise InvalidCredentialsError(str(exc)) from None
 
 
 def _hash(password: str, salt: bytes) -> bytes:

@@ -1,13 +1,34 @@
-"""The protocol's limits, each defined once (``docs/protocol.md`` shows them from here)."""
+"""The protocol's limits, each defined once (``docs/protocol.md`` shows them from here).
+
+The accounts enforce the name and password limits from here
+(:mod:`stud8.server.accounts.accounts`), and the REST schemas give them
+(:mod:`stud8.server.wire.schemas`), so what is documented is what is enforced.
+
+>>> NAME_CHARS, PASSWORD_CHARS
+((3, 20), (8, 1024))
+>>> import re; bool(re.fullmatch(NAME_PATTERN, "ann_1")), bool(re.fullmatch(NAME_PATTERN, "a b"))
+(True, False)
+"""
 
 from __future__ import annotations
 
 MAX_MESSAGE_BYTES = 4096  # a client's websocket message
 MAX_ID_CHARS = 64  # a command id
 MAX_BODY_BYTES = 16 * 1024  # a REST request's body
+NAME_CHARS = (3, 20)  # an account's name, fewest and most characters
+NAME_PATTERN = f"[A-Za-z0-9_-]{{{NAME_CHARS[0]},{NAME_CHARS[1]}}}"  # letters, digits, '_' or '-'
+PASSWORD_CHARS = (8, 1024)  # a password, fewest and most characters
 
-LIMITS: dict[str, tuple[int, str]] = {
+LIMITS: dict[str, tuple[int | str, str]] = {
     "MAX_MESSAGE_BYTES": (MAX_MESSAGE_BYTES, "bytes in a client's websocket message"),
     "MAX_ID_CHARS": (MAX_ID_CHARS, "characters in a command id"),
     "MAX_BODY_BYTES": (MAX_BODY_BYTES, "bytes in a REST request's body"),
+    "NAME_CHARS": (
+        f"{NAME_CHARS[0]} to {NAME_CHARS[1]}",
+        "characters in an account's name: letters, digits, '_' or '-' (unique in any case)",
+    ),
+    "PASSWORD_CHARS": (
+        f"{PASSWORD_CHARS[0]} to {PASSWORD_CHARS[1]}",
+        "characters in a password; not a common password, not the name",
+    ),
 }

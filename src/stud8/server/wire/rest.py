@@ -21,7 +21,7 @@ from stud8.server.table.status import TableStatus
 
 @dataclass(frozen=True, slots=True)
 class Credentials:
-    """A name (2 to 24 letters, digits, '_' or '-') and a password (6 to 256 characters)."""
+    """A name and a password (their limits: ``NAME_CHARS``, ``PASSWORD_CHARS``)."""
 
     name: str
     password: str

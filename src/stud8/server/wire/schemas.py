@@ -28,7 +28,7 @@ from stud8.server.table.events import TableEvent
 from stud8.server.wire.client import CLIENT_MESSAGES
 from stud8.server.wire.codec import JSON
 from stud8.server.wire.events import EVENT_TYPES
-from stud8.server.wire.limits import LIMITS
+from stud8.server.wire.limits import LIMITS, NAME_CHARS, NAME_PATTERN, PASSWORD_CHARS
 from stud8.server.wire.rest import ENDPOINTS, Failure
 from stud8.server.wire.server import SERVER_MESSAGES, EventMessage
 
@@ -135,6 +135,13 @@ def _event_schemas() -> dict[str, JSON]:
     return out
 
 
+def _text(chars: tuple[int, int], pattern: str | None = None) -> dict[str, JSON]:
+    schema: dict[str, JSON] = {"type": "string", "minLength": chars[0], "maxLength": chars[1]}
+    if pattern is not None:
+        schema["pattern"] = pattern
+    return schema
+
+
 def _rest_schemas() -> dict[str, JSON]:
     out: dict[str, JSON] = {}
     for e in ENDPOINTS:
@@ -148,6 +155,9 @@ def _rest_schemas() -> dict[str, JSON]:
                 request["properties"]["name"] = {"type": "string"}
             else:
                 request = _object_schema(e.request, title=e.request.__name__, doc=doc)
+            if e.request.__name__ == "Credentials":  # the limits the accounts enforce
+                request["properties"]["name"] = _text(NAME_CHARS, pattern=f"^{NAME_PATTERN}$")
+                request["properties"]["password"] = _text(PASSWORD_CHARS)
             if what == "query":  # a parameter is absent or a value, never null
                 for name, prop in request["properties"].items():
                     kinds = [k for k in prop.get("anyOf", [prop]) if k != {"type": "null"}]
