@@ -1,6 +1,7 @@
-"""The room on a database (a new SQLite file), served in this event loop on 127.0.0.1:
-:func:`db_room` yields an HTTP client on it and the :class:`~stud8.server.runtime.Room`;
-the server is stopped and the room closed at the end."""
+"""Rooms served in this event loop on 127.0.0.1, stopped at the end: :func:`db_room`
+on a database (a new SQLite file), yielding an HTTP client on it and the
+:class:`~stud8.server.runtime.Room`; :func:`memory_room` and :func:`database_room`
+yield only the HTTP client (for tests that run on both kinds, :data:`ROOMS`)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 import httpx
 
 from server.roomdb import serving
-from stud8.server.runtime import Room, open_room
+from stud8.server.runtime import Room, memory_app, open_room
 from stud8.server.settings import Settings
+from stud8.server.table.spec import TableSpec
 
 FAST = {"STUD8_BETWEEN_HANDS": "0.05", "STUD8_BOT_DELAY": "0"}
 
@@ -34,3 +36,28 @@ async def db_room(
             yield http, room, port
     finally:
         room.close()
+
+
+@asynccontextmanager
+async def memory_room(
+    tmp_path: Path, settings: Settings | None = None
+) -> AsyncIterator[httpx.AsyncClient]:
+    """``stud8 serve --memory``'s room; an HTTP client on it."""
+    app = memory_app(settings or Settings(default_tables=0), spec=TableSpec())
+    async with (
+        serving(app) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http,
+    ):
+        yield http
+
+
+@asynccontextmanager
+async def database_room(
+    tmp_path: Path, settings: Settings | None = None
+) -> AsyncIterator[httpx.AsyncClient]:
+    """:func:`db_room`'s HTTP client only."""
+    async with db_room(tmp_path, settings) as (http, _, _):
+        yield http
+
+
+ROOMS = {"memory": memory_room, "database": database_room}

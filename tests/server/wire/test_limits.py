@@ -4,35 +4,15 @@ documented by every room (in memory and on a database), given in the REST schema
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 
-from server.dbroom import db_room
-from server.roomdb import serving
-from stud8.server.runtime import memory_app
-from stud8.server.settings import Settings
-from stud8.server.table.spec import TableSpec
+from server.dbroom import ROOMS
 from stud8.server.wire.limits import NAME_CHARS, PASSWORD_CHARS
 from stud8.server.wire.schemas import json_schemas
 
 PASSWORD = "Tr1cky-Ostrich-7"
-
-
-@asynccontextmanager
-async def memory_room(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
-    app = memory_app(Settings(default_tables=0), spec=TableSpec())
-    async with serving(app) as port, httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as h:
-        yield h
-
-
-@asynccontextmanager
-async def database_room(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
-    async with db_room(tmp_path) as (http, _, _):
-        yield http
 
 
 def test_the_schema_gives_the_limits_the_accounts_enforce() -> None:
@@ -41,15 +21,13 @@ def test_the_schema_gives_the_limits_the_accounts_enforce() -> None:
     assert (body["password"]["minLength"], body["password"]["maxLength"]) == PASSWORD_CHARS
 
 
-@pytest.mark.parametrize("room", [memory_room, database_room], ids=["memory", "database"])
-def test_every_room_enforces_the_documented_limits(
-    room: type[AbstractAsyncContextManager[httpx.AsyncClient]], tmp_path: Path
-) -> None:
+@pytest.mark.parametrize("kind", ROOMS)
+def test_every_room_enforces_the_documented_limits(kind: str, tmp_path: Path) -> None:
     low, high = NAME_CHARS
     short_pw, long_pw = PASSWORD_CHARS
 
     async def body() -> None:
-        async with room(tmp_path) as http:  # type: ignore[call-arg]
+        async with ROOMS[kind](tmp_path) as http:
 
             async def status(name: str, password: str = PASSWORD) -> int:
                 r = await http.post("/api/v1/register", json={"name": name, "password": password})

@@ -48,6 +48,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from stud8.server.accounts.passwords import password_problem
 from stud8.server.books.ledger import Ledger, retryable
 from stud8.server.storage.db import session_factory
 from stud8.server.storage.models import LoginSession
@@ -81,7 +82,7 @@ class NameTakenError(AccountError):
 
 
 class WeakPasswordError(AccountError):
-    """The password is too short (or absurdly long)."""
+    """The password is too short or too long, blank, the name, or a common one."""
 
 
 class BadLoginError(AccountError):
@@ -119,11 +120,11 @@ def validate_name(name: str) -> str:
     return name
 
 
-def validate_password(password: str) -> str:
-    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise WeakPasswordError(f"a password has at least {MIN_PASSWORD} characters")
-    if len(password) > MAX_PASSWORD:
-        raise WeakPasswordError(f"a password has at most {MAX_PASSWORD} characters")
+def validate_password(password: str, name: str | None = None) -> str:
+    """``password`` if a room accepts it for ``name`` (:mod:`.passwords`)."""
+    problem = password_problem(password, name)
+    if problem is not None:
+        raise WeakPasswordError(problem)
     return password
 
 
@@ -188,7 +189,7 @@ class Accounts:
     def register(self, name: str, password: str, *, role: str = "player") -> Player:
         """A new player with his opening chips granted through the ledger."""
         validate_name(name)
-        validate_password(password)
+        validate_password(password, name)
         if role not in ROLES:
             raise AccountError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
         key = name.casefold()
@@ -246,8 +247,8 @@ class Accounts:
 
     def change_password(self, name: str, old: str, new: str) -> None:
         """Replace the password (the old one must be right); ends his sessions."""
-        validate_password(new)
         player = self._verify(name, old)
+        validate_password(new, player.name)
         password_hash = self.hasher.hash(new)
         with self._sessions.begin() as session:
             row = session.get(PlayerRow, player.id)

@@ -73,7 +73,7 @@ def check_credentials(name: str, password: str) -> None:
     """The rules of :mod:`stud8.server.accounts.accounts` (one set for every room)."""
     try:
         validate_name(name)
-        validate_password(password)
+        validate_password(password, name)
     except AccountError as exc:
         raise InvalidCredentialsError(str(exc)) from None
 
