@@ -12,11 +12,17 @@ starting_chips         ``STUD8_STARTING_CHIPS``    ``10000``
 operators              ``STUD8_OPERATORS``         (none; comma separated names)
 redis_url              ``STUD8_REDIS``             (none: one process; see below)
 node                   ``STUD8_NODE``              the host's name and the port
+login_failures         ``STUD8_LOGIN_FAILURES``    ``5`` wrong passwords an account a minute
+address_failures       ``STUD8_ADDRESS_FAILURES``  ``20`` wrong passwords an address in 15 min
+signups                ``STUD8_SIGNUPS``           ``5`` new accounts an address an hour
 =====================  ==========================  ==========================
 
 With ``redis_url`` the process is one node of a room on several nodes
 (:mod:`stud8.server.cluster`): its database must be PostgreSQL, shared by every
 node, and each node needs its own name.
+
+Past the limits on log-ins and sign-ups the room answers 429 with ``Retry-After``
+(:mod:`stud8.server.http.guard`).
 
 >>> Settings.from_env({"STUD8_PORT": "9000", "STUD8_OPERATORS": "root, ops"}).port
 9000
@@ -51,6 +57,12 @@ class Settings:
     # (``--node``, STUD8_NODE; default: the host's name and the port)
     redis_url: str | None = None
     node: str | None = None
+    login_failures: int = 5
+    login_period: float = 60.0
+    address_failures: int = 20
+    address_period: float = 900.0
+    signups: int = 5
+    signup_period: float = 3600.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -59,6 +71,11 @@ class Settings:
             raise ValueError("default_tables, bots_per_table and starting_chips are 0 or more")
         if self.rate_per_second <= 0 or self.rate_burst < 1:
             raise ValueError("the rate limit must be positive")
+        if (
+            min(self.login_failures, self.address_failures, self.signups) < 1
+            or min(self.login_period, self.address_period, self.signup_period) <= 0
+        ):
+            raise ValueError("the limits on log-ins and sign-ups must be positive")
         if self.node is not None and not NODE_NAME.fullmatch(self.node):
             raise ValueError(
                 f"a node's name is 1 to 64 letters, digits, '.', '_' or '-', not {self.node!r}"
@@ -84,6 +101,9 @@ class Settings:
             ("default_tables", int),
             ("bots_per_table", int),
             ("starting_chips", int),
+            ("login_failures", int),
+            ("address_failures", int),
+            ("signups", int),
         ):
             raw = env.get(f"STUD8_{name.upper()}")
             if raw is not None and raw != "":

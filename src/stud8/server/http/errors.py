@@ -8,6 +8,7 @@ status they mean, by their kind (never by their text).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -29,14 +30,16 @@ __all__ = [
     "HTTPError",
     "NotFound",
     "PayloadTooLarge",
+    "TooManyRequests",
     "Unauthorized",
 ]
 
 
 class HTTPError(Exception):
-    """An error answered with ``status`` and ``{"error": reason}``."""
+    """An error answered with ``status``, ``{"error": reason}`` and its ``headers``."""
 
     status = 500
+    headers: Mapping[str, str] = {}
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -67,6 +70,16 @@ class PayloadTooLarge(HTTPError):
     status = 413
 
 
+class TooManyRequests(HTTPError):
+    """429: try again in ``retry_after`` seconds (``Retry-After``, whole seconds)."""
+
+    status = 429
+
+    def __init__(self, reason: str, retry_after: float) -> None:
+        super().__init__(reason)
+        self.headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
+
+
 # The room's refusals, by kind: the status each means.
 STATUS_OF: Mapping[type[Exception], int] = {
     InvalidCredentialsError: 400,
@@ -78,13 +91,15 @@ STATUS_OF: Mapping[type[Exception], int] = {
 }
 
 
-def error_response(status: int, reason: str) -> JSONResponse:
-    return JSONResponse({"error": reason}, status_code=status)
+def error_response(
+    status: int, reason: str, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"error": reason}, status_code=status, headers=headers)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPError)
-    return error_response(exc.status, exc.reason)
+    return error_response(exc.status, exc.reason, exc.headers)
 
 
 def _refusal(status: int) -> Callable[[Request, Exception], Any]:

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from stud8.server.accounts.auth import Auth
 from stud8.server.edge import Edge
+from stud8.server.http.guard import Guard
 from stud8.server.room.lobby import Lobby
 from stud8.server.settings import Settings
 
@@ -57,3 +58,7 @@ class RoomServices:
     flush: Callable[[], Awaitable[None]] | None = None
     startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    guard: Guard = field(init=False)  # the limits on log-ins and sign-ups
+
+    def __post_init__(self) -> None:
+        self.guard = Guard(self.settings)

@@ -8,7 +8,8 @@ and the tests check the server's real answers against them.
 Every request that needs a login carries ``Authorization: Bearer <token>``. An
 error is ``{"error": reason}`` (:class:`Failure`) with status 400 (a bad
 request), 401 (no or unknown token, a wrong password), 403 (not an operator),
-404, 409 (a name taken) or 413 (a body over 16 KiB).
+404, 409 (a name taken), 413 (a body over 16 KiB) or 429 (too many log-ins or
+sign-ups: ``Retry-After`` says how many seconds to wait).
 """
 
 from __future__ import annotations
