@@ -245,6 +245,21 @@ class Ledger:
             conn=conn,
         )
 
+    def credit(self, player: str, amount: int, reason: str) -> int:
+        """An operator issues chips to a player's bank (sold, a prize, a correction),
+        for ``reason``. Creates the bank account. Returns the transaction id."""
+        _positive(amount, "a credit")
+        name = bank(player)
+        legs = [(ISSUANCE, -amount), (name, amount)]
+        return self.transfer("credit", legs, memo=reason, create=(ISSUANCE, name))
+
+    def debit(self, player: str, amount: int, reason: str) -> int:
+        """An operator takes chips back from a player's bank (cashed out, a
+        correction), for ``reason``: they return to the issuance, so the books still
+        balance. :class:`OverdraftError` if the bank holds fewer."""
+        _positive(amount, "a debit")
+        return self.transfer("debit", [(bank(player), -amount), (ISSUANCE, amount)], memo=reason)
+
     def buy_in(
         self,
         player: str,

@@ -47,6 +47,8 @@ TRANSACTION_KINDS = (
     "hand_settlement",
     "refund",
     "rake",
+    "credit",
+    "debit",
 )
 
 
