@@ -186,7 +186,7 @@ SERVER_PARTS: dict[str, set[str]] = {
     "edge": {"bus", "wire", "table"},
     "room": {"table", "bus", "books", "wire", "clock", "storage"},
     "http": {"edge", "room", "accounts", "wire", "books", "settings", "collector", "table"},
-    "admin": {"books", "storage", "cluster"},
+    "admin": {"accounts", "books", "storage", "cluster"},
     # a room on several nodes: leases and heartbeats in Redis, the tables it runs
     "cluster": {"table", "bus", "books", "room", "storage", "wire", "clock"},
     "runtime": {

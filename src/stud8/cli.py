@@ -410,6 +410,13 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--tables", type=_int_range(0, 100), default=None, help="ready tables with bots (2)"
     )
     p.add_argument(
+        "--starting-chips",
+        type=_int_range(0, None),
+        default=None,
+        metavar="N",
+        help="play chips a new account gets (10000; 0 for a room that sells its chips)",
+    )
+    p.add_argument(
         "--memory",
         action="store_true",
         help="keep accounts and chips in memory, not in the database (lost at exit)",
@@ -444,6 +451,7 @@ def _run_serve(args: argparse.Namespace) -> int:
             default_tables=args.tables,
             redis_url=args.redis,
             node=args.node,
+            starting_chips=args.starting_chips,
         )
     except ValueError as exc:
         print(f"stud8 serve: {exc}", file=sys.stderr)
@@ -491,6 +499,29 @@ def _add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="wait until the node runs no table (at most this long; 0: do not wait)",
     )
     d.set_defaults(run=_run_admin_drain)
+    for verb, text in (
+        ("credit", "give a player's bank chips (issued through the ledger)"),
+        ("debit", "take chips from a player's bank (back to the ledger's issuance)"),
+    ):
+        m = admin.add_parser(verb, help=text, description=text[0].upper() + text[1:] + ".")
+        m.add_argument("name", help="the player's name")
+        m.add_argument("amount", type=_int_range(1, None), help="whole chips, 1 or more")
+        m.add_argument("--reason", required=True, help="why (kept with the transaction)")
+        m.add_argument("--database", default=None, metavar="URL", help="as for audit")
+        m.set_defaults(run=_run_admin_move, debit=verb == "debit")
+    o = admin.add_parser(
+        "create-operator",
+        help="make an operator's account (registering never makes one)",
+        description="Make an operator's account on the room's database (migrated first). "
+        "The password is asked for at a terminal, else read from the first line of "
+        "standard input; an empty one is made up and printed.",
+    )
+    o.add_argument("name", help="the operator's name")
+    o.add_argument(
+        "--promote", action="store_true", help="make an existing account an operator instead"
+    )
+    o.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    o.set_defaults(run=_run_admin_create_operator)
 
 
 def _run_admin_audit(args: argparse.Namespace) -> int:
@@ -514,6 +545,35 @@ def _run_admin_drain(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     return run_drain(settings.redis_url, args.node, undo=args.undo, wait=args.wait)
+
+
+def _run_admin_move(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_move
+    from stud8.server.settings import Settings
+
+    url = Settings.from_env().with_overrides(database_url=args.database).database_url
+    return run_move(url, args.name, args.amount, args.reason, debit=args.debit)
+
+
+def _read_password() -> str | None:
+    import getpass
+
+    if sys.stdin is None:
+        return None
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\r\n") or None
+    first = getpass.getpass("password (empty: make one up): ")
+    if first and getpass.getpass("again: ") != first:
+        raise SystemExit("the passwords differ: nothing done")
+    return first or None
+
+
+def _run_admin_create_operator(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_create_operator
+    from stud8.server.settings import Settings
+
+    url = Settings.from_env().with_overrides(database_url=args.database).database_url
+    return run_create_operator(url, args.name, _read_password, promote=args.promote)
 
 
 # ------------------------------------------------------------------------- the command

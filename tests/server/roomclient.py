@@ -26,6 +26,7 @@ from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
 
 Msg = dict[str, Any]
+OPERATOR = "oper"  # the room's operator (password secret-1), made with the room
 SPEC = TableSpec(
     between_hands=0.05,
     bot_delay=0.0,
@@ -52,9 +53,11 @@ class Room:
         return entry.table
 
     async def player(self, name: str) -> str:
-        """Register ``name`` and log in: his token."""
-        r = await self.http.post("/api/v1/register", json={"name": name, "password": "secret-1"})
-        assert r.status_code == 201, r.text
+        """Register ``name`` and log in: his token (:data:`OPERATOR` only logs in)."""
+        if name != OPERATOR:
+            body = {"name": name, "password": "secret-1"}
+            r = await self.http.post("/api/v1/register", json=body)
+            assert r.status_code == 201, r.text
         r = await self.http.post("/api/v1/login", json={"name": name, "password": "secret-1"})
         assert r.status_code == 200, r.text
         token = r.json()["token"]
@@ -91,10 +94,12 @@ async def serve(
 ) -> AsyncIterator[Room]:
     """Start a server in this event loop (port 0), with table t1 open; stop it after."""
     books = MemoryBooks()
-    auth = MemoryAuth(operators={"oper"}, on_register=lambda name: books.issue(name, 1000))
+    auth = MemoryAuth(
+        operators={OPERATOR: "secret-1"}, on_register=lambda name: books.issue(name, 1000)
+    )
     seeds = itertools.count(1)
     app = room_app(
-        settings or Settings(default_tables=0),
+        (settings or Settings(default_tables=0)).with_overrides(signups=1000),
         auth=auth,
         books=books,
         hands=books.hands,

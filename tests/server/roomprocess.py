@@ -25,7 +25,7 @@ import httpx
 from server.roomdb import free_port
 
 PASSWORD = "secret-pw-1"
-OPERATOR = "boss"  # STUD8_OPERATORS of the servers started here
+OPERATOR = "boss"  # the operator of the servers started here
 
 
 @dataclass
@@ -49,19 +49,31 @@ def running_server(
     """``python -m stud8 serve`` on ``url`` (with ``args``: e.g. ``--redis URL --node
     NAME``), up and answering; stopped at the end.
 
-    No ready tables, 0.05 s between hands, bots without delay and ``boss`` an
-    operator, unless ``env`` says otherwise. Its output goes to
+    No ready tables, 0.05 s between hands, bots without delay, unless ``env`` says
+    otherwise; ``boss`` an operator (made with ``stud8 admin create-operator`` first,
+    his password :data:`PASSWORD`). Its output goes to
     ``workdir/server-PORT.log``."""
     port = free_port()
     log = workdir / f"server-{port}.log"
     environ = {
         **os.environ,
-        "STUD8_OPERATORS": OPERATOR,
+        "STUD8_SIGNUPS": "1000",
         "STUD8_DEFAULT_TABLES": "0",
         "STUD8_BETWEEN_HANDS": "0.05",
         "STUD8_BOT_DELAY": "0",
         **env,
     }
+    # the operator is made by the operator, before the start (registering never makes one)
+    made = subprocess.run(
+        [sys.executable, "-m", "stud8", "admin", "create-operator", OPERATOR, "--database", url],
+        input=PASSWORD + "\n",
+        env=environ,
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert made.returncode == 0 or "exists" in made.stdout, made.stdout + made.stderr
     command = [sys.executable, "-m", "stud8", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--database", url, *args]
     with log.open("wb") as out:
@@ -108,9 +120,11 @@ def audit(url: str, workdir: Path) -> subprocess.CompletedProcess[str]:
 
 
 def register(http: httpx.Client, name: str) -> str:
-    """Register ``name`` (with :data:`PASSWORD`) and log in: his token."""
-    r = http.post("/api/v1/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
+    """Register ``name`` (with :data:`PASSWORD`) and log in: his token. The
+    :data:`OPERATOR` exists already: he only logs in."""
+    if name != OPERATOR:
+        r = http.post("/api/v1/register", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 201, r.text
     r = http.post("/api/v1/login", json={"name": name, "password": PASSWORD})
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]

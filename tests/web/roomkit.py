@@ -76,8 +76,9 @@ def start_room(
     def deck() -> Deck:
         return Deck.from_cards(next(cycle)) if decks else Deck.seeded(next(seeds))
 
-    settings = Settings(default_tables=1, operators=tuple(operators), starting_chips=1000)
-    app = memory_app(settings, spec=spec, deck_source=deck)
+    settings = Settings(default_tables=1, starting_chips=1000, signups=1000)
+    made = {name: "secret-" + name for name in operators}  # as Players.new logs them in
+    app = memory_app(settings, spec=spec, deck_source=deck, operators=made)
     books: MemoryBooks = app.state.books
     return serve(app, books.audit)
 
@@ -90,6 +91,7 @@ def start_db_room(directory: Path, *, between_hands: float = 1.0) -> Room:
         default_tables=1,
         bots_per_table=0,
         starting_chips=1000,
+        signups=1000,
     )
     env = {"STUD8_BETWEEN_HANDS": str(between_hands), "STUD8_BOT_DELAY": "0"}
     opened = open_room(settings, env)
@@ -147,12 +149,20 @@ class Players:
         page.goto(self.room.url + "/")
         return page
 
-    def new(self, name: str, viewport: ViewportSize | None = None, table: str = "t1") -> Page:
-        """A player who registers and sees the lobby."""
+    def new(
+        self,
+        name: str,
+        viewport: ViewportSize | None = None,
+        table: str = "t1",
+        *,
+        existing: bool = False,
+    ) -> Page:
+        """A player who registers (or logs in, ``existing``: an operator made with the
+        room) and sees the lobby."""
         page = self.open(viewport)
         page.fill("#name", name)
         page.fill("#password", "secret-" + name)
-        page.click("#register")
+        page.click("#login" if existing else "#register")
         page.wait_for_selector(f'tr[data-table="{table}"]')
         return page
 

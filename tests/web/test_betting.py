@@ -60,7 +60,7 @@ def open_table_from_the_form(op: Page) -> None:
 
 def test_a_pot_limit_hand_with_the_slider_the_box_and_the_pot_button(stage: Stage) -> None:
     players = stage.start(start_room(TableSpec(bots=0), decks=[NO_LOW_DECK], operators=["oper"]))
-    op = players.new("oper")
+    op = players.new("oper", existing=True)
     # a bad value is refused by the server, and said
     players.console.expect_refusal("POST", "/api/v1/tables")
     op.click("details.create-table summary")

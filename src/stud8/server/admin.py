@@ -6,17 +6,34 @@ cached balance equal to its entries, nothing negative, every pot empty, and the
 chips issued equal to the chips held (banks + tables + rake). It prints the report
 and exits 0 if the books balance, 1 if not, 2 if the database has no schema.
 It only reads.
+
+``stud8 admin credit NAME AMOUNT --reason TEXT`` and ``stud8 admin debit ...`` move
+chips into or out of a player's bank through the ledger (a ``credit`` from the
+issuance, a ``debit`` back to it, the reason as the transaction's memo), so the
+audit still balances; a debit larger than the bank is refused. They may run while
+the room serves (the same database).
+
+``stud8 admin create-operator NAME`` makes an operator's account (the database is
+migrated first, so it may come before the first ``stud8 serve``): the password is
+asked for twice at a terminal, read from the first line of standard input
+otherwise, or made up and printed when that is empty. ``--promote`` makes an
+existing account an operator instead. Registering never makes an operator.
 """
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
+from stud8.server.accounts.accounts import AccountError, Accounts
 from stud8.server.books.hands import HandStore
-from stud8.server.books.ledger import AuditReport, Ledger
-from stud8.server.storage import create_engine_for
+from stud8.server.books.ledger import AuditReport, Ledger, LedgerError, bank
+from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.storage.db import current_revision
 
 
@@ -28,17 +45,8 @@ def audit(url: str) -> tuple[AuditReport, int]:
     """The ledger's audit of the database at ``url``, and how many hands are
     still noted as in progress (a running server's, or a dead one's until the
     next start recovers them)."""
-    parsed = make_url(url)
-    file = parsed.database if parsed.get_backend_name() == "sqlite" else None
-    if file not in (None, "", ":memory:") and not Path(str(file)).exists():  # do not create it
-        raise NoSchemaError(f"there is no database file {file}")
-    engine = create_engine_for(url)
-    try:
-        if current_revision(engine) is None:
-            raise NoSchemaError(f"{url} has no stud8 schema (no room has run on it)")
+    with _room_database(url) as engine:
         return Ledger(engine).audit(), len(HandStore(engine).in_progress())
-    finally:
-        engine.dispose()
 
 
 def run_audit(url: str) -> int:
@@ -95,3 +103,85 @@ def run_drain(redis_url: str, node: str, *, undo: bool = False, wait: float = 0.
     except (RedisError, OSError) as exc:
         print(f"drain: cannot reach Redis at {redis_url}: {exc}")
         return 2
+
+
+@contextmanager
+def _room_database(url: str) -> Iterator[Engine]:
+    """An engine on the room's database (which must have the schema); disposed after."""
+    parsed = make_url(url)
+    file = parsed.database if parsed.get_backend_name() == "sqlite" else None
+    if file not in (None, "", ":memory:") and not Path(str(file)).exists():  # do not create it
+        raise NoSchemaError(f"there is no database file {file}")
+    engine = create_engine_for(url)
+    try:
+        if current_revision(engine) is None:
+            raise NoSchemaError(f"{url} has no stud8 schema (no room has run on it)")
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def run_move(url: str, name: str, amount: int, reason: str, *, debit: bool = False) -> int:
+    """``stud8 admin credit`` (or ``debit``): print what was done; the exit code (0
+    done, 1 refused, nothing changed; 2 no schema)."""
+    what = "debit" if debit else "credit"
+    reason = reason.strip()
+    if not reason or len(reason) > 500:
+        print(f"{what}: give a reason (1 to 500 characters)")
+        return 1
+    try:
+        with _room_database(url) as engine:
+            ledger = Ledger(engine)
+            player = Accounts(engine, ledger).get(name)
+            if player is None:
+                print(f"{what}: no player named {name!r}")
+                return 1
+            move = ledger.debit if debit else ledger.credit
+            txn = move(player.name, amount, reason)
+            now = ledger.balance(bank(player.name))
+    except NoSchemaError as exc:
+        print(f"{what}: {exc}")
+        return 2
+    except LedgerError as exc:
+        print(f"{what} refused, nothing changed: {exc}")
+        return 1
+    sign = "-" if debit else "+"
+    print(f"{what} #{txn}: {sign}{amount} chips, {player.name}'s bank now {now} ({reason})")
+    return 0
+
+
+def run_create_operator(
+    url: str, name: str, password: Callable[[], str | None], *, promote: bool = False
+) -> int:
+    """``stud8 admin create-operator``: the exit code (0 made, 1 refused). ``password``
+    gives the new account's password (None: make one up and print it)."""
+    engine = create_engine_for(url)
+    try:
+        upgrade(engine)
+        accounts = Accounts(engine, Ledger(engine))
+        found = accounts.get(name)
+        if promote:
+            if found is None:
+                print(f"create-operator: no account {name!r} to promote")
+                return 1
+            accounts.make_operator(name)
+            print(f"{found.name} is now an operator")
+            return 0
+        if found is not None:
+            print(
+                f"create-operator: {found.name!r} exists ({found.role}); "
+                "--promote makes it an operator"
+            )
+            return 1
+        chosen = password()
+        made_up = chosen is None
+        if chosen is None:
+            chosen = secrets.token_urlsafe(12)
+        player = accounts.register(name, chosen, role="operator")
+    except AccountError as exc:
+        print(f"create-operator refused, nothing changed: {exc}")
+        return 1
+    finally:
+        engine.dispose()
+    print(f"operator {player.name} created" + (f", password: {chosen}" if made_up else ""))
+    return 0

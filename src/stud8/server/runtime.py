@@ -18,7 +18,10 @@ URL):
    only. After a clean shutdown the same holds (a hand in play at the shutdown is
    cancelled then);
 4. the accounts are the database's (:class:`~stud8.server.accounts.database.AccountsAuth`,
-   argon2id, ``settings.operators`` get the operator role), the tables'
+   argon2id; nobody becomes an operator by registering: the names in
+   ``settings.operators`` that have no account yet are made operators now, each
+   with a one-time password written to the log, and ``stud8 admin create-operator``
+   makes one at any time), the tables'
    books are :class:`~stud8.server.books.room.RoomBooks` (the ledger, the hand
    store and the seats, written through the writer: a hand is noted before it is
    dealt, its end kept in one transaction, a seat taken with its buy-in);
@@ -52,6 +55,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -231,7 +235,13 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
     if not report.ok:
         log.error("the books do not balance after recovery:\n%s", report)
     accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
-    auth = AccountsAuth(accounts, operators=settings.operators)
+    try:
+        made, taken = accounts.ensure_operators(settings.operators)
+    except BaseException:
+        engine.dispose()
+        raise
+    _log_operators(made, taken)
+    auth = AccountsAuth(accounts)
     # from here on the room writes through one writer, in batches, off the loop
     writer = RoomWriter(engine)
     app = room_app(
@@ -284,7 +294,9 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     epochs = TableEpochs(engine, name)
     writer = RoomWriter(engine)
     accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
-    auth = AccountsAuth(accounts, operators=settings.operators)
+    made, taken = accounts.ensure_operators(settings.operators)
+    _log_operators(made, taken)
+    auth = AccountsAuth(accounts)
     local = LocalBus()
     bus = RedisBus(redis, name, local, url=settings.redis_url)
     lobby = Lobby(
@@ -352,21 +364,43 @@ def upgrade_once(engine: Engine) -> None:
             conn.commit()
 
 
+def _log_operators(made: Mapping[str, str], players: list[str]) -> None:
+    for name, password in made.items():
+        log.warning(
+            "operator %r made, with the one-time password %s (log in and change it)",
+            name,
+            password,
+        )
+    for name in players:
+        log.error(
+            "%r (STUD8_OPERATORS) is a player's account and was NOT made an operator: "
+            "`stud8 admin create-operator %s --promote` if it is yours",
+            name,
+            name,
+        )
+
+
 def memory_app(
     settings: Settings,
     environ: Mapping[str, str] | None = None,
     *,
     spec: TableSpec | None = None,
     deck_source: Callable[[], Deck] = Deck.shuffled,
+    operators: Mapping[str, str] | None = None,
 ) -> Starlette:
     """The room with its accounts, chips and hand histories in memory (lost when it
     stops). ``spec`` (the ready tables; default: :func:`default_spec`) and
-    ``deck_source`` are for tests and demonstrations. ``app.state.books`` are the
-    books (their ``audit``)."""
+    ``deck_source`` are for tests and demonstrations. The operators: ``operators``
+    (name: password), and each name of ``settings.operators`` with a one-time
+    password written to the log. ``app.state.books`` are the books (their ``audit``)."""
     books = MemoryBooks()
+    one_time = {name: secrets.token_urlsafe(12) for name in settings.operators}
+    _log_operators(one_time, [])
     auth = MemoryAuth(
-        operators=settings.operators,
-        on_register=lambda name: books.issue(name, settings.starting_chips),
+        operators={**one_time, **(operators or {})},
+        on_register=(lambda name: books.issue(name, settings.starting_chips))
+        if settings.starting_chips
+        else None,
     )
     app = room_app(
         settings,

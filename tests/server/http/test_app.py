@@ -37,9 +37,11 @@ async def serve(
     settings: Settings,
 ) -> AsyncIterator[tuple[httpx.AsyncClient, MemoryBooks, Lobby]]:
     books = MemoryBooks()
-    auth = MemoryAuth(operators={"oper"}, on_register=lambda name: books.issue(name, 1000))
+    auth = MemoryAuth(
+        operators={"oper": "secret-1"}, on_register=lambda name: books.issue(name, 1000)
+    )
     app = room_app(
-        settings,
+        settings.with_overrides(signups=1000),
         auth=auth,
         books=books,
         hands=books.hands,
@@ -57,8 +59,10 @@ def run(body: Callable[[], Awaitable[None]]) -> None:
 
 
 async def login(http: httpx.AsyncClient, name: str, password: str = "secret-1") -> str:
-    r = await http.post("/api/v1/register", json={"name": name, "password": password})
-    assert r.status_code == 201, r.text
+    """Register ``name`` and log in (the operator ``oper`` exists: he only logs in)."""
+    if name != "oper":
+        r = await http.post("/api/v1/register", json={"name": name, "password": password})
+        assert r.status_code == 201, r.text
     r = await http.post("/api/v1/login", json={"name": name, "password": password})
     assert r.status_code == 200, r.text
     token = r.json()["token"]
@@ -97,7 +101,9 @@ def test_register_login_logout() -> None:
             token = r.json()["token"]
             assert r.json() == {"token": token, "name": "ann", "operator": False}
             assert answers("POST /api/v1/login", r)
-            await http.post("/api/v1/register", json={"name": "oper", "password": "secret-1"})
+            # the operator was made with the room: registering his name is refused
+            r = await http.post("/api/v1/register", json={"name": "Oper", "password": "secret-1"})
+            assert r.status_code == 409
             r = await http.post("/api/v1/login", json={"name": "oper", "password": "secret-1"})
             assert r.json()["operator"] is True and r.json()["name"] == "oper"
             # the token is a session: it logs out once

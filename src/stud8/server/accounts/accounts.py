@@ -39,7 +39,7 @@ import hashlib
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -222,6 +222,24 @@ class Accounts:
                     name, self.opening_chips, memo="opening chips", conn=session.connection()
                 )
         return player
+
+    def ensure_operators(self, names: Iterable[str]) -> tuple[dict[str, str], list[str]]:
+        """Each of ``names`` an operator's account: made now with a one-time random
+        password where there is none. Returns those made (name: password) and the
+        names that are a *player's* account, which are not made operators (whoever
+        registered the name first may not be the operator: ``stud8 admin
+        create-operator NAME --promote`` does it, knowingly)."""
+        made: dict[str, str] = {}
+        players: list[str] = []
+        for name in names:
+            found = self.get(name)
+            if found is None:
+                password = secrets.token_urlsafe(12)
+                self.register(name, password, role="operator")
+                made[name] = password
+            elif not found.is_operator:
+                players.append(found.name)
+        return made, players
 
     def get(self, name: str) -> Player | None:
         """The player of that name (any case), if any."""

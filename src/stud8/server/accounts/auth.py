@@ -6,7 +6,7 @@ accounts are wired in). Passwords are kept as salted scrypt hashes; tokens are
 random URL-safe strings.
 
 >>> import asyncio
->>> auth = MemoryAuth(operators={"op"})
+>>> auth = MemoryAuth(operators={"boss": "boss-pw-1"})
 >>> asyncio.run(auth.register("ann", "secret-1"))
 Account(name='ann', operator=False)
 >>> token = asyncio.run(auth.login("ann", "secret-1"))
@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -84,31 +84,37 @@ def _hash(password: str, salt: bytes) -> bytes:
 
 class MemoryAuth:
     """Accounts in memory. ``on_register(name)`` runs for each new account (to give
-    it play chips); the names in ``operators`` get the operator role."""
+    it play chips); ``operators`` (name: password) are the operators' accounts,
+    made now: nobody becomes an operator by registering."""
 
     def __init__(
         self,
         *,
-        operators: Iterable[str] = (),
+        operators: Mapping[str, str] | None = None,
         on_register: Callable[[str], None] | None = None,
     ) -> None:
-        self._operators = frozenset(operators)
         self._on_register = on_register
         self._passwords: dict[str, tuple[bytes, bytes]] = {}
         self._accounts: dict[str, Account] = {}
         self._tokens: dict[str, str] = {}
+        for name, password in (operators or {}).items():
+            self.add(name, password, operator=True)
 
-    async def register(self, name: str, password: str) -> Account:
+    def add(self, name: str, password: str, *, operator: bool = False) -> Account:
+        """A new account now (``register`` is this, for a player)."""
         check_credentials(name, password)
         if name.lower() in (n.lower() for n in self._accounts):
             raise NameTakenError(f"the name {name!r} is taken")
         salt = secrets.token_bytes(16)
         self._passwords[name] = (salt, _hash(password, salt))
-        account = Account(name, name in self._operators)
+        account = Account(name, operator)
         self._accounts[name] = account
         if self._on_register is not None:
             self._on_register(name)
         return account
+
+    async def register(self, name: str, password: str) -> Account:
+        return self.add(name, password)
 
     async def login(self, name: str, password: str) -> str:
         stored = self._passwords.get(name)

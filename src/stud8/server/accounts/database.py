@@ -14,9 +14,10 @@ taken name a :class:`~stud8.server.accounts.auth.NameTakenError`, a wrong passwo
 :class:`~stud8.server.accounts.accounts.Player` becomes an
 :class:`~stud8.server.accounts.auth.Account` (operator when his role is ``operator``).
 
-The names in ``operators`` get the operator role when they register (and when
-they log in, if they were registered before being named an operator). Names
-that look like the room's bots (``bot`` followed by digits) are refused: the
+Nobody becomes an operator by registering: operators are made by the room's
+operator (``stud8 admin create-operator``, or named in ``STUD8_OPERATORS`` and
+created at the start with a one-time password: :func:`stud8.server.runtime.open_room`).
+Names that look like the room's bots (``bot`` followed by digits) are refused: the
 bots' chips live in bank accounts of those names.
 
 >>> import asyncio, tempfile
@@ -28,11 +29,11 @@ bots' chips live in bank accounts of those names.
 >>> upgrade(engine)
 >>> ledger = Ledger(engine)
 >>> accounts = Accounts(engine, ledger, hasher=PasswordHasher(time_cost=1, memory_cost=64))
->>> auth = AccountsAuth(accounts, operators={"root"})
+>>> auth = AccountsAuth(accounts)
 >>> asyncio.run(auth.register("ann", "correct horse"))
 Account(name='ann', operator=False)
->>> asyncio.run(auth.register("root", "correct horse"))
-Account(name='root', operator=True)
+>>> accounts.register("root", "correct horse", role="operator").is_operator
+True
 >>> token = asyncio.run(auth.login("ann", "correct horse"))
 >>> asyncio.run(auth.account_for_token(token))
 Account(name='ann', operator=False)
@@ -47,7 +48,7 @@ import asyncio
 import functools
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
@@ -94,11 +95,8 @@ def _account(player: Player) -> Account:
 class AccountsAuth:
     """:class:`~stud8.server.accounts.auth.Auth` over the database :class:`Accounts`."""
 
-    def __init__(
-        self, accounts: Accounts, *, operators: Iterable[str] = (), hash_workers: int = 0
-    ) -> None:
+    def __init__(self, accounts: Accounts, *, hash_workers: int = 0) -> None:
         self.accounts = accounts
-        self._operators = frozenset(name.casefold() for name in operators)
         self._hashing = ThreadPoolExecutor(
             max_workers=hash_workers or HASH_WORKERS, thread_name_prefix="stud8-hash"
         )
@@ -118,23 +116,14 @@ class AccountsAuth:
         except AccountError as exc:
             raise _auth_error(exc) from exc
 
-    def _is_operator(self, name: str) -> bool:
-        return name.casefold() in self._operators
-
     async def register(self, name: str, password: str) -> Account:
         if isinstance(name, str) and BOT_NAME.fullmatch(name):
             raise NameTaken(f"the name {name!r} is taken (by a bot)")
-        role = "operator" if isinstance(name, str) and self._is_operator(name) else "player"
-        player = await self._hashing_call(self.accounts.register, name, password, role=role)
+        player = await self._hashing_call(self.accounts.register, name, password)
         return _account(player)
 
     async def login(self, name: str, password: str) -> str:
-        token = await self._hashing_call(self.accounts.login, name, password)
-        if self._is_operator(name):
-            player = await self._call(self.accounts.get, name)
-            if player is not None and not player.is_operator:
-                await self._call(self.accounts.make_operator, name)
-        return token
+        return await self._hashing_call(self.accounts.login, name, password)
 
     async def logout(self, token: str) -> None:
         await self._call(self.accounts.logout, token)
