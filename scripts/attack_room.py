@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -185,19 +186,21 @@ async def logout(base: str) -> None:
             started = time.monotonic()
             r = await http.post("/api/v1/logout", headers={"Authorization": f"Bearer {token}"})
             print(f"logout: {r.status_code}")
-            acted = 0
+            sent = answered = 0
             try:
-                while True:
-                    await ws.send(json.dumps({"t": "ping", "d": {"id": f"p{acted}"}}))
-                    acted += 1
-                    await asyncio.wait_for(ws.recv(), 0.05)
-            except (websockets.ConnectionClosed, TimeoutError) as exc:
-                if isinstance(exc, TimeoutError):
-                    await ws.wait_closed()
+                while time.monotonic() - started < 10:
+                    await ws.send(json.dumps({"t": "ping", "d": {"id": f"p{sent}"}}))
+                    sent += 1
+                    with contextlib.suppress(TimeoutError):
+                        if json.loads(await asyncio.wait_for(ws.recv(), 0.01))["t"] == "pong":
+                            answered += 1
+            except websockets.ConnectionClosed:
+                pass
             took = time.monotonic() - started
             print(
                 f"the socket opened with the token: closed {took:.2f} s after the logout, "
-                f"code {ws.close_code} {ws.close_reason!r}; {acted} messages sent meanwhile"
+                f"code {ws.close_code} {ws.close_reason!r}; of {sent} messages sent after "
+                f"the logout, {answered} answered"
             )
 
 

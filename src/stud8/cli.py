@@ -522,6 +522,15 @@ def _add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     o.add_argument("--database", default=None, metavar="URL", help="as for audit")
     o.set_defaults(run=_run_admin_create_operator)
+    b = admin.add_parser(
+        "ban",
+        help="ban an account: no more log-ins, its sessions and websockets end",
+        description="Ban an account: it may no longer log in; its sessions end, and a room "
+        "serving on the database closes its websockets within a second or two.",
+    )
+    b.add_argument("name", help="the account's name")
+    b.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    b.set_defaults(run=_run_admin_ban)
 
 
 def _run_admin_audit(args: argparse.Namespace) -> int:
@@ -574,6 +583,14 @@ def _run_admin_create_operator(args: argparse.Namespace) -> int:
 
     url = Settings.from_env().with_overrides(database_url=args.database).database_url
     return run_create_operator(url, args.name, _read_password, promote=args.promote)
+
+
+def _run_admin_ban(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_ban
+    from stud8.server.settings import Settings
+
+    url = Settings.from_env().with_overrides(database_url=args.database).database_url
+    return run_ban(url, args.name)
 
 
 # ------------------------------------------------------------------------- the command

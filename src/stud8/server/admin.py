@@ -18,6 +18,10 @@ migrated first, so it may come before the first ``stud8 serve``): the password i
 asked for twice at a terminal, read from the first line of standard input
 otherwise, or made up and printed when that is empty. ``--promote`` makes an
 existing account an operator instead. Registering never makes an operator.
+
+``stud8 admin ban NAME`` bans an account: it may no longer log in and its sessions
+end; a room serving on the database closes its websockets within a second or two
+(:mod:`stud8.server.http.sessions`).
 """
 
 from __future__ import annotations
@@ -184,4 +188,19 @@ def run_create_operator(
     finally:
         engine.dispose()
     print(f"operator {player.name} created" + (f", password: {chosen}" if made_up else ""))
+    return 0
+
+
+def run_ban(url: str, name: str) -> int:
+    """``stud8 admin ban``: the exit code (0 banned, 1 no such account, 2 no schema)."""
+    try:
+        with _room_database(url) as engine:
+            player = Accounts(engine, Ledger(engine)).ban(name)
+    except NoSchemaError as exc:
+        print(f"ban: {exc}")
+        return 2
+    except AccountError as exc:
+        print(f"ban refused: {exc}")
+        return 1
+    print(f"{player.name} is banned: he may not log in, and his sessions have ended")
     return 0

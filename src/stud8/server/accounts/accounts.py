@@ -56,7 +56,7 @@ from stud8.server.storage.models import Player as PlayerRow
 from stud8.server.wire.limits import NAME_CHARS, PASSWORD_CHARS
 from stud8.server.wire.limits import NAME_PATTERN as NAME_RULE
 
-ROLES = ("player", "operator")
+ROLES = ("player", "operator", "banned")  # banned: may not log in; his sessions end
 NAME_PATTERN = re.compile(NAME_RULE)
 MIN_PASSWORD, MAX_PASSWORD = PASSWORD_CHARS
 NAME_RULE_TEXT = f"a name is {NAME_CHARS[0]} to {NAME_CHARS[1]} letters, digits, '_' or '-'"
@@ -94,6 +94,10 @@ class BadLoginError(AccountError):
 
 class UnknownPlayerError(AccountError):
     """No player has this name."""
+
+
+class BannedError(AccountError):
+    """The account is banned (said only to whoever gave its right password)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +267,16 @@ class Accounts:
             row.role = role
             return _player(row)
 
+    def ban(self, name: str) -> Player:
+        """Ban the player: he may no longer log in, and every session of his ends."""
+        with self._sessions.begin() as session:
+            row = session.scalar(select(PlayerRow).where(PlayerRow.name_key == name.casefold()))
+            if row is None:
+                raise UnknownPlayerError(f"no player {name!r}")
+            row.role = "banned"
+            session.execute(delete(LoginSession).where(LoginSession.player_id == row.id))
+            return _player(row)
+
     def change_password(self, name: str, old: str, new: str) -> None:
         """Replace the password (the old one must be right); ends his sessions."""
         player = self._verify(name, old)
@@ -302,9 +316,27 @@ class Accounts:
                 .join(LoginSession, LoginSession.player_id == PlayerRow.id)
                 .where(LoginSession.token_hash == token_digest(token))
             ).first()
-            if found is None or _aware(found[1]) <= self._clock():
+            if found is None or _aware(found[1]) <= self._clock() or found[0].role == "banned":
                 return None
             return _player(found[0])
+
+    def live_tokens(self, tokens: Iterable[str]) -> set[str]:
+        """Those of ``tokens`` whose session is live (not ended, not expired, the
+        player not banned): one query per 500 tokens."""
+        digests = {token_digest(t): t for t in tokens if isinstance(t, str) and len(t) <= 200}
+        live: set[str] = set()
+        keys = list(digests)
+        with self._sessions() as session:
+            for start in range(0, len(keys), 500):
+                rows = session.execute(
+                    select(LoginSession.token_hash)
+                    .join(PlayerRow, LoginSession.player_id == PlayerRow.id)
+                    .where(LoginSession.token_hash.in_(keys[start : start + 500]))
+                    .where(LoginSession.expires_at > self._clock())
+                    .where(PlayerRow.role != "banned")
+                )
+                live.update(digests[digest] for (digest,) in rows)
+        return live
 
     def logout(self, token: str) -> None:
         """End the session (nothing happens if the token is unknown)."""
@@ -344,6 +376,8 @@ class Accounts:
             self.hasher.verify(stored, password)
         except (VerificationError, InvalidHashError):
             raise BadLoginError() from None
+        if player.role == "banned":
+            raise BannedError("this account is banned")
         if self.hasher.check_needs_rehash(stored):
             with self._sessions.begin() as session:
                 fresh = session.get(PlayerRow, player.id)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -39,7 +39,11 @@ class NameTakenError(AuthError):
 
 
 class LoginRefusedError(AuthError):
-    """A wrong name or password (one refusal for both)."""
+    """A wrong name or password (one refusal for both), or a banned account."""
+
+
+class NoSuchAccountError(AuthError):
+    """No account has this name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +70,21 @@ class Auth(Protocol):
 
     async def account_for_token(self, token: str) -> Account | None:
         """The account a session token belongs to; None if there is none."""
+        ...
+
+    async def change_password(self, name: str, old: str, new: str) -> None:
+        """Replace the password (``old`` must be right); every session of the account
+        ends. AuthError if ``old`` is wrong or ``new`` not acceptable."""
+        ...
+
+    async def ban(self, name: str) -> Account:
+        """The account may no longer log in; every session of it ends.
+        :class:`NoSuchAccountError` if there is none."""
+        ...
+
+    async def live_tokens(self, tokens: Iterable[str]) -> set[str]:
+        """Those of ``tokens`` whose session is still live (not ended, expired or
+        banned): the open websockets of the others are closed."""
         ...
 
 
@@ -97,6 +116,7 @@ class MemoryAuth:
         self._passwords: dict[str, tuple[bytes, bytes]] = {}
         self._accounts: dict[str, Account] = {}
         self._tokens: dict[str, str] = {}
+        self._banned: set[str] = set()
         for name, password in (operators or {}).items():
             self.add(name, password, operator=True)
 
@@ -116,12 +136,21 @@ class MemoryAuth:
     async def register(self, name: str, password: str) -> Account:
         return self.add(name, password)
 
-    async def login(self, name: str, password: str) -> str:
-        stored = self._passwords.get(name)
+    def _check(self, name: str, password: str) -> str:
+        """The account's name as registered, if ``password`` is its password."""
+        found = next((n for n in self._accounts if n.casefold() == name.casefold()), None)
+        stored = self._passwords.get(found) if found is not None else None
         if stored is None or not hmac.compare_digest(_hash(password, stored[0]), stored[1]):
             raise LoginRefusedError("wrong name or password")
+        assert found is not None
+        return found
+
+    async def login(self, name: str, password: str) -> str:
+        found = self._check(name, password)
+        if found in self._banned:
+            raise LoginRefusedError("this account is banned")
         token = secrets.token_urlsafe(32)
-        self._tokens[token] = name
+        self._tokens[token] = found
         return token
 
     async def logout(self, token: str) -> None:
@@ -130,3 +159,25 @@ class MemoryAuth:
     async def account_for_token(self, token: str) -> Account | None:
         name = self._tokens.get(token)
         return None if name is None else self._accounts[name]
+
+    def _end_sessions(self, name: str) -> None:
+        for token in [t for t, n in self._tokens.items() if n == name]:
+            del self._tokens[token]
+
+    async def change_password(self, name: str, old: str, new: str) -> None:
+        found = self._check(name, old)
+        check_credentials(found, new)
+        salt = secrets.token_bytes(16)
+        self._passwords[found] = (salt, _hash(new, salt))
+        self._end_sessions(found)
+
+    async def ban(self, name: str) -> Account:
+        found = next((n for n in self._accounts if n.casefold() == name.casefold()), None)
+        if found is None:
+            raise NoSuchAccountError(f"no account {name!r}")
+        self._banned.add(found)
+        self._end_sessions(found)
+        return self._accounts[found]
+
+    async def live_tokens(self, tokens: Iterable[str]) -> set[str]:
+        return {token for token in tokens if token in self._tokens}

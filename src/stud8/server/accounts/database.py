@@ -48,7 +48,7 @@ import asyncio
 import functools
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
@@ -57,8 +57,10 @@ from stud8.server.accounts.accounts import (
     Accounts,
     BadLoginError,
     BadNameError,
+    BannedError,
     NameTakenError,
     Player,
+    UnknownPlayerError,
     WeakPasswordError,
 )
 from stud8.server.accounts.auth import (
@@ -66,6 +68,7 @@ from stud8.server.accounts.auth import (
     AuthError,
     InvalidCredentialsError,
     LoginRefusedError,
+    NoSuchAccountError,
 )
 from stud8.server.accounts.auth import NameTakenError as NameTaken
 
@@ -81,8 +84,10 @@ def _auth_error(exc: AccountError) -> AuthError:
     """The refusal of the accounts as the web layer knows it."""
     if isinstance(exc, NameTakenError):
         return NameTaken(str(exc))
-    if isinstance(exc, BadLoginError):
+    if isinstance(exc, (BadLoginError, BannedError)):
         return LoginRefusedError(str(exc))
+    if isinstance(exc, UnknownPlayerError):
+        return NoSuchAccountError(str(exc))
     if isinstance(exc, (BadNameError, WeakPasswordError)):
         return InvalidCredentialsError(str(exc))
     return AuthError(str(exc))
@@ -131,3 +136,12 @@ class AccountsAuth:
     async def account_for_token(self, token: str) -> Account | None:
         player = await self._call(self.accounts.player_for_token, token)
         return None if player is None else _account(player)
+
+    async def change_password(self, name: str, old: str, new: str) -> None:
+        await self._hashing_call(self.accounts.change_password, name, old, new)
+
+    async def ban(self, name: str) -> Account:
+        return _account(await self._call(self.accounts.ban, name))
+
+    async def live_tokens(self, tokens: Iterable[str]) -> set[str]:
+        return await self._call(self.accounts.live_tokens, list(tokens))

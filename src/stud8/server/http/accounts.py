@@ -1,18 +1,24 @@
-"""The accounts' endpoints: register, log in, log out."""
+"""The accounts' endpoints: register, log in, log out, change the password, ban.
+
+Ending a session closes its table websockets at once (4401), a change of password
+every websocket of the account (4401), a ban too (4403)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stud8.server.http.errors import BadRequest, TooManyRequests, Unauthorized
-from stud8.server.http.requests import bearer, json_body, room_of
+from stud8.server.http.requests import account_of, bearer, json_body, operator_of, room_of
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.rest import Done, LoggedIn, Registered
 
-__all__ = ["login", "logout", "register"]
+log = logging.getLogger("stud8.server")
+
+__all__ = ["ban", "change_password", "login", "logout", "register"]
 
 
 def _credentials(data: dict[str, Any]) -> tuple[str, str]:
@@ -68,5 +74,38 @@ async def logout(request: Request) -> Response:
     token = bearer(request)
     if token is None:
         raise Unauthorized("no token to log out")
-    await room_of(request).auth.logout(token)
+    room = room_of(request)
+    await room.auth.logout(token)
+    room.sockets.close_session(token, 4401, "logged out")
+    return JSONResponse(to_json(Done(True)))
+
+
+async def change_password(request: Request) -> Response:
+    """``POST /api/v1/password`` (bearer) ``{"old", "new"}``: every session of the
+    account ends, this one too (log in again with the new password)."""
+    account = await account_of(request)
+    data = await json_body(request)
+    extra = set(data) - {"old", "new"}
+    if extra:
+        raise BadRequest(f"unknown fields {sorted(extra)}")
+    old, new = data.get("old"), data.get("new")
+    if not isinstance(old, str) or not isinstance(new, str):
+        raise BadRequest("old and new must be strings")
+    room = room_of(request)
+    await room.auth.change_password(account.name, old, new)
+    room.sockets.close_account(account.name, 4401, "the password changed: log in again")
+    return JSONResponse(to_json(Done(True)))
+
+
+async def ban(request: Request) -> Response:
+    """``POST /api/v1/accounts/{name}/ban`` (operators): the account may no longer log
+    in; its sessions end and its websockets close."""
+    operator = await operator_of(request)
+    room = room_of(request)
+    name = request.path_params["name"]
+    if name.casefold() == operator.name.casefold():
+        raise BadRequest("an operator does not ban himself")
+    banned = await room.auth.ban(name)
+    closed = room.sockets.close_account(banned.name, 4403, "banned by an operator")
+    log.warning("%s banned %s (%d websockets closed)", operator.name, banned.name, closed)
     return JSONResponse(to_json(Done(True)))

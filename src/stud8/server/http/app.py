@@ -11,6 +11,11 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``POST /api/v1/login``                      ``{"name", "password"}`` -> ``{"token", "name",
                                             "operator"}``
 ``POST /api/v1/logout``                     ends the session of the bearer token
+                                            (its websockets are closed, 4401)
+``POST /api/v1/password``                   ``{"old", "new"}``: every session of the
+                                            account ends (its websockets closed)
+``POST /api/v1/accounts/{name}/ban``        an operator bans an account (its sessions
+                                            end, its websockets closed, 4403)
 ``GET /api/v1/tables``                      the lobby: ``{"tables": [...]}``
 ``POST /api/v1/tables``                     create a table (operators only)
 ``DELETE /api/v1/tables/{table_id}``        close a table (operators only)
@@ -48,7 +53,7 @@ from starlette.staticfiles import StaticFiles
 
 from stud8.core.evaluate import build_tables
 from stud8.server.collector import collect_regularly, paced
-from stud8.server.http.accounts import login, logout, register
+from stud8.server.http.accounts import ban, change_password, login, logout, register
 from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.hands import hands
 from stud8.server.http.services import RoomServices
@@ -70,6 +75,8 @@ ROUTES = [
     Route("/api/v1/register", register, methods=["POST"]),
     Route("/api/v1/login", login, methods=["POST"]),
     Route("/api/v1/logout", logout, methods=["POST"]),
+    Route("/api/v1/password", change_password, methods=["POST"]),
+    Route("/api/v1/accounts/{name}/ban", ban, methods=["POST"]),
     Route("/api/v1/tables", list_tables, methods=["GET"]),
     Route("/api/v1/tables", create_table, methods=["POST"]),
     Route("/api/v1/tables/{table_id}", close_table, methods=["DELETE"]),
@@ -87,6 +94,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     build_tables()
     # In a serving process the room, not CPython, decides when to collect.
     pacer = asyncio.create_task(collect_regularly()) if paced() else None
+    # the sockets of a session ended elsewhere (a ban by stud8 admin, an expiry) close
+    sweeper = asyncio.create_task(room.sockets.sweep_regularly(room.auth.live_tokens))
     try:
         for step in room.startup:
             await step()
@@ -94,6 +103,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     finally:
         if pacer is not None:
             pacer.cancel()
+        sweeper.cancel()
         room.edge.close()
         for step in room.shutdown:
             await step()

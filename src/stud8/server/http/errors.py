@@ -19,6 +19,7 @@ from stud8.server.accounts.auth import (
     InvalidCredentialsError,
     LoginRefusedError,
     NameTakenError,
+    NoSuchAccountError,
 )
 from stud8.server.room.lobby import LobbyError, NoSuchTableError
 from stud8.server.wire.codec import ProtocolError
@@ -85,6 +86,7 @@ STATUS_OF: Mapping[type[Exception], int] = {
     InvalidCredentialsError: 400,
     LoginRefusedError: 401,
     NameTakenError: 409,
+    NoSuchAccountError: 404,
     NoSuchTableError: 404,
     LobbyError: 400,
     ProtocolError: 400,

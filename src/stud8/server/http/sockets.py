@@ -2,7 +2,9 @@
 
 ``?token=`` logs the player in (none: an observer); ``&last_seen=N`` after a
 reconnection asks for what was missed. Refused at the start with close code 4400
-(a bad query), 4401 (an unknown token) or 4404 (no such table).
+(a bad query), 4401 (an unknown token) or 4404 (no such table). Closed by the room
+with 4401 when its session ends (a logout, a change of password, an expiry) and
+4403 when its account is banned (:mod:`stud8.server.http.sessions`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from stud8.server.http.requests import room_of
 from stud8.server.http.websocket import RECEIVE_TEXTS, SEND_TEXTS
 
 __all__ = ["table_socket"]
+
+_CLOSING: set[asyncio.Future[None]] = set()  # the closes the room started, until done
 
 
 def _outbox(websocket: WebSocket, flusher: Flusher) -> Outbox:
@@ -64,10 +68,37 @@ async def table_socket(websocket: WebSocket) -> None:
     if not room.edge.has_table(table_id):
         await websocket.close(4404, f"no table {table_id}")
         return
+    ended = asyncio.Event()  # closed by the room (a logout, a ban): read no more
+
+    def end(code: int, reason: str) -> None:
+        ended.set()
+        closing = asyncio.ensure_future(_close(websocket, code, reason))
+        _CLOSING.add(closing)
+        closing.add_done_callback(_CLOSING.discard)
+
+    address = websocket.client.host if websocket.client is not None else "?"
+    opened = room.sockets.add(token if player else None, player, address, end)
+    try:
+        await _serve(websocket, table_id, player, operator, last_seen, ended)
+    finally:
+        room.sockets.remove(opened)
+
+
+async def _serve(
+    websocket: WebSocket,
+    table_id: str,
+    player: str | None,
+    operator: bool,
+    last_seen: int | None,
+    ended: asyncio.Event,
+) -> None:
+    room = room_of(websocket)
 
     async def receive() -> str | bytes | None:
+        if ended.is_set():
+            return None
         message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
+        if message["type"] == "websocket.disconnect" or ended.is_set():
             return None
         text: str | None = message.get("text")
         return text if text is not None else message.get("bytes") or b""
@@ -77,7 +108,8 @@ async def table_socket(websocket: WebSocket) -> None:
     receive_texts = websocket.scope.get("extensions", {}).get(RECEIVE_TEXTS)
     if receive_texts is not None:  # the room's protocol hands the texts over as read
         inlet = Inlet()
-        receive_texts(inlet.deliver)
+        deliver = inlet.deliver
+        receive_texts(lambda text: None if ended.is_set() else deliver(text))
     try:
         with contextlib.suppress(WebSocketDisconnect):
             await room.edge.serve(

@@ -140,6 +140,14 @@ class HandsQuery:
 
 
 @dataclass(frozen=True, slots=True)
+class PasswordChange:
+    """The password now (``old``) and the new one (``new``: the limits of a password)."""
+
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
 class Endpoint:
     method: str
     path: str
@@ -167,7 +175,30 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         LoggedIn,
     ),
     Endpoint(
-        "POST", "/api/v1/logout", "End the session of the bearer token.", None, Done, login=True
+        "POST",
+        "/api/v1/logout",
+        "End the session of the bearer token; its table websockets are closed (4401).",
+        None,
+        Done,
+        login=True,
+    ),
+    Endpoint(
+        "POST",
+        "/api/v1/password",
+        "Change the password: every session of the account ends, this one too, and its "
+        "table websockets are closed (4401). 401 if old is wrong, 400 if new is refused.",
+        PasswordChange,
+        Done,
+        login=True,
+    ),
+    Endpoint(
+        "POST",
+        "/api/v1/accounts/{name}/ban",
+        "Ban an account (operators only): it may no longer log in, its sessions end and "
+        "its table websockets are closed (4403). 404 if there is no such account.",
+        None,
+        Done,
+        login=True,
     ),
     Endpoint("GET", "/api/v1/tables", "The lobby: every open table.", None, Tables),
     Endpoint(

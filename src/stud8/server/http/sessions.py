@@ -1,0 +1,136 @@
+"""The open table websockets of each session, account and address: so that a
+logout, a change of password or a ban closes them at once, and so that one account
+or one address cannot hold more than its share of sockets.
+
+:class:`OpenSockets` is told of each websocket when it is served (its session
+token, its account, its address and how to close it) and forgets it when it ends.
+The endpoints close a session's or an account's sockets the moment they end it
+(:mod:`stud8.server.http.accounts`); :meth:`OpenSockets.sweep`, run every
+:data:`SWEEP_SECONDS` by the app, asks the accounts which sessions are still live
+and closes the sockets of the others: a ban by ``stud8 admin ban`` in another
+process, a session that expired, a logout on another server.
+
+>>> closed = []
+>>> sockets = OpenSockets()
+>>> a = sockets.add("tok-a", "Ann", "10.0.0.1", lambda code, why: closed.append(("a", code)))
+>>> b = sockets.add("tok-b", "ann", "10.0.0.2", lambda code, why: closed.append(("b", code)))
+>>> sockets.of_account("ANN"), sockets.of_address("10.0.0.1")
+(2, 1)
+>>> sockets.close_session("tok-a", 4401, "logged out"); closed
+1
+[('a', 4401)]
+>>> sockets.close_account("ann", 4403, "banned"); closed
+1
+[('a', 4401), ('b', 4403)]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+
+__all__ = ["SWEEP_SECONDS", "OpenSocket", "OpenSockets"]
+
+SWEEP_SECONDS = 1.0  # a session ended elsewhere closes its sockets within this
+
+log = logging.getLogger("stud8.server")
+
+Close = Callable[[int, str], None]
+
+
+@dataclass(eq=False, slots=True)
+class OpenSocket:
+    token: str | None  # None: an observer
+    account: str | None  # casefolded
+    address: str
+    close: Close
+    closed: bool = field(default=False)
+
+
+class OpenSockets:
+    """The room's open table websockets (see the module)."""
+
+    def __init__(self) -> None:
+        self._all: set[OpenSocket] = set()
+        self._by_token: dict[str, set[OpenSocket]] = {}
+        self._by_account: dict[str, set[OpenSocket]] = {}
+        self._by_address: dict[str, set[OpenSocket]] = {}
+
+    def add(self, token: str | None, account: str | None, address: str, close: Close) -> OpenSocket:
+        socket = OpenSocket(token, account.casefold() if account else None, address, close)
+        self._all.add(socket)
+        if socket.token is not None:
+            self._by_token.setdefault(socket.token, set()).add(socket)
+        if socket.account is not None:
+            self._by_account.setdefault(socket.account, set()).add(socket)
+        self._by_address.setdefault(address, set()).add(socket)
+        return socket
+
+    def remove(self, socket: OpenSocket) -> None:
+        self._all.discard(socket)
+        for index, key in (
+            (self._by_token, socket.token),
+            (self._by_account, socket.account),
+            (self._by_address, socket.address),
+        ):
+            if key is not None and key in index:
+                index[key].discard(socket)
+                if not index[key]:
+                    del index[key]
+
+    def of_account(self, name: str) -> int:
+        return len(self._by_account.get(name.casefold(), ()))
+
+    def of_address(self, address: str) -> int:
+        return len(self._by_address.get(address, ()))
+
+    def tokens(self) -> list[str]:
+        return list(self._by_token)
+
+    def _close(self, sockets: Iterable[OpenSocket], code: int, reason: str) -> int:
+        count = 0
+        for socket in list(sockets):
+            if not socket.closed:
+                socket.closed = True
+                count += 1
+                with contextlib.suppress(Exception):
+                    socket.close(code, reason)
+            self.remove(socket)
+        return count
+
+    def close_session(self, token: str, code: int, reason: str) -> int:
+        """Close every socket opened with ``token``; how many."""
+        return self._close(self._by_token.get(token, ()), code, reason)
+
+    def close_account(self, name: str, code: int, reason: str) -> int:
+        """Close every socket of the account ``name``; how many."""
+        return self._close(self._by_account.get(name.casefold(), ()), code, reason)
+
+    def close_all(self, code: int, reason: str) -> int:
+        return self._close(self._all, code, reason)
+
+    async def sweep(self, live_tokens: Callable[[list[str]], Awaitable[set[str]]]) -> int:
+        """Close the sockets whose session is no longer live; how many."""
+        tokens = self.tokens()
+        if not tokens:
+            return 0
+        live = await live_tokens(tokens)
+        closed = 0
+        for token in tokens:
+            if token not in live:
+                closed += self.close_session(token, 4401, "the session ended: log in again")
+        return closed
+
+    async def sweep_regularly(
+        self, live_tokens: Callable[[list[str]], Awaitable[set[str]]]
+    ) -> None:
+        """:meth:`sweep` every :data:`SWEEP_SECONDS` until cancelled."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep(live_tokens)
+            except Exception:  # the database may be away a moment: try again next time
+                log.warning("could not check the open sockets' sessions", exc_info=True)
