@@ -205,8 +205,8 @@ async def logout(base: str) -> None:
 
 
 async def nested(base: str) -> None:
-    text = '{"t":"act","d":' * 495 + "1" + "}" * 495
-    print(f"a message of {len(text)} bytes, {text.count('{')} levels deep:")
+    text = "[" * 990 + "]" * 990
+    print(f"a message of {len(text)} bytes, {text.count('[')} levels deep:")
     async with websockets.connect(ws_url(base)) as ws:
         await ws.recv()
         await ws.send(text)

@@ -10,7 +10,8 @@ from starlette.requests import HTTPConnection, Request
 from stud8.server.accounts.auth import Account
 from stud8.server.http.errors import BadRequest, Forbidden, PayloadTooLarge, Unauthorized
 from stud8.server.http.services import RoomServices
-from stud8.server.wire.limits import MAX_BODY_BYTES
+from stud8.server.wire.client import nesting_over_limit
+from stud8.server.wire.limits import MAX_BODY_BYTES, MAX_JSON_DEPTH
 
 __all__ = ["account_of", "bearer", "json_body", "operator_of", "room_of"]
 
@@ -30,6 +31,9 @@ async def json_body(request: Request) -> dict[str, Any]:
         body += chunk
         if len(body) > MAX_BODY_BYTES:
             raise PayloadTooLarge(f"the body is over {MAX_BODY_BYTES} bytes")
+    depth = nesting_over_limit(body)
+    if depth is not None:
+        raise BadRequest(f"nested too deeply: {depth} levels (the limit is {MAX_JSON_DEPTH})")
     try:
         data = json.loads(body or b"{}")
     except ValueError as exc:

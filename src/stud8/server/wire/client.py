@@ -42,8 +42,8 @@ from stud8.server.table.commands import (
     SitOut,
     TopUp,
 )
-from stud8.server.wire.codec import ProtocolError, object_fields
-from stud8.server.wire.limits import MAX_ID_CHARS, MAX_MESSAGE_BYTES
+from stud8.server.wire.codec import ProtocolError, object_fields, shown
+from stud8.server.wire.limits import MAX_ID_CHARS, MAX_JSON_DEPTH, MAX_MESSAGE_BYTES
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -96,11 +96,12 @@ class ActMessage(ClientMessage):
         try:
             action = make_action(self.kind, self.amount)
         except ValueError as exc:
-            raise ProtocolError(f"act: not an action: {self.kind!r}{amount} ({exc})") from None
+            why = str(exc) if len(str(exc)) <= 80 else "not a kind of action"
+            raise ProtocolError(f"act: not an action: {shown(self.kind)}{amount} ({why})") from None
         to = getattr(action, "to", 1)  # complete, bet and raise have a "to" amount
         if to is None or to <= 0:
             why = "needs its 'to' amount" if to is None else "a 'to' amount is more than 0"
-            raise ProtocolError(f"act: not an action: {self.kind!r}{amount} ({why})")
+            raise ProtocolError(f"act: not an action: {shown(self.kind)}{amount} ({why})")
         return action
 
     def command(self, player: str) -> Act:
@@ -209,16 +210,55 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
 _BY_TYPE: dict[str, type[ClientMessage]] = {cls.t: cls for cls in CLIENT_MESSAGES}
 
 
+def nesting_over_limit(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> int | None:
+    """How deeply the arrays and objects of a JSON text nest, if deeper than
+    ``limit`` (what is in its strings not counted); else None. Found without parsing
+    it: a text with at most ``limit`` brackets (every real command) is let through at
+    C speed, and only one with more is walked.
+
+    >>> nesting_over_limit('{"t": "act", "d": {"kind": "call", "id": "c7"}}') is None
+    True
+    >>> nesting_over_limit("[" * 990 + "]" * 990)
+    990
+    >>> nesting_over_limit('["' + "[" * 40 + '"]') is None
+    True
+    """
+    data = text.encode() if isinstance(text, str) else text
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return None
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # a backslash
+                escaped = True
+            elif byte == 0x22:  # a quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest if deepest > limit else None
+
+
 def parse_command(text: str | bytes) -> ClientMessage:
     """The command a client message carries; ProtocolError says why not (see the module)."""
     size = len(text.encode() if isinstance(text, str) else text)
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too large: {size} bytes (the limit is {MAX_MESSAGE_BYTES})")
+    depth = nesting_over_limit(text)
+    if depth is not None:
+        raise ProtocolError(f"nested too deeply: {depth} levels (the limit is {MAX_JSON_DEPTH})")
     try:
         obj = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"malformed JSON: {exc}") from None
-    except RecursionError:
+    except RecursionError:  # not reached: the depth was checked
         raise ProtocolError("malformed JSON: nested too deeply") from None
     if not isinstance(obj, dict):
         raise ProtocolError('a message must be a JSON object {"t": type, "d": data}')

@@ -39,7 +39,16 @@ from stud8.core.events import Event
 from stud8.server.table.events import TableEvent
 from stud8.server.wire.events import encode_event
 
-__all__ = ["JSON", "ProtocolError", "dumps", "envelope", "object_fields", "to_json", "type_name"]
+__all__ = [
+    "JSON",
+    "ProtocolError",
+    "dumps",
+    "envelope",
+    "object_fields",
+    "shown",
+    "to_json",
+    "type_name",
+]
 
 JSON = Any
 
@@ -85,6 +94,15 @@ def type_name(tp: object) -> str:
     return " or ".join(type_name(a) for a in typing.get_args(tp))
 
 
+def shown(value: object, most: int = 40) -> str:
+    """``value`` as a refusal shows it: its repr, cut to ``most`` characters (a
+    client's value is never echoed whole, nor its nesting walked)."""
+    if isinstance(value, (list, dict)):
+        return f"a JSON {'array' if isinstance(value, list) else 'object'}"
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def object_fields(cls: type, data: Mapping[str, Any], what: str) -> dict[str, object]:
     """The fields of dataclass ``cls`` found in ``data``, checked: no unknown field, no
     required field missing, each of its declared type; ProtocolError says which not."""
@@ -116,7 +134,7 @@ def _reader(cls: type) -> Reader:
                 continue
             value = data[name]
             if not check(value):
-                raise ProtocolError(f"{what}: {name} must be {wanted}, got {value!r}")
+                raise ProtocolError(f"{what}: {name} must be {wanted}, got {shown(value)}")
             values[name] = value
         return values
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 MAX_MESSAGE_BYTES = 4096  # a client's websocket message
 MAX_ID_CHARS = 64  # a command id
+MAX_JSON_DEPTH = 16  # arrays and objects nested in a client's message
 MAX_BODY_BYTES = 16 * 1024  # a REST request's body
 NAME_CHARS = (3, 20)  # an account's name, fewest and most characters
 NAME_PATTERN = f"[A-Za-z0-9_-]{{{NAME_CHARS[0]},{NAME_CHARS[1]}}}"  # letters, digits, '_' or '-'
@@ -22,6 +23,7 @@ PASSWORD_CHARS = (8, 1024)  # a password, fewest and most characters
 LIMITS: dict[str, tuple[int | str, str]] = {
     "MAX_MESSAGE_BYTES": (MAX_MESSAGE_BYTES, "bytes in a client's websocket message"),
     "MAX_ID_CHARS": (MAX_ID_CHARS, "characters in a command id"),
+    "MAX_JSON_DEPTH": (MAX_JSON_DEPTH, "arrays and objects nested in a client's message"),
     "MAX_BODY_BYTES": (MAX_BODY_BYTES, "bytes in a REST request's body"),
     "NAME_CHARS": (
         f"{NAME_CHARS[0]} to {NAME_CHARS[1]}",
