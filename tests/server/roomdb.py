@@ -18,7 +18,7 @@ import uvicorn
 from sqlalchemy import text
 from starlette.types import ASGIApp
 
-from stud8.server.http.websocket import RoomWebSocketProtocol
+from stud8.server.http.websocket import uvicorn_options
 from stud8.server.storage import Base, create_engine_for
 
 POSTGRES_URL = os.environ.get("STUD8_TEST_POSTGRES_URL", "")
@@ -54,9 +54,13 @@ async def serving(app: ASGIApp, *, room_protocol: bool = True) -> AsyncIterator[
     yields the port, and stops the server after. The websockets are served by the
     room's own protocol, as ``stud8 serve`` serves them (``room_protocol=False``:
     uvicorn's, so the edge writes through the plain ASGI ``send``)."""
-    ws = RoomWebSocketProtocol if room_protocol else "auto"
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws=ws
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="on",
+        **uvicorn_options(room_protocol=room_protocol),  # as stud8 serve runs it
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 
 from stud8.core.cards import Deck
 from stud8.server.books.memory import MemoryBooks
-from stud8.server.http.websocket import RoomWebSocketProtocol
+from stud8.server.http.websocket import uvicorn_options
 from stud8.server.runtime import memory_app, open_room
 from stud8.server.settings import Settings
 from stud8.server.table.spec import TableSpec
@@ -51,7 +51,7 @@ def serve(
     app: Starlette, audit: Callable[[], bool], on_stop: Callable[[], None] = lambda: None
 ) -> Room:
     config = uvicorn.Config(  # the room's websocket protocol, as stud8 serve runs it
-        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws=RoomWebSocketProtocol
+        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", **uvicorn_options()
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="stud8-room", daemon=True)

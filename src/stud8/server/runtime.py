@@ -418,18 +418,18 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
     """Run the room with uvicorn until it is stopped (``stud8 serve``)."""
     import uvicorn
 
-    from stud8.server.http.websocket import RoomWebSocketProtocol
+    from stud8.server.http.websocket import uvicorn_options
 
     tune_for_serving()
     options = {
         "host": settings.host,
         "port": settings.port,
         "log_config": uvicorn_log_config(),
-        "ws": RoomWebSocketProtocol,
+        **uvicorn_options(),
     }
     if memory:
         log.warning("accounts and chips are kept IN MEMORY: everything is lost at exit")
-        uvicorn.run(memory_app(settings), **options)  # type: ignore[arg-type]
+        uvicorn.run(memory_app(settings), **options)
         return 0
     try:
         room = open_room(settings)
@@ -438,7 +438,7 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
         return 1
     log.info("database %s: %s", settings.database_url, room.ledger.audit())
     try:
-        uvicorn.run(room.app, **options)  # type: ignore[arg-type]
+        uvicorn.run(room.app, **options)
     finally:
         room.close()
     return 0

@@ -46,6 +46,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -54,6 +55,7 @@ from starlette.staticfiles import StaticFiles
 from stud8.core.evaluate import build_tables
 from stud8.server.collector import collect_regularly, paced
 from stud8.server.http.accounts import ban, change_password, login, logout, register
+from stud8.server.http.bodylimit import BodyLimit
 from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.hands import hands
 from stud8.server.http.services import RoomServices
@@ -111,6 +113,11 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
 
 def create_app(room: RoomServices) -> Starlette:
     """The room's ASGI app (see the module)."""
-    app = Starlette(routes=ROUTES, exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
+    app = Starlette(
+        routes=ROUTES,
+        exception_handlers=EXCEPTION_HANDLERS,
+        lifespan=lifespan,
+        middleware=[Middleware(BodyLimit)],  # a body over the limit is refused unread
+    )
     app.state.room = room
     return app

@@ -32,7 +32,9 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["RECEIVE_TEXTS", "SEND_TEXTS", "RoomWebSocketProtocol", "frames"]
+from stud8.server.wire.limits import MAX_FRAME_BYTES
+
+__all__ = ["RECEIVE_TEXTS", "SEND_TEXTS", "RoomWebSocketProtocol", "frames", "uvicorn_options"]
 
 SEND_TEXTS = "stud8.send_texts"
 RECEIVE_TEXTS = "stud8.receive_texts"
@@ -110,3 +112,14 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         else:
             transport.write(frames(texts))
         return transport.get_write_buffer_size()
+
+
+def uvicorn_options(*, room_protocol: bool = True) -> dict[str, Any]:
+    """How uvicorn serves the room (``stud8 serve``, and the tests' servers): the
+    websockets by :class:`RoomWebSocketProtocol` (``room_protocol=False``: uvicorn's
+    own), and a message over ``MAX_FRAME_BYTES`` closes its socket (1009) before it
+    is read, as its frame's header gives its length."""
+    return {
+        "ws": RoomWebSocketProtocol if room_protocol else "auto",
+        "ws_max_size": MAX_FRAME_BYTES,
+    }

@@ -13,6 +13,7 @@ The accounts enforce the name and password limits from here
 from __future__ import annotations
 
 MAX_MESSAGE_BYTES = 4096  # a client's websocket message
+MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES  # a message the server reads at all (larger: 1009)
 MAX_ID_CHARS = 64  # a command id
 MAX_JSON_DEPTH = 16  # arrays and objects nested in a client's message
 MAX_BODY_BYTES = 16 * 1024  # a REST request's body
@@ -22,9 +23,17 @@ PASSWORD_CHARS = (8, 1024)  # a password, fewest and most characters
 
 LIMITS: dict[str, tuple[int | str, str]] = {
     "MAX_MESSAGE_BYTES": (MAX_MESSAGE_BYTES, "bytes in a client's websocket message"),
+    "MAX_FRAME_BYTES": (
+        MAX_FRAME_BYTES,
+        "bytes of a websocket message the server reads at all: a larger one closes the "
+        "socket (1009) before it is read",
+    ),
     "MAX_ID_CHARS": (MAX_ID_CHARS, "characters in a command id"),
     "MAX_JSON_DEPTH": (MAX_JSON_DEPTH, "arrays and objects nested in a client's message"),
-    "MAX_BODY_BYTES": (MAX_BODY_BYTES, "bytes in a REST request's body"),
+    "MAX_BODY_BYTES": (
+        MAX_BODY_BYTES,
+        "bytes in a REST request's body: a larger one is refused (413) before it is read",
+    ),
     "NAME_CHARS": (
         f"{NAME_CHARS[0]} to {NAME_CHARS[1]}",
         "characters in an account's name: letters, digits, '_' or '-' (unique in any case)",

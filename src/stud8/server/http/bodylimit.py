@@ -1,0 +1,47 @@
+"""The REST bodies' size limit, for every request, before the body is read.
+
+:class:`BodyLimit` (ASGI middleware, installed by :func:`stud8.server.http.app.create_app`)
+answers 413 ``{"error": ...}`` at once to a request whose ``Content-Length`` is over
+``MAX_BODY_BYTES``, without reading a byte of its body; a body sent without a length
+(chunked) is counted as it is read, and the read that goes over the limit raises
+:class:`~stud8.server.http.errors.PayloadTooLarge` (413) instead of handing it on.
+"""
+
+from __future__ import annotations
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from stud8.server.http.errors import PayloadTooLarge, error_response
+from stud8.server.wire.limits import MAX_BODY_BYTES
+
+__all__ = ["BodyLimit"]
+
+
+class BodyLimit:
+    """At most ``max_bytes`` of body in an HTTP request (see the module)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        reason = f"the body is over {self.max_bytes} bytes"
+        for name, value in scope["headers"]:
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_bytes):
+                await error_response(413, reason)(scope, receive, send)
+                return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise PayloadTooLarge(reason)
+            return message
+
+        await self.app(scope, limited, send)
