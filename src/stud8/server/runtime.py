@@ -126,7 +126,13 @@ def room_app(
     lobby = Lobby(
         books=books, clock=clock or AsyncioClock(), bus=bus, deck_source=deck_source, keeper=keeper
     )
-    edge = Edge(bus, rate=settings.rate_per_second, burst=settings.rate_burst)
+    edge = Edge(
+        bus,
+        rate=settings.rate_per_second,
+        burst=settings.rate_burst,
+        account_rate=(settings.account_rate, settings.account_burst),
+        address_rate=(settings.address_rate, settings.address_burst),
+    )
     spec = default_spec or TableSpec(bots=settings.bots_per_table)
 
     async def open_tables() -> None:

@@ -15,6 +15,8 @@ node                   ``STUD8_NODE``              the host's name and the port
 login_failures         ``STUD8_LOGIN_FAILURES``    ``5`` wrong passwords an account a minute
 address_failures       ``STUD8_ADDRESS_FAILURES``  ``20`` wrong passwords an address in 15 min
 signups                ``STUD8_SIGNUPS``           ``5`` new accounts an address an hour
+account_sockets        ``STUD8_ACCOUNT_SOCKETS``   ``8`` open websockets of an account
+address_sockets        ``STUD8_ADDRESS_SOCKETS``   ``64`` open websockets from an address
 =====================  ==========================  ==========================
 
 With ``redis_url`` the process is one node of a room on several nodes
@@ -51,12 +53,18 @@ class Settings:
     bots_per_table: int = 3
     starting_chips: int = 10_000
     operators: tuple[str, ...] = ()
-    rate_per_second: float = 20.0
+    rate_per_second: float = 20.0  # a connection's messages
     rate_burst: int = 40
     # a room on several nodes: Redis (``--redis``, STUD8_REDIS) and this node's name
     # (``--node``, STUD8_NODE; default: the host's name and the port)
     redis_url: str | None = None
     node: str | None = None
+    account_rate: float = 30.0  # all the connections of one account together
+    account_burst: int = 60
+    address_rate: float = 60.0  # all the connections from one address together
+    address_burst: int = 120
+    account_sockets: int = 8  # open table websockets of one account, at most
+    address_sockets: int = 64  # open table websockets from one address, at most
     login_failures: int = 5
     login_period: float = 60.0
     address_failures: int = 20
@@ -69,8 +77,12 @@ class Settings:
             raise ValueError(f"a port is 0 to 65535, not {self.port}")
         if self.default_tables < 0 or self.bots_per_table < 0 or self.starting_chips < 0:
             raise ValueError("default_tables, bots_per_table and starting_chips are 0 or more")
-        if self.rate_per_second <= 0 or self.rate_burst < 1:
-            raise ValueError("the rate limit must be positive")
+        if (
+            min(self.rate_per_second, self.account_rate, self.address_rate) <= 0
+            or min(self.rate_burst, self.account_burst, self.address_burst) < 1
+            or min(self.account_sockets, self.address_sockets) < 1
+        ):
+            raise ValueError("the rate limits and the caps on sockets must be positive")
         if (
             min(self.login_failures, self.address_failures, self.signups) < 1
             or min(self.login_period, self.address_period, self.signup_period) <= 0
@@ -104,6 +116,8 @@ class Settings:
             ("login_failures", int),
             ("address_failures", int),
             ("signups", int),
+            ("account_sockets", int),
+            ("address_sockets", int),
         ):
             raw = env.get(f"STUD8_{name.upper()}")
             if raw is not None and raw != "":

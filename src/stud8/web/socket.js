@@ -57,7 +57,7 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
-      if (e.code === 4401 || e.code === 4403 || e.code === 4404 || e.code === 4400) {
+      if ([4400, 4401, 4403, 4404, 4429].includes(e.code)) {
         this.closed = true;
         this.onFatal(e.code, e.reason);
         return;

@@ -16,8 +16,17 @@ from stud8.server.bus import NoSuchTable, TableBus
 from stud8.server.edge.channel import TableChannel
 from stud8.server.edge.connection import Connection, Inlet, Receive
 from stud8.server.edge.outbox import Flusher, Outbox
+from stud8.server.edge.ratelimit import TokenBucket
 
 __all__ = ["Edge", "Inlet", "NoSuchTable"]
+
+
+@dataclass(eq=False, slots=True)
+class _Shared:
+    """A rate limit shared by connections (an account's, an address's), and how many."""
+
+    bucket: TokenBucket
+    users: int = 0
 
 
 @dataclass(eq=False, slots=True)
@@ -32,12 +41,38 @@ class _Held:
 class Edge:
     """This node's connections to the room's tables (see the module)."""
 
-    def __init__(self, bus: TableBus, *, rate: float = 20.0, burst: int = 40) -> None:
+    def __init__(
+        self,
+        bus: TableBus,
+        *,
+        rate: float = 20.0,
+        burst: int = 40,
+        account_rate: tuple[float, int] = (30.0, 60),
+        address_rate: tuple[float, int] = (60.0, 120),
+    ) -> None:
         self.bus = bus
         self.flusher = Flusher()  # the connections' writes, once per turn of the loop
         self.rate = rate
         self.burst = burst
+        self.account_rate = account_rate
+        self.address_rate = address_rate
         self._channels: dict[str, _Held] = {}
+        # the buckets shared by the connections of one account, and of one address
+        self._shared: dict[str, _Shared] = {}
+
+    def _share(self, key: str, rate: tuple[float, int]) -> _Shared:
+        shared = self._shared.get(key)
+        if shared is None:
+            shared = self._shared[key] = _Shared(TokenBucket(*rate))
+        shared.users += 1
+        return shared
+
+    def _unshare(self, key: str) -> None:
+        shared = self._shared.get(key)
+        if shared is not None:
+            shared.users -= 1
+            if shared.users <= 0:
+                del self._shared[key]
 
     async def _acquire(self, table_id: str) -> _Held:
         held = self._channels.get(table_id)
@@ -76,10 +111,19 @@ class Edge:
         last_seen: int | None = None,
         everything: bool = False,
         inlet: Inlet | None = None,
+        address: str | None = None,
     ) -> None:
         """Serve one websocket at ``table_id`` until the client goes;
-        :class:`NoSuchTable` if there is none."""
+        :class:`NoSuchTable` if there is none. Its messages are limited by its own
+        rate, and together with the other connections of its player and of its
+        ``address`` by theirs."""
+        keys = []
+        if player is not None:
+            keys.append((f"account:{player.casefold()}", self.account_rate))
+        if address is not None:
+            keys.append((f"address:{address}", self.address_rate))
         held = await self._acquire(table_id)
+        shared = [self._share(key, rate).bucket for key, rate in keys]
         try:
             connection = Connection(
                 held.channel,
@@ -89,9 +133,12 @@ class Edge:
                 everything=everything,
                 rate=self.rate,
                 burst=self.burst,
+                shared=shared,
             )
             await connection.run(receive, last_seen, inlet)
         finally:
+            for key, _ in keys:
+                self._unshare(key)
             self._release(table_id, held)
 
     def close(self) -> None:

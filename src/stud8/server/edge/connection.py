@@ -2,7 +2,8 @@
 
 It reads each client message once (:func:`stud8.server.wire.client.parse_command`:
 the message becomes the table's command, an action the engine's own), rate-limits
-them (a token bucket per connection), answers a ``ping`` itself, refuses what an
+them (a token bucket per connection, and one shared by all the connections of its
+player and one by all those of its address), answers a ``ping`` itself, refuses what an
 observer or a closed table cannot do, and hands every command to the table through
 the bus; the table's reply comes back as ``ack`` or ``reject`` (a repeated command
 id is recognised by the table, which answers it as the first time).
@@ -21,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from stud8.server.bus import TableBus
@@ -78,6 +79,7 @@ class Connection:
         everything: bool = False,
         rate: float = 20.0,
         burst: int = 40,
+        shared: Sequence[TokenBucket] = (),
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.channel = channel
@@ -87,6 +89,7 @@ class Connection:
         self.everything = everything
         self.outbox = outbox
         self._bucket = TokenBucket(rate, burst, now)
+        self._shared = tuple(shared)  # the account's and the address's buckets
         self.viewer = Viewer(player, everything, outbox.push, renewed=self._renewed)
         self._connected = False
 
@@ -143,7 +146,7 @@ class Connection:
             reason = f"message too large: {size} bytes (the limit is {MAX_MESSAGE_BYTES})"
             push(RejectMessage(None, reason).encode(None))
             return
-        allowed = self._bucket.take()
+        allowed = self._bucket.take() and all(bucket.take() for bucket in self._shared)
         try:
             message = parse_command(text)
         except ProtocolError as exc:

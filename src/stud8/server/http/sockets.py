@@ -4,7 +4,9 @@
 reconnection asks for what was missed. Refused at the start with close code 4400
 (a bad query), 4401 (an unknown token) or 4404 (no such table). Closed by the room
 with 4401 when its session ends (a logout, a change of password, an expiry) and
-4403 when its account is banned (:mod:`stud8.server.http.sessions`).
+4403 when its account is banned (:mod:`stud8.server.http.sessions`). An account
+may hold ``account_sockets`` open at once and an address ``address_sockets`` (the
+room's settings): one more is closed at the start with 4429.
 """
 
 from __future__ import annotations
@@ -77,9 +79,16 @@ async def table_socket(websocket: WebSocket) -> None:
         closing.add_done_callback(_CLOSING.discard)
 
     address = websocket.client.host if websocket.client is not None else "?"
+    settings = room.settings
+    if player is not None and room.sockets.of_account(player) >= settings.account_sockets:
+        await websocket.close(4429, f"too many connections: {settings.account_sockets} at most")
+        return
+    if room.sockets.of_address(address) >= settings.address_sockets:
+        await websocket.close(4429, "too many connections from your address")
+        return
     opened = room.sockets.add(token if player else None, player, address, end)
     try:
-        await _serve(websocket, table_id, player, operator, last_seen, ended)
+        await _serve(websocket, table_id, player, operator, last_seen, ended, address)
     finally:
         room.sockets.remove(opened)
 
@@ -91,6 +100,7 @@ async def _serve(
     operator: bool,
     last_seen: int | None,
     ended: asyncio.Event,
+    address: str,
 ) -> None:
     room = room_of(websocket)
 
@@ -120,6 +130,7 @@ async def _serve(
                 last_seen=last_seen,
                 everything=operator,
                 inlet=inlet,
+                address=address,
             )
     except NoSuchTable:
         await websocket.close(4404, f"no table {table_id}")
