@@ -108,3 +108,23 @@ def test_an_account_s_connections_share_a_limit_and_are_capped() -> None:
                 await ws.close()
 
     asyncio.run(asyncio.wait_for(body(), 60))
+
+
+def test_a_connection_that_keeps_flooding_is_closed() -> None:
+    async def body() -> None:
+        app = memory_app(SETTINGS, spec=TableSpec())
+        async with serving(app) as port:
+            url = f"ws://127.0.0.1:{port}/ws/v1/tables/t1"
+            async with websockets.connect(url, max_queue=None) as ws:
+                await ws.recv()
+                sent = 0
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    for sent in range(1, 2001):
+                        await ws.send(json.dumps({"t": "ping", "d": {"id": f"f{sent}"}}))
+                        if sent % 100 == 0:
+                            await asyncio.sleep(0.01)
+                await asyncio.wait_for(ws.wait_closed(), 5)
+                assert ws.close_code == 1008 and "flooding" in (ws.close_reason or "")
+                assert sent < 2000
+
+    asyncio.run(asyncio.wait_for(body(), 60))

@@ -10,6 +10,7 @@ a viewer may see is decided here (:mod:`stud8.server.edge.projection`).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from stud8.server.bus import NoSuchTable, TableBus
@@ -112,11 +113,12 @@ class Edge:
         everything: bool = False,
         inlet: Inlet | None = None,
         address: str | None = None,
+        close: Callable[[int, str], None] | None = None,
     ) -> None:
         """Serve one websocket at ``table_id`` until the client goes;
         :class:`NoSuchTable` if there is none. Its messages are limited by its own
         rate, and together with the other connections of its player and of its
-        ``address`` by theirs."""
+        ``address`` by theirs; ``close`` closes the socket of a client that floods."""
         keys = []
         if player is not None:
             keys.append((f"account:{player.casefold()}", self.account_rate))
@@ -134,6 +136,7 @@ class Edge:
                 rate=self.rate,
                 burst=self.burst,
                 shared=shared,
+                close=close,
             )
             await connection.run(receive, last_seen, inlet)
         finally:

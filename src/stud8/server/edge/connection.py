@@ -28,7 +28,7 @@ from typing import Any
 from stud8.server.bus import TableBus
 from stud8.server.edge.channel import TableChannel, Viewer
 from stud8.server.edge.outbox import Outbox
-from stud8.server.edge.ratelimit import TokenBucket
+from stud8.server.edge.ratelimit import Throttle, TokenBucket
 from stud8.server.table.commands import Connect, Disconnect, Reply
 from stud8.server.wire.client import PingMessage, parse_command
 from stud8.server.wire.codec import ProtocolError
@@ -41,6 +41,8 @@ __all__ = ["Connection", "Inlet", "Receive"]
 Receive = Callable[[], Coroutine[Any, Any, str | bytes | None]]  # None: the client is gone
 
 RATE_LIMITED = "rate limit: too many messages, slow down"
+FLOOD_REJECTS = 200  # messages over the rate limit in FLOOD_SECONDS: the socket is closed
+FLOOD_SECONDS = 10.0
 
 
 class Inlet:
@@ -80,6 +82,7 @@ class Connection:
         rate: float = 20.0,
         burst: int = 40,
         shared: Sequence[TokenBucket] = (),
+        close: Callable[[int, str], None] | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.channel = channel
@@ -90,6 +93,10 @@ class Connection:
         self.outbox = outbox
         self._bucket = TokenBucket(rate, burst, now)
         self._shared = tuple(shared)  # the account's and the address's buckets
+        # a client that keeps sending over the limit is closed (1008), not answered
+        # forever: ``close`` closes its socket
+        self._close = close
+        self._floods = Throttle(FLOOD_REJECTS, FLOOD_SECONDS, now=now)
         self.viewer = Viewer(player, everything, outbox.push, renewed=self._renewed)
         self._connected = False
 
@@ -147,6 +154,11 @@ class Connection:
             push(RejectMessage(None, reason).encode(None))
             return
         allowed = self._bucket.take() and all(bucket.take() for bucket in self._shared)
+        if not allowed:
+            self._floods.note("")
+            if self._floods.wait("") and self._close is not None:
+                self._close(1008, "flooding: too many messages over the rate limit")
+                return
         try:
             message = parse_command(text)
         except ProtocolError as exc:

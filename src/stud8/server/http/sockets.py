@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -88,7 +89,7 @@ async def table_socket(websocket: WebSocket) -> None:
         return
     opened = room.sockets.add(token if player else None, player, address, end)
     try:
-        await _serve(websocket, table_id, player, operator, last_seen, ended, address)
+        await _serve(websocket, table_id, player, operator, last_seen, ended, address, end)
     finally:
         room.sockets.remove(opened)
 
@@ -101,6 +102,7 @@ async def _serve(
     last_seen: int | None,
     ended: asyncio.Event,
     address: str,
+    end: Callable[[int, str], None],
 ) -> None:
     room = room_of(websocket)
 
@@ -131,6 +133,7 @@ async def _serve(
                 everything=operator,
                 inlet=inlet,
                 address=address,
+                close=end,
             )
     except NoSuchTable:
         await websocket.close(4404, f"no table {table_id}")
