@@ -328,7 +328,8 @@ async def locked(base: str, database: Path) -> None:
             holder.rollback()
             holder.close()
         r = await http.post("/api/v1/login", json={"name": "locky", "password": PASSWORD})
-        print(f"   the lock released: log-in {r.status_code}; /ready {(await http.get('/ready'))}")
+        ready = (await http.get("/ready")).status_code
+        print(f"   the lock released: log-in {r.status_code}; /ready {ready}")
 
 
 ATTACKS: dict[str, Callable[[str], Coroutine[Any, Any, None]]] = {

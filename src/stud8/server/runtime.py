@@ -95,6 +95,7 @@ BOT_COUNTER = f"{PREFIX}bot-numbers"
 BOT_BLOCK = 100_000  # bot numbers a node takes for itself at its start
 FIRST_START = f"{PREFIX}first-start"
 MIGRATION_LOCK = 0x5737D8  # the advisory lock the nodes' migrations take
+REQUEST_BUSY_SECONDS = 1.0  # a request waits this long for a lock held elsewhere
 
 __all__ = [
     "Room",
@@ -168,6 +169,7 @@ class Room:
     returned: dict[str, dict[str, int]] = field(default_factory=dict)
     writer: RoomWriter | None = None
     cluster: bool = False  # one node of several: other nodes' hands are theirs
+    requests_engine: Engine | None = None  # the accounts' and the hand histories' reads
 
     def close(self) -> None:
         """After the server has stopped: the writer drained and closed, then any hand
@@ -187,6 +189,8 @@ class Room:
                 log.error("at the shutdown: %s", problem)
         finally:
             self.engine.dispose()
+            if self.requests_engine is not None:
+                self.requests_engine.dispose()
 
 
 def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:
@@ -240,11 +244,19 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         log.info("chips left at %s returned to the banks: %s", table, players)
     if not report.ok:
         log.error("the books do not balance after recovery:\n%s", report)
-    accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
+    # the requests' own engine: a lock held elsewhere fails them in a second (a 503),
+    # where the tables' writes wait for it and retry
+    requests_engine = create_engine_for(settings.database_url, busy_seconds=REQUEST_BUSY_SECONDS)
+    accounts = Accounts(
+        requests_engine,
+        Ledger(requests_engine, attempts=1),
+        opening_chips=settings.starting_chips,
+    )
     try:
         made, taken = accounts.ensure_operators(settings.operators)
     except BaseException:
         engine.dispose()
+        requests_engine.dispose()
         raise
     _log_operators(made, taken)
     auth = AccountsAuth(accounts)
@@ -254,12 +266,14 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         settings,
         auth=auth,
         books=RoomBooks(ledger, writer),
-        hands=store,
+        hands=HandStore(requests_engine),
         default_spec=spec,
         keeper=RoomKeeper(tables, plan),
         writer=writer,
     )
-    return Room(app, engine, ledger, store, report, plan.returned, writer)
+    return Room(
+        app, engine, ledger, store, report, plan.returned, writer, requests_engine=requests_engine
+    )
 
 
 def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = None) -> Room:
@@ -341,7 +355,13 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         await node.stop(hand_over=True)
         await redis.aclose()
 
-    edge = Edge(bus, rate=settings.rate_per_second, burst=settings.rate_burst)
+    edge = Edge(
+        bus,
+        rate=settings.rate_per_second,
+        burst=settings.rate_burst,
+        account_rate=(settings.account_rate, settings.account_burst),
+        address_rate=(settings.address_rate, settings.address_burst),
+    )
     room = RoomServices(
         settings=settings,
         auth=auth,

@@ -11,6 +11,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from stud8.server.accounts.auth import LoginRefusedError
 from stud8.server.http.errors import BadRequest, TooManyRequests, Unauthorized
 from stud8.server.http.requests import account_of, bearer, json_body, operator_of, room_of
 from stud8.server.wire.codec import to_json
@@ -61,7 +62,13 @@ async def login(request: Request) -> Response:
     wait = guard.login_attempt(name, address)
     if wait:
         raise TooManyRequests("too many wrong passwords: try again later", wait)
-    token = await auth.login(name, password)
+    try:
+        token = await auth.login(name, password)
+    except LoginRefusedError:
+        raise
+    except BaseException:  # not checked (the database busy): it does not count
+        guard.login_undone(name, address)
+        raise
     guard.login_succeeded(name, address)
     account = await auth.account_for_token(token)
     if account is None:  # the session ended at once (a logout in between)

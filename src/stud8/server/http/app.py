@@ -21,6 +21,7 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``DELETE /api/v1/tables/{table_id}``        close a table (operators only)
 ``GET /api/v1/hands``                       hand histories, PokerStars text
 ``GET /api/v1/schemas``                     the protocol's JSON schemas
+``GET /health``, ``GET /ready``             alive; able to work (database, writer)
 ``WS /ws/v1/tables/{table_id}``             play (``?token=``) or watch (no token);
                                             ``&last_seen=N`` after a reconnection
 ``/``                                       the browser client (``src/stud8/web``)
@@ -29,7 +30,8 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 REST requests carry the session token as ``Authorization: Bearer <token>``; a
 websocket carries it as ``?token=``. Errors are ``{"error": reason}`` with status 400
 (bad request), 401 (no or unknown token, wrong password), 403 (not an operator),
-404, 409 (name taken) or 413 (body too large).
+404, 409 (name taken), 413 (body too large), 429 (too many: ``Retry-After``) or
+503 (the database locked or away: ``Retry-After``).
 
 The app's lifespan builds the evaluator's tables before it serves (built at the first
 showdown instead, they would stop every table for a third of a second), paces the
@@ -58,6 +60,7 @@ from stud8.server.http.accounts import ban, change_password, login, logout, regi
 from stud8.server.http.bodylimit import BodyLimit
 from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.hands import hands
+from stud8.server.http.health import health, ready
 from stud8.server.http.services import RoomServices
 from stud8.server.http.sockets import table_socket
 from stud8.server.http.tables import close_table, create_table, list_tables
@@ -84,6 +87,8 @@ ROUTES = [
     Route("/api/v1/tables/{table_id}", close_table, methods=["DELETE"]),
     Route("/api/v1/hands", hands, methods=["GET"]),
     Route("/api/v1/schemas", schemas, methods=["GET"]),
+    Route("/health", health, methods=["GET"]),
+    Route("/ready", ready, methods=["GET"]),
     WebSocketRoute("/ws/v1/tables/{table_id}", table_socket),
     # the browser client, last so that /api and /ws win
     Mount("/", app=StaticFiles(directory=WEB, html=True), name="web"),

@@ -82,12 +82,17 @@ class Guard:
             )  # fmt: skip
         return 0.0
 
-    def login_succeeded(self, name: str, address: str) -> None:
-        """The password was right: the attempt is not a failure, the address known."""
+    def login_undone(self, name: str, address: str) -> None:
+        """The attempt could not be checked (the database was busy): it does not count."""
         key = name.casefold()
         if (key, address) not in self._known:
             self._accounts.unnote(key)
         self._addresses.unnote(address)
+
+    def login_succeeded(self, name: str, address: str) -> None:
+        """The password was right: the attempt is not a failure, the address known."""
+        key = name.casefold()
+        self.login_undone(name, address)
         if len(self._known) >= KNOWN_ADDRESSES:
             for pair in list(self._known)[: KNOWN_ADDRESSES // 10]:
                 del self._known[pair]

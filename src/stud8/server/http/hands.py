@@ -8,7 +8,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 from stud8.server.books.hands import DEFAULT_LIMIT, MAX_LIMIT
-from stud8.server.http.errors import BadRequest, Forbidden
+from stud8.server.http.errors import BadRequest, Forbidden, ServiceUnavailable
+from stud8.server.http.health import READY_SECONDS
 from stud8.server.http.requests import account_of, room_of
 
 __all__ = ["hands"]
@@ -43,7 +44,10 @@ async def hands(request: Request) -> Response:
         raise Forbidden("you may read your own hands only")
     room = room_of(request)
     if room.flush is not None:
-        await room.flush()  # read our own writes: the hands finished so far
+        try:  # read our own writes: the hands finished so far
+            await asyncio.wait_for(room.flush(), READY_SECONDS)
+        except TimeoutError:
+            raise ServiceUnavailable("the room's database is busy: try again in a moment") from None
     store = room.hands
     if account.operator:
         text = await asyncio.to_thread(

@@ -132,5 +132,7 @@ class OpenSockets:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
                 await self.sweep(live_tokens)
-            except Exception:  # the database may be away a moment: try again next time
-                log.warning("could not check the open sockets' sessions", exc_info=True)
+            except Exception as exc:  # the database may be away a moment: next time
+                log.warning(
+                    "could not check the open sockets' sessions: %s", exc.__class__.__name__
+                )

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from stud8.server.edge import Inlet, NoSuchTable
 from stud8.server.edge.outbox import AsgiOutbox, Flusher, FrameOutbox, Outbox
+from stud8.server.http.errors import DATABASE_BUSY
 from stud8.server.http.requests import room_of
 from stud8.server.http.websocket import RECEIVE_TEXTS, SEND_TEXTS
 
@@ -63,7 +64,11 @@ async def table_socket(websocket: WebSocket) -> None:
     player: str | None = None
     operator = False
     if token:
-        account = await room.auth.account_for_token(token)
+        try:
+            account = await room.auth.account_for_token(token)
+        except DATABASE_BUSY:
+            await websocket.close(1013, "the room's database is busy: try again")
+            return
         if account is None:
             await websocket.close(4401, "unknown or expired token")
             return

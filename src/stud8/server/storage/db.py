@@ -42,16 +42,26 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-def create_engine_for(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
-    """An engine for ``url`` set up for the ledger's transactions."""
+def create_engine_for(
+    url: str = DEFAULT_URL, *, busy_seconds: float | None = None, **kwargs: Any
+) -> Engine:
+    """An engine for ``url`` set up for the ledger's transactions. ``busy_seconds``:
+    how long a statement waits for a lock before it fails (SQLite's busy timeout,
+    default :data:`BUSY_TIMEOUT_SECONDS`; PostgreSQL's ``lock_timeout``, default
+    none), for the engines that answer requests and must not hang."""
     url = normalize_url(url)
     if make_url(url).get_backend_name() == "sqlite":
         connect_args = dict(kwargs.pop("connect_args", {}))
-        connect_args.setdefault("timeout", BUSY_TIMEOUT_SECONDS)
+        connect_args.setdefault("timeout", busy_seconds or BUSY_TIMEOUT_SECONDS)
         connect_args.setdefault("check_same_thread", False)
         engine = create_engine(url, connect_args=connect_args, **kwargs)
         _sqlite_immediate(engine, memory=make_url(url).database in (None, "", ":memory:"))
         return engine
+    if busy_seconds is not None:
+        connect_args = dict(kwargs.pop("connect_args", {}))
+        connect_args.setdefault("options", f"-c lock_timeout={int(busy_seconds * 1000)}")
+        connect_args.setdefault("connect_timeout", max(1, round(busy_seconds)))
+        kwargs["connect_args"] = connect_args
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 
