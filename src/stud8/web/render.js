@@ -118,13 +118,22 @@ function centreHTML(state, opts) {
 </div>`;
 }
 
+/** Place the seats tableHTML drew: their positions go through the CSSOM, since the
+ * room's Content-Security-Policy refuses inline style attributes. */
+export function placeSpots(root) {
+  for (const spot of root.querySelectorAll(".spot[data-c]")) {
+    spot.style.setProperty("--c", spot.dataset.c);
+    spot.style.setProperty("--s", spot.dataset.s);
+  }
+}
+
 export function tableHTML(state, opts) {
   const count = maxSeats(state);
   const anchor = state.mySeat || 1;
   const seats = [];
   for (let seat = 1; seat <= count; seat++) {
     const p = position(seat, anchor, count);
-    seats.push(`<div class="spot" style="--c:${p.c};--s:${p.s}">${seatHTML(state, seat, opts)}</div>`);
+    seats.push(`<div class="spot" data-c="${p.c}" data-s="${p.s}">${seatHTML(state, seat, opts)}</div>`);
   }
   return `<div class="felt" aria-label="the table">${centreHTML(state, opts)}${seats.join("")}</div>`;
 }

@@ -28,7 +28,6 @@ export class TableSocket {
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const params = new URLSearchParams();
-    if (this.token) params.set("token", this.token);
     const seen = this.lastSeen();
     if (seen !== null && seen !== undefined) params.set("last_seen", String(seen));
     const q = params.toString();
@@ -38,7 +37,10 @@ export class TableSocket {
   connect() {
     if (this.closed) return;
     this.onStatus(this.attempt === 0 ? "connecting" : "reconnecting");
-    const ws = new WebSocket(this.url());
+    // the token goes in a subprotocol (a header), never in the URL
+    const ws = this.token
+      ? new WebSocket(this.url(), ["stud8.v1", `stud8.token.${this.token}`])
+      : new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
       this.attempt = 0;

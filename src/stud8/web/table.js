@@ -4,7 +4,7 @@ import { $, esc, session, prefs, showBanner, toast, announce } from "./util.js";
 import { go } from "./nav.js";
 import { TableSocket } from "./socket.js";
 import { emptyTable, applySnapshot, applyEvent, applyTurn, maxSeats, note } from "./store.js";
-import { tableHTML } from "./render.js";
+import { placeSpots, tableHTML } from "./render.js";
 import { actionBarHTML, barKey, barMode, bindActionBar, preActionChoice } from "./actions.js";
 import { controlsHTML, offerHTML, bindControls, DIALOG_HTML, secondsLeft } from "./controls.js";
 import { HistoryPanel, PANEL_HTML } from "./history.js";
@@ -157,6 +157,7 @@ export function tableView(app, tableId, query) {
   function draw() {
     reveal.update(state.hand);
     $("#table").innerHTML = tableHTML(state, { fourColor: prefs.fourColor });
+    placeSpots($("#table"));
     const sent = state.turn && state.sentFor === state.turn;
     const key = barKey(state) + (sent ? ":sent" : "");
     if (key !== drawn.bar) {

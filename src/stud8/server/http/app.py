@@ -22,16 +22,18 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``GET /api/v1/hands``                       hand histories, PokerStars text
 ``GET /api/v1/schemas``                     the protocol's JSON schemas
 ``GET /health``, ``GET /ready``             alive; able to work (database, writer)
-``WS /ws/v1/tables/{table_id}``             play (``?token=``) or watch (no token);
+``WS /ws/v1/tables/{table_id}``             play (the token as a subprotocol) or watch;
                                             ``&last_seen=N`` after a reconnection
 ``/``                                       the browser client (``src/stud8/web``)
 ==========================================  ========================================
 
 REST requests carry the session token as ``Authorization: Bearer <token>``; a
-websocket carries it as ``?token=``. Errors are ``{"error": reason}`` with status 400
-(bad request), 401 (no or unknown token, wrong password), 403 (not an operator),
-404, 409 (name taken), 413 (body too large), 429 (too many: ``Retry-After``) or
-503 (the database locked or away: ``Retry-After``).
+websocket carries it in its subprotocols (``stud8.v1`` and ``stud8.token.<token>``:
+a header, never in the URL), or as ``?token=`` (older clients). Errors are
+``{"error": reason}`` with status 400 (bad request), 401 (no or unknown token, wrong
+password), 403 (not an operator), 404, 409 (name taken), 413 (body too large), 429
+(too many: ``Retry-After``) or 503 (the database locked or away: ``Retry-After``).
+Every answer carries the security headers (:mod:`stud8.server.http.headers`).
 
 The app's lifespan builds the evaluator's tables before it serves (built at the first
 showdown instead, they would stop every table for a third of a second), paces the
@@ -60,6 +62,7 @@ from stud8.server.http.accounts import ban, change_password, login, logout, regi
 from stud8.server.http.bodylimit import BodyLimit
 from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.hands import hands
+from stud8.server.http.headers import SecurityHeaders
 from stud8.server.http.health import health, ready
 from stud8.server.http.services import RoomServices
 from stud8.server.http.sockets import table_socket
@@ -122,7 +125,9 @@ def create_app(room: RoomServices) -> Starlette:
         routes=ROUTES,
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
-        middleware=[Middleware(BodyLimit)],  # a body over the limit is refused unread
+        # the headers on every answer (the body limit's too); a body over the limit
+        # is refused unread
+        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit)],
     )
     app.state.room = room
     return app

@@ -1,7 +1,10 @@
 """The table websocket: ``WS /ws/v1/tables/{table_id}``, served by the edge.
 
-``?token=`` logs the player in (none: an observer); ``&last_seen=N`` after a
-reconnection asks for what was missed. Refused at the start with close code 4400
+The session token logs the player in (none: an observer): offered as the
+subprotocol ``stud8.token.<token>`` beside ``stud8.v1`` (which the room answers), so
+that it is in a header and never in a URL (proxies' and browsers' logs, history);
+``?token=`` still works for older clients. ``?last_seen=N`` after a reconnection
+asks for what was missed. Refused at the start with close code 4400
 (a bad query), 4401 (an unknown token) or 4404 (no such table). Closed by the room
 with 4401 when its session ends (a logout, a change of password, an expiry) and
 4403 when its account is banned (:mod:`stud8.server.http.sessions`). An account
@@ -23,7 +26,10 @@ from stud8.server.http.errors import DATABASE_BUSY
 from stud8.server.http.requests import room_of
 from stud8.server.http.websocket import RECEIVE_TEXTS, SEND_TEXTS
 
-__all__ = ["table_socket"]
+__all__ = ["PROTOCOL", "TOKEN_PREFIX", "table_socket"]
+
+PROTOCOL = "stud8.v1"  # the subprotocol the room answers
+TOKEN_PREFIX = "stud8.token."  # a subprotocol offered to carry the session token
 
 _CLOSING: set[asyncio.Future[None]] = set()  # the closes the room started, until done
 
@@ -51,9 +57,12 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
 async def table_socket(websocket: WebSocket) -> None:
     room = room_of(websocket)
     table_id = websocket.path_params["table_id"]
-    token = websocket.query_params.get("token")
+    offered = websocket.scope.get("subprotocols") or []
+    token = next((p[len(TOKEN_PREFIX) :] for p in offered if p.startswith(TOKEN_PREFIX)), None)
+    if token is None:
+        token = websocket.query_params.get("token")  # the older way, in the URL
     raw_last = websocket.query_params.get("last_seen")
-    await websocket.accept()
+    await websocket.accept(subprotocol=PROTOCOL if PROTOCOL in offered else None)
     last_seen: int | None = None
     if raw_last is not None:
         try:

@@ -38,9 +38,10 @@ class Registered:
 
 @dataclass(frozen=True, slots=True)
 class LoggedIn:
-    """A session token (send it as ``Authorization: Bearer <token>``, or as
-    ``?token=`` on a table websocket), the account's name as registered, and
-    whether it is an operator's (who may open and close tables)."""
+    """A session token (send it as ``Authorization: Bearer <token>``, and to a table
+    websocket as the subprotocol ``stud8.token.<token>`` beside ``stud8.v1``), the
+    account's name as registered, and whether it is an operator's (who may open and
+    close tables)."""
 
     token: str
     name: str
