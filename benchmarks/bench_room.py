@@ -271,11 +271,24 @@ def wait_for_server(http: httpx.Client, server: subprocess.Popen[bytes], log: Pa
     raise RuntimeError("the server did not start within 60 s")
 
 
-def operator_token(http: httpx.Client) -> str:
-    r = http.post("/api/v1/register", json={"name": OPERATOR, "password": PASSWORD})
-    if r.status_code not in (201, 409):
-        raise RuntimeError(f"cannot register the operator: {r.status_code} {r.text}")
-    r = http.post("/api/v1/login", json={"name": OPERATOR, "password": PASSWORD})
+def operator_password(log: Path) -> str | None:
+    """The one-time password a room that makes its operators at the start (issue 19:
+    registering never makes one) wrote to its log; None from an older room."""
+    found = re.search(
+        rf"operator '{OPERATOR}' made, with the one-time password (\S+)",
+        log.read_text(encoding="utf-8", errors="replace"),
+    )
+    return found.group(1) if found else None
+
+
+def operator_token(http: httpx.Client, log: Path) -> str:
+    password = operator_password(log)
+    if password is None:  # an older room: the operator registers
+        password = PASSWORD
+        r = http.post("/api/v1/register", json={"name": OPERATOR, "password": PASSWORD})
+        if r.status_code not in (201, 409):
+            raise RuntimeError(f"cannot register the operator: {r.status_code} {r.text}")
+    r = http.post("/api/v1/login", json={"name": OPERATOR, "password": password})
     r.raise_for_status()
     token = r.json()["token"]
     assert isinstance(token, str)
@@ -535,6 +548,12 @@ def main(argv: list[str] | None = None) -> int:
         "STUD8_OPERATORS": OPERATOR,
         "STUD8_DEFAULT_TABLES": "0",
         "STUD8_STARTING_CHIPS": "1000000",
+        # every player comes from 127.0.0.1: lift the limits on one address (issue 19)
+        "STUD8_SIGNUPS": "1000000",
+        "STUD8_ADDRESS_FAILURES": "1000000",
+        "STUD8_ADDRESS_SOCKETS": "1000000",
+        "STUD8_ADDRESS_RATE": "1000000",
+        "STUD8_ADDRESS_BURST": "1000000",
     }
     ctx = mp.get_context("spawn")
     workers: list[Any] = []
@@ -617,7 +636,7 @@ def run(
     workdir = str(log_path.parent)
     server = servers[0]
     wait_for_server(http, server, log_path)
-    token = operator_token(http)
+    token = operator_token(http, log_path)
     spec: dict[str, Any] = {"seats": SEATS, "max_buy_in": max(400, args.buy_in)}
     if between is not None:
         spec["between_hands"] = between
@@ -743,7 +762,7 @@ def run(
     status = proc_status(server.pid)
     load1 = os.getloadavg()
     results = [get(leave_seconds + 60)[2] for _ in workers]
-    audit = try_audit(http, operator_token(http))
+    audit = try_audit(http, operator_token(http, log_path))
     audit_ok: bool | None = None
     if audit is None and db.url is not None:
         audit, audit_ok = admin_audit(args.server_python, db.url, workdir)

@@ -17,6 +17,8 @@ address_failures       ``STUD8_ADDRESS_FAILURES``  ``20`` wrong passwords an add
 signups                ``STUD8_SIGNUPS``           ``5`` new accounts an address an hour
 account_sockets        ``STUD8_ACCOUNT_SOCKETS``   ``8`` open websockets of an account
 address_sockets        ``STUD8_ADDRESS_SOCKETS``   ``64`` open websockets from an address
+address_rate, _burst   ``STUD8_ADDRESS_RATE``,     ``60`` messages a second from an
+                       ``STUD8_ADDRESS_BURST``     address, bursts of ``120``
 =====================  ==========================  ==========================
 
 With ``redis_url`` the process is one node of a room on several nodes
@@ -118,6 +120,8 @@ class Settings:
             ("signups", int),
             ("account_sockets", int),
             ("address_sockets", int),
+            ("address_rate", float),
+            ("address_burst", int),
         ):
             raw = env.get(f"STUD8_{name.upper()}")
             if raw is not None and raw != "":
