@@ -183,24 +183,35 @@ async def logout(base: str) -> None:
         token = await account(http, "leaver", "10.0.0.3")
         async with websockets.connect(ws_url(base, token=token)) as ws:
             await ws.recv()  # welcome
-            started = time.monotonic()
+            pongs: list[float] = []
+            sent = [0]
+
+            async def keep_sending() -> None:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    while True:
+                        await ws.send(json.dumps({"t": "ping", "d": {"id": f"p{sent[0]}"}}))
+                        sent[0] += 1
+                        await asyncio.sleep(0.02)
+
+            async def keep_reading() -> None:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    async for text in ws:
+                        if json.loads(text)["t"] == "pong":
+                            pongs.append(time.monotonic())
+
+            tasks = [asyncio.ensure_future(keep_sending()), asyncio.ensure_future(keep_reading())]
+            await asyncio.sleep(0.5)  # the socket is in use
             r = await http.post("/api/v1/logout", headers={"Authorization": f"Bearer {token}"})
-            print(f"logout: {r.status_code}")
-            sent = answered = 0
-            try:
-                while time.monotonic() - started < 10:
-                    await ws.send(json.dumps({"t": "ping", "d": {"id": f"p{sent}"}}))
-                    sent += 1
-                    with contextlib.suppress(TimeoutError):
-                        if json.loads(await asyncio.wait_for(ws.recv(), 0.01))["t"] == "pong":
-                            answered += 1
-            except websockets.ConnectionClosed:
-                pass
-            took = time.monotonic() - started
+            logged_out = time.monotonic()
+            await asyncio.wait_for(ws.wait_closed(), 10)
+            took = time.monotonic() - logged_out
+            for task in tasks:
+                task.cancel()
+            after = sum(1 for t in pongs if t > logged_out)
             print(
-                f"the socket opened with the token: closed {took:.2f} s after the logout, "
-                f"code {ws.close_code} {ws.close_reason!r}; of {sent} messages sent after "
-                f"the logout, {answered} answered"
+                f"a socket sending a ping every 20 ms; logout: {r.status_code}. The socket was "
+                f"closed {took * 1000:.0f} ms after the logout's answer, code {ws.close_code} "
+                f"{ws.close_reason!r}; {len(pongs)} pings answered before the logout, {after} after"
             )
 
 
