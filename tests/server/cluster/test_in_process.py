@@ -16,6 +16,7 @@ from redis.asyncio import Redis
 
 from server.roomclient import Room, passive, play, sit
 from server.roomdb import fresh_database, serving
+from stud8.server.admin import run_create_operator
 from stud8.server.books.ledger import Ledger
 from stud8.server.cluster.node import ClusterNode
 from stud8.server.room.lobby import Lobby
@@ -25,6 +26,7 @@ from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for
 
 PACE = {"STUD8_BETWEEN_HANDS": "0.05", "STUD8_BOT_DELAY": "0"}
+BOSS_PASSWORD = "Boss-Password-1"
 SPEC = {"min_buy_in": 40, "max_buy_in": 400, "bots": 0, "between_hands": 0.05}
 
 
@@ -40,12 +42,15 @@ class Node(Room):
 
 @asynccontextmanager
 async def cluster(pg: str, redis_url: str, names: tuple[str, ...]) -> AsyncIterator[list[Node]]:
+    # the operator is made by the operator, before the nodes start (they find him)
+    code = await asyncio.to_thread(run_create_operator, pg, "boss", lambda: BOSS_PASSWORD)
+    assert code == 0
     async with AsyncExitStack() as stack:
         nodes: list[Node] = []
         for name in names:
             settings = Settings(
                 database_url=pg, redis_url=redis_url, node=name, default_tables=0,
-                operators=("boss",), starting_chips=1000,
+                operators=("boss",), starting_chips=1000, signups=1000,
             )  # fmt: skip
             room = await asyncio.to_thread(open_cluster_room, settings, PACE)
             stack.callback(room.close)
@@ -64,7 +69,10 @@ async def owner(redis_url: str, table_id: str) -> str:
 
 
 async def operator(node: Node) -> str:
-    return await node.player("boss")
+    r = await node.http.post("/api/v1/login", json={"name": "boss", "password": BOSS_PASSWORD})
+    assert r.status_code == 200, r.text
+    token: str = r.json()["token"]
+    return token
 
 
 def test_a_table_owned_by_one_node_is_played_through_the_other(
