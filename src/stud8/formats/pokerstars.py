@@ -11,7 +11,9 @@ The end of the module holds the reader's small helpers for amounts and cards.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 from stud8.core.cards import CARDS, Card
 from stud8.core.record import fast_init
@@ -22,12 +24,16 @@ __all__ = [
     "PSAnte",
     "PSCollect",
     "PSDeal",
+    "PSNote",
     "PSSeat",
     "PSShow",
     "PSSummarySeat",
     "PokerStarsHand",
     "ReadError",
     "Skipped",
+    "eastern",
+    "header_date",
+    "read_header_date",
 ]
 
 
@@ -121,6 +127,24 @@ class PSShow:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
+class PSNote:
+    """A line of the table that is not part of the play (``X is sitting out``, ``X
+    joins the table at seat #4``, chat...), kept to be written back where it was.
+
+    ``section`` is where it stands: ``seats`` (before 3rd street, after ``antes``
+    antes), ``streets`` (on ``street``, before the hand's action number
+    ``actions``), ``showdown`` or ``summary``."""
+
+    text: str
+    section: str
+    street: int
+    antes: int
+    actions: int
+    line: int
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
 class PSCollect:
     """``name collected X from <pot>``: ``pot`` 0 is the pot or main pot, 1 the
     (first) side pot..."""
@@ -184,6 +208,7 @@ class PokerStarsHand:
     # (seat, street) of up cards the file does not show, which a reader filled in
     # to agree with the file's bring-in and openers (another site's history).
     filled_in: tuple[tuple[int, int], ...] = ()
+    notes: tuple[PSNote, ...] = ()
     _names: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -300,3 +325,119 @@ def decode(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("cp1252", errors="replace")
+
+
+# ------------------------------------------------------------- the header's date
+_DATE = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})[ -]+(\d{1,2}):(\d{2}):(\d{2})\s*\(?([A-Za-z]*)\)?")
+#: The zones PokerStars names in its headers (it says CET, PT... all year round, and
+#: means the local time with its summer time).
+ZONES = {
+    "ET": "America/New_York",
+    "CT": "America/Chicago",
+    "MT": "America/Denver",
+    "PT": "America/Los_Angeles",
+    "AKT": "America/Anchorage",
+    "HT": "Pacific/Honolulu",
+    "BRT": "America/Sao_Paulo",
+    "ART": "America/Argentina/Buenos_Aires",
+    "WET": "Europe/Lisbon",
+    "CET": "Europe/Paris",
+    "EET": "Europe/Helsinki",
+    "MSK": "Europe/Moscow",
+    "IST": "Asia/Kolkata",
+    "CCT": "Asia/Shanghai",
+    "JST": "Asia/Tokyo",
+    "AWST": "Australia/Perth",
+    "ACST": "Australia/Adelaide",
+    "AEST": "Australia/Sydney",
+    "NZT": "Pacific/Auckland",
+    "UTC": "UTC",
+    "GMT": "UTC",
+}
+
+
+def _zone(name: str) -> tzinfo | None:
+    if name in ("UTC", "GMT"):
+        return UTC
+    try:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo(ZONES[name])
+    except (ImportError, KeyError, OSError, ValueError):  # unknown, or no zone data here
+        return None
+
+
+def eastern() -> tzinfo | None:
+    """PokerStars' own time zone, ET (None where this machine has no zone data)."""
+    return _zone("ET")
+
+
+def read_header_date(text: str) -> tuple[datetime | None, str]:
+    """The time a header's date says, and the local zone PokerStars adds before
+    the ET time (``""`` when it writes ET only).
+
+    The time keeps the local zone's offset on that day, so that the header can be
+    written again as it was:
+
+    >>> t, zone = read_header_date("2023/02/05 10:25:51 PT [2023/02/05 13:25:51 ET]")
+    >>> zone, t.isoformat()
+    ('PT', '2023-02-05T10:25:51-08:00')
+    >>> read_header_date("2009/06/14 11:45:00 ET")[0].isoformat()
+    '2009-06-14T11:45:00-04:00'
+    >>> read_header_date("2008/08/17 - 01:14:43 (ET)")[0].isoformat()
+    '2008-08-17T01:14:43-04:00'
+    >>> read_header_date("yesterday")
+    (None, '')
+    """
+    stamps = []
+    for m in _DATE.finditer(text):
+        y, mo, d, h, mi, se = (int(x) for x in m.groups()[:6])
+        try:
+            stamps.append((datetime(y, mo, d, h, mi, se), m.group(7).upper()))
+        except ValueError:
+            return None, ""
+    if not stamps:
+        return None, ""
+    et = next((t for t, z in stamps if z == "ET"), None)
+    local, name = stamps[0]
+    if et is None:  # one time, in a zone of its own
+        zone = _zone(name) or UTC
+        return local.replace(tzinfo=zone), "" if name in ("ET", "") else name
+    ny = eastern()
+    if ny is None:  # no zone data: ET taken as UTC-5
+        ny = timezone(timedelta(hours=-5))
+    moment = et.replace(tzinfo=ny).astimezone(UTC)
+    if name == "ET" or len(stamps) == 1:
+        return et.replace(tzinfo=ny), ""
+    offset = local - moment.replace(tzinfo=None)
+    try:
+        return moment.astimezone(timezone(offset)), name
+    except ValueError:  # an offset no zone has
+        return et.replace(tzinfo=ny), ""
+
+
+def _stamp(t: datetime) -> str:
+    # As PokerStars writes it: the hour without a leading zero.
+    return f"{t.year}/{t.month:02d}/{t.day:02d} {t.hour}:{t.minute:02d}:{t.second:02d}"
+
+
+def header_date(t: datetime, zone: str = "") -> str:
+    """The date of a header as PokerStars writes it: ET, after the local time in
+    ``zone`` when there is one (naive times are taken to be UTC).
+
+    >>> from datetime import datetime, UTC
+    >>> header_date(datetime(2026, 11, 26, 7, 15, tzinfo=UTC))
+    '2026/11/26 2:15:00 ET'
+    >>> header_date(datetime(2026, 11, 26, 7, 15, tzinfo=UTC), "CET")
+    '2026/11/26 8:15:00 CET [2026/11/26 2:15:00 ET]'
+    """
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=UTC)
+    ny = eastern()
+    if ny is None:  # no zone data here: say UTC rather than a wrong ET
+        return f"{_stamp(t.astimezone(UTC))} UTC"
+    et = f"{_stamp(t.astimezone(ny))} ET"
+    if not zone or zone == "ET":
+        return et
+    local = _zone(zone) or t.tzinfo  # a zone we do not know: the offset it was read with
+    return f"{_stamp(t.astimezone(local))} {zone} [{et}]"

@@ -34,6 +34,7 @@ from stud8.formats.pokerstars import (
     PSAnte,
     PSCollect,
     PSDeal,
+    PSNote,
     PSSeat,
     PSShow,
     PSSummarySeat,
@@ -152,9 +153,10 @@ def _parse_hand(lines: list[str], before: int, file: str) -> PokerStarsHand | Sk
 
 _CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP"}
 _STRUCTURES = {"limit": "Limit", "pot limit": "Pot Limit", "no limit": "No Limit"}
-_QUIET = frozenset(
-    ("doesn't show hand", "is sitting out", "sits out", "has returned", "is all-in", "stands up")
-)
+# Lines of a player that say nothing of the play: the writer writes the first two
+# itself; the others are kept as table lines (PSNote).
+_QUIET = frozenset(("doesn't show hand", "is all-in"))
+_TABLE_LINES = frozenset(("is sitting out", "sits out", "has returned", "stands up"))
 
 
 class _Parser:
@@ -189,6 +191,7 @@ class _Parser:
         self.rake = 0
         self.down_shown: list[int] = []
         self.dealt: set[tuple[int, int]] = set()
+        self.notes: list[PSNote] = []
 
     # ------------------------------------------------------------- header
     def _header(self) -> dict[str, object] | str:
@@ -373,6 +376,7 @@ class _Parser:
             pots=self.pots,
             rake=self.rake,
             summary=tuple(self.summary),
+            notes=tuple(self.notes),
             _names=self.names,
         )
 
@@ -492,13 +496,16 @@ class _Parser:
             self.shows.append(PSShow(seat, read_cards(m.group(1), n), m.group(2) or "", n))
         elif rest == "mucks hand":
             self.mucks.append(seat)
+        elif rest in _TABLE_LINES:
+            self._note(f"{self.names[seat]}: {rest}", n)
         elif rest not in _QUIET:
             raise BadLine(n, f"cannot read the action {rest!r} of {self.names[seat]}")
 
     def _other(self, line: str, n: int) -> None:
         """A line that does not start with a seated player's name and a colon."""
         if line.endswith('"') and ' said, "' in line:
-            return  # chat
+            self._note(line, n)  # chat
+            return
         if line.startswith("Uncalled bet ("):
             m = _UNCALLED.match(line)
             if m is None or m.group(2) not in self.by_name:
@@ -523,8 +530,16 @@ class _Parser:
             self.cancelled = True
             return
         if _NOISE.match(line):
+            if line != "No low hand qualified":  # the writer writes it itself
+                self._note(line, n)
             return
         raise BadLine(n, f"cannot read the line {line!r}")
+
+    def _note(self, text: str, n: int) -> None:
+        """A table line, kept with where it stands (see :class:`PSNote`)."""
+        self.notes.append(
+            PSNote(text, self.section, self.street, len(self.antes), len(self.actions), n)
+        )
 
     # ------------------------------------------------------------ summary
     def _summary_line(self, line: str, n: int) -> None:

@@ -19,23 +19,41 @@ card; ``everything=True``). Mucked hands are listed with their cards in the
 summary only when the view may see them (PokerStars lists them for everyone; a
 player of ours sees only what he was allowed to see at the table).
 
+The header is the one trackers read: a numeric hand number (:func:`hand_number`:
+the record's hand id when it is a number, else a number derived from it, the same
+every time), the date as PokerStars writes it (``- 2026/11/26 2:15:00 ET``, after
+the local time when the record keeps a local zone: ``- 2023/02/05 10:25:51 PT
+[2023/02/05 13:25:51 ET]``; ``1970/01/01 0:00:00 ET`` for a hand whose time is
+unknown, as trackers need one), a tournament's header (``Tournament #N, buy-in
+... - Level V (200/400)``) and a mixed game's (``HORSE (7 Card Stud Hi/Lo
+Limit)``). Seats sitting out, seats not dealt in and the table's other lines
+(chat, players joining or sitting out) are written where the record keeps them;
+a voluntary show (the winner of an uncontested pot, a muck shown later) is
+``name: shows [...]`` after the pot is collected.
+
 Not PokerStars' own: a cancelled hand ends with ``Hand cancelled`` and a summary
 of the chips given back; a timeout is written ``name has timed out`` followed by
-what the timeout did (no line when it left him all-in under all-in protection);
-hand numbers are the record's hand ids. Seven Card Stud (high only) and Razz
-hands are written too (``7 Card Stud Limit``, ``Razz Limit``), as best we know
-PokerStars writes them; the reader takes only Stud Hi/Lo.
+what the timeout did (no line when it left him all-in under all-in protection).
+Seven Card Stud (high only) and Razz hands are written too (``7 Card Stud
+Limit``, ``Razz Limit``), as best we know PokerStars writes them; the reader takes only Stud Hi/Lo.
 """
 
 from __future__ import annotations
 
-import re
+import hashlib
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 
 from stud8.core.cards import Card, format_cards
-from stud8.core.evaluate import HighCategory, HighValue, LowValue, RazzValue
+from stud8.core.evaluate import (
+    HighCategory,
+    HighValue,
+    LowValue,
+    RazzValue,
+    best_high,
+    best_low,
+    best_razz_low,
+)
 from stud8.core.events import (
     AntePosted,
     BetMade,
@@ -61,19 +79,23 @@ from stud8.core.events import (
 from stud8.core.pots import PotResult
 from stud8.core.rules import BettingStructure, Game
 from stud8.formats import HandHistoryError
-from stud8.formats.record import HandRecord
+from stud8.formats.pokerstars import header_date
+from stud8.formats.record import HandRecord, VoluntaryShow
 
 __all__ = [
     "CURRENCY_SYMBOLS",
+    "ENDING_EVENTS",
     "describe_high",
     "describe_low",
     "format_money",
+    "hand_number",
     "pot_name",
     "to_pokerstars",
     "write_pokerstars",
 ]
 
-_HAND_NUMBER = re.compile(r"\w[\w-]*")
+#: The date written for a hand whose time is unknown (trackers need one).
+UNKNOWN_DATE = "1970/01/01 0:00:00 ET"
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 
 STRUCTURE_NAMES = {
@@ -189,24 +211,38 @@ def pot_name(index: int, pot_count: int) -> str:
     return "side pot" if pot_count == 2 else f"side pot-{index}"
 
 
-def _header_date(t: datetime | None) -> str:
-    if t is None:
-        return ""
-    if t.tzinfo is None:  # naive times are taken to be UTC
-        t = t.replace(tzinfo=UTC)
-    try:
-        from zoneinfo import ZoneInfo
+def hand_number(hand_id: str) -> int:
+    """A hand's (or tournament's) number for PokerStars text: the id itself when it
+    is a whole number (of up to 18 digits), else an 18-digit number derived from
+    the id by a hash, the same every time (two ids share one with a chance of
+    about n**2 / 2e18 among n hands).
 
-        return " - " + t.astimezone(ZoneInfo("America/New_York")).strftime("%Y/%m/%d %H:%M:%S ET")
-    except (ImportError, KeyError, OSError):  # no time zone data here
-        return " - " + t.astimezone(UTC).strftime("%Y/%m/%d %H:%M:%S UTC")
+    >>> hand_number("241636097024"), hand_number("")
+    (241636097024, 0)
+    >>> hand_number("sim7-1") == hand_number("sim7-1") != hand_number("sim7-2")
+    True
+    >>> len(str(hand_number("0c5f21d7a0c14f7a9f0e8d3b1a2c4e6f")))
+    18
+    """
+    if not hand_id:
+        return 0
+    numeric = hand_id.isascii() and hand_id.isdigit() and len(hand_id) <= 18
+    if numeric and (hand_id == "0" or hand_id[0] != "0"):
+        return int(hand_id)
+    digest = hashlib.blake2b(hand_id.encode("utf-8"), digest_size=8).digest()
+    return 10**17 + int.from_bytes(digest, "big") % (9 * 10**17)
 
 
 class _Writer:
     """Writes one hand; the state the lines depend on (street bets, cards so far)."""
 
     def __init__(
-        self, record: HandRecord, seat: int | None, everything: bool, currency: str
+        self,
+        record: HandRecord,
+        seat: int | None,
+        everything: bool,
+        currency: str,
+        number: int | None = None,
     ) -> None:
         self.record = record
         self.viewer = seat
@@ -227,6 +263,10 @@ class _Writer:
         self.bring_in_pending = True
         self.folded_on: dict[int, int] = {}
         self.voluntary: set[int] = set()
+        self.number = hand_number(record.hand_id) if number is None else number
+        self.notes: dict[int, list[str]] = {}
+        for line in record.table_lines:
+            self.notes.setdefault(line.before, []).append(line.text)
 
     def m(self, amount: int) -> str:
         return format_money(amount, self.symbol)
@@ -244,32 +284,59 @@ class _Writer:
             stakes = f"({rules.small_bet}/{rules.big_bet})"
         game = f"{GAME_NAMES[rules.game]} {STRUCTURE_NAMES[rules.structure]}"
         out = self.lines
-        number = r.hand_id or "0"
-        out.append(f"PokerStars Hand #{number}:  {game} {stakes}{_header_date(r.started_at)}")
-        play = " (Play Money)" if self.symbol is None else ""
+        date = header_date(r.started_at, r.time_zone) if r.started_at else UNKNOWN_DATE
+        if r.tournament is not None:
+            t = r.tournament
+            if r.mixed:
+                game = f"{r.mixed} ({game})"
+            level = f"Level {t.level} " if t.level else ""
+            out.append(
+                f"PokerStars Hand #{self.number}: Tournament #{hand_number(t.number)}, "
+                f"{t.buy_in or 'Freeroll'} {game} - {level}({self.m(rules.small_bet)}/"
+                f"{self.m(rules.big_bet)}) - {date}"
+            )
+            play = ""
+        else:
+            if r.mixed:
+                game = f"{r.mixed} ({game}, {stakes[1:]}"
+            else:
+                game = f"{game} {stakes}"
+            out.append(f"PokerStars Hand #{self.number}:  {game} - {date}")
+            play = " (Play Money)" if self.symbol is None else ""
         out.append(f"Table '{r.table}' {rules.max_seats}-max{play}")
-        for s in r.seats:
-            out.append(f"Seat {s.seat}: {s.name} ({self.m(s.stack)} in chips) ")
+        for s in sorted((*r.seats, *r.idle), key=lambda s: s.seat):
+            away = "is sitting out" if s.sitting_out else ""
+            out.append(f"Seat {s.seat}: {s.name} ({self.m(s.stack)} in chips) {away}")
         events = r.events
         i, n = 0, len(events)
         while i < n:
+            self._table_lines(i)
             e = events[i]
             if type(e) is StreetStarted:
                 i = self._street(e.street, events, i + 1)
                 continue
-            if type(e) in _ENDING:
+            if type(e) in ENDING_EVENTS:
                 self._ending(events[i:])
                 break
             self._event(e)
             i += 1
         return "\n".join(out) + "\n"
 
+    def _table_lines(self, before: int) -> None:
+        """The table's lines kept before ``events[before]``."""
+        lines = self.notes.pop(before, None)
+        if lines:
+            self.lines.extend(lines)
+
     def _street(self, street: int, events: Sequence[Event], i: int) -> int:
         self.street = street
         self.current = 0
         dealt: dict[int, list[Card]] = {}
+        dealt_notes: list[str] = []
         while i < len(events):
             e = events[i]
+            if i in self.notes and type(e) in (CardDealt, CommunityCardDealt):
+                dealt_notes.extend(self.notes.pop(i))
             if type(e) is CardDealt:
                 assert e.card is not None, "a record holds every card"
                 dealt.setdefault(e.seat, []).append(e.card)
@@ -302,6 +369,7 @@ class _Writer:
             before.extend(new)
             if street < 7:
                 self.up[seat].append(new[-1])
+        self.lines.extend(dealt_notes)
         return i
 
     def _event(self, e: Event) -> None:
@@ -367,11 +435,14 @@ class _Writer:
         for a in awards:
             won[a.seat] = won.get(a.seat, 0) + a.amount
         count = len(pots)
+        late = {v.seat: v for v in record.shows}
         if not shows:  # everyone else folded
             for a in awards:
                 out.append(f"{self.names[a.seat]} collected {self.m(a.amount)} from pot")
             for seat in won:
-                out.append(f"{self.names[seat]}: doesn't show hand ")
+                if seat not in late:
+                    out.append(f"{self.names[seat]}: doesn't show hand ")
+            out.extend(self._voluntary_line(v) for v in record.shows)
         else:
             out.append("*** SHOW DOWN ***")
             waiting = list(shows)
@@ -390,6 +461,9 @@ class _Writer:
                 a.half == "low" for a in awards
             ):
                 out.append("No low hand qualified")
+            out.extend(self._voluntary_line(v) for v in record.shows)
+        for before in sorted(self.notes):  # the lines kept at the end of the hand
+            out.extend(self.notes.pop(before))
         out.append("*** SUMMARY ***")
         out.append(self._total_line(pots))
         if self.community is not None:
@@ -397,6 +471,10 @@ class _Writer:
         shown = {e.seat: e for e in shows}
         for s in record.seats:
             out.append(self._summary_seat(s.seat, s.name, shown.get(s.seat), won.get(s.seat)))
+
+    def _voluntary_line(self, v: VoluntaryShow) -> str:
+        desc = _describe_some(v.cards, self.record.rules.game)
+        return f"{self.names[v.seat]}: shows [{format_cards(v.cards)}]{desc}"
 
     def _show_line(self, e: HandShown | HandMucked) -> str:
         name = self.names[e.seat]
@@ -434,6 +512,9 @@ class _Writer:
                 return f"{head} showed [{cards}] and won ({self.m(won)}) with {desc}"
             return f"{head} showed [{cards}] and lost with {desc}"
         if isinstance(shown, HandMucked):
+            late = next((v for v in self.record.shows if v.seat == seat), None)
+            if late is not None:
+                return f"{head} mucked [{format_cards(late.cards)}]"
             if self.sees(seat):
                 held = self.cards[seat] + ([self.community] if self.community else [])
                 return f"{head} mucked [{format_cards(held)}]"
@@ -441,7 +522,17 @@ class _Writer:
         return f"{head} collected ({self.m(won or 0)})"
 
 
-_ENDING = (HandShown, HandMucked, PotAwarded, RakeTaken, HandEnded, HandCancelled)
+def _describe_some(cards: Sequence[Card], game: Game) -> str:
+    """`` (HI: ...)`` for five cards or more; nothing for fewer (no hand to name)."""
+    if len(cards) < 5:
+        return ""
+    high = best_high(cards)
+    if game is Game.RAZZ:
+        return f" ({describe(high, best_razz_low(cards), game)})"
+    return f" ({describe(high, best_low(cards), game)})"
+
+
+ENDING_EVENTS = (HandShown, HandMucked, PotAwarded, RakeTaken, HandEnded, HandCancelled)
 
 
 def _all_in(flag: bool) -> str:
@@ -454,18 +545,18 @@ def to_pokerstars(
     seat: int | None = None,
     everything: bool = False,
     currency: str | None = None,
+    number: int | None = None,
 ) -> str:
     """The hand as PokerStars text, seen by ``seat`` (None: an observer), or by the
     operator (``everything=True``: every card). ``currency`` overrides the
-    record's (``"USD"``: chips are cents; ``""``: play chips)."""
+    record's (``"USD"``: chips are cents; ``""``: play chips); ``number`` the hand
+    number (default :func:`hand_number` of the record's hand id)."""
     if seat is not None and seat not in record.names:
         raise HandHistoryError(f"hand {record.hand_id}: seat {seat} is not in the hand")
-    if record.hand_id and not _HAND_NUMBER.fullmatch(record.hand_id):
-        raise HandHistoryError(
-            f"hand {record.hand_id!r}: a PokerStars hand number is letters, digits and '-'"
-        )
+    if number is not None and not 0 <= number < 10**19:
+        raise HandHistoryError(f"hand {record.hand_id}: a hand number of 0 to 19 digits")
     cur = record.currency if currency is None else currency
-    return _Writer(record, seat, everything, cur).write()
+    return _Writer(record, seat, everything, cur, number).write()
 
 
 def write_pokerstars(

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from stud8.core.actions import Action
-from stud8.core.cards import Deck
+from stud8.core.cards import Card, Deck, parse_cards
 from stud8.core.errors import Stud8Error
 from stud8.core.events import (
     Event,
@@ -56,18 +56,58 @@ from stud8.formats.jsonlog import (
     encode_time,
 )
 
-__all__ = ["FORMAT_VERSION", "HandRecord", "SeatRecord", "read_file", "write_file"]
+__all__ = [
+    "FORMAT_VERSION",
+    "HandRecord",
+    "SeatRecord",
+    "TableLine",
+    "Tournament",
+    "VoluntaryShow",
+    "read_file",
+    "write_file",
+]
 
 FORMAT_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """One seat dealt in: its number, the player's name and his starting stack."""
+    """One seat: its number, the player's name, his starting stack and whether he
+    was sitting out (a player sitting out may still be dealt in and post)."""
 
     seat: int
     name: str
     stack: int
+    sitting_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """The tournament a hand was played in, as its site names it: the number,
+    the buy-in as written (``$0.98+$0.12 USD``, ``Freeroll``) and the level (``V``)."""
+
+    number: str
+    buy_in: str = ""
+    level: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableLine:
+    """A line of the table that is not part of the play (``ann is sitting out``,
+    chat, a player joining), written before ``events[before]`` (at the end of the
+    showdown when ``before`` is past the betting)."""
+
+    before: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class VoluntaryShow:
+    """Cards a player showed when he need not have: the winner of an uncontested
+    pot, or a player who mucked and showed afterwards. No chips move."""
+
+    seat: int
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,6 +133,13 @@ class HandRecord:
     pots: tuple[PotResult, ...]
     rake: int
     final_stacks: tuple[tuple[int, int], ...]
+    # What a site's history says beyond the play (all optional):
+    time_zone: str = ""  # the local zone of the site's header ("PT"; "" for ET only)
+    tournament: Tournament | None = None
+    mixed: str = ""  # the mixed game the hand is part of ("HORSE", "8-Game")
+    idle: tuple[SeatRecord, ...] = ()  # seats listed but not dealt in
+    table_lines: tuple[TableLine, ...] = ()
+    shows: tuple[VoluntaryShow, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.times) != len(self.events):
@@ -204,6 +251,17 @@ class HandRecord:
             raise HandHistoryError(
                 f"hand {self.hand_id}: the replay's pots, rake or stacks differ from the record"
             )
+        for show in self.shows:
+            if show.seat not in self.names:
+                raise HandHistoryError(f"hand {self.hand_id}: seat {show.seat} shows, not dealt in")
+            held = hand.cards(show.seat) + (
+                (hand.community_card,) if hand.community_card is not None else ()
+            )
+            if not show.cards or not set(show.cards) <= set(held):
+                raise HandHistoryError(
+                    f"hand {self.hand_id}: seat {show.seat} shows {' '.join(map(str, show.cards))}"
+                    ", not the cards he was dealt"
+                )
         return hand
 
     # ---------------------------------------------------------------- JSON
@@ -233,7 +291,28 @@ class HandRecord:
             "pots": [encode_pot(p) for p in self.pots],
             "rake": self.rake,
             "final_stacks": [list(p) for p in self.final_stacks],
+            **self._extras_json(),
         }
+
+    def _extras_json(self) -> dict[str, Any]:
+        """The optional fields that are set (a record without them is as before)."""
+        out: dict[str, Any] = {}
+        if self.time_zone:
+            out["time_zone"] = self.time_zone
+        if self.tournament is not None:
+            t = self.tournament
+            out["tournament"] = {"number": t.number, "buy_in": t.buy_in, "level": t.level}
+        if self.mixed:
+            out["mixed"] = self.mixed
+        if any(s.sitting_out for s in self.seats):
+            out["sitting_out"] = [s.seat for s in self.seats if s.sitting_out]
+        if self.idle:
+            out["idle"] = [[s.seat, s.name, s.stack, s.sitting_out] for s in self.idle]
+        if self.table_lines:
+            out["table_lines"] = [[t.before, t.text] for t in self.table_lines]
+        if self.shows:
+            out["shows"] = [[v.seat, " ".join(map(str, v.cards))] for v in self.shows]
+        return out
 
     def dumps(self) -> str:
         """One line of JSON (no newline)."""
@@ -262,6 +341,12 @@ class HandRecord:
                 ):
                     raise CodecError(f"a seat is [seat, name, stack], got {item!r}")
                 seats.append(SeatRecord(item[0], item[1], item[2]))
+            out_now = obj.get("sitting_out", [])
+            if not isinstance(out_now, list) or not all(type(x) is int for x in out_now):
+                raise CodecError(f"sitting_out must be a list of seats, got {out_now!r}")
+            seats = [
+                SeatRecord(s.seat, s.name, s.stack, True) if s.seat in out_now else s for s in seats
+            ]
             rake = obj["rake"]
             if type(rake) is not int:
                 raise CodecError(f"rake must be a whole number, got {rake!r}")
@@ -287,6 +372,7 @@ class HandRecord:
                 final_stacks=tuple(
                     (p[0], p[1]) for p in _pairs_of(obj["final_stacks"], "final_stacks")
                 ),
+                **_extras_of(obj),
             )
         except HandHistoryError:
             raise
@@ -303,6 +389,55 @@ class HandRecord:
         except json.JSONDecodeError as e:
             raise HandHistoryError(f"not JSON: {e}") from None
         return cls.from_json(obj)
+
+
+def _extras_of(obj: dict[str, Any]) -> dict[str, Any]:
+    """The optional fields of a record's JSON object (see ``HandRecord._extras_json``)."""
+    out: dict[str, Any] = {}
+    for key in ("time_zone", "mixed"):
+        if key in obj:
+            if type(obj[key]) is not str:
+                raise CodecError(f"{key} must be a string, got {obj[key]!r}")
+            out[key] = obj[key]
+    t = obj.get("tournament")
+    if t is not None:
+        if not isinstance(t, dict) or not all(
+            type(t.get(k, "")) is str for k in ("number", "buy_in", "level")
+        ):
+            raise CodecError(f"tournament must be {{number, buy_in, level}}, got {t!r}")
+        out["tournament"] = Tournament(
+            str(t.get("number", "")), str(t.get("buy_in", "")), str(t.get("level", ""))
+        )
+    idle = obj.get("idle", [])
+    if not isinstance(idle, list) or not all(
+        isinstance(i, list)
+        and len(i) == 4
+        and type(i[0]) is int
+        and type(i[1]) is str
+        and type(i[2]) is int
+        and type(i[3]) is bool
+        for i in idle
+    ):
+        raise CodecError(f"idle must be a list of [seat, name, stack, sitting out], got {idle!r}")
+    if idle:
+        out["idle"] = tuple(SeatRecord(*i) for i in idle)
+    lines = obj.get("table_lines", [])
+    if not isinstance(lines, list) or not all(
+        isinstance(x, list) and len(x) == 2 and type(x[0]) is int and type(x[1]) is str
+        for x in lines
+    ):
+        raise CodecError(f"table_lines must be a list of [event index, text], got {lines!r}")
+    if lines:
+        out["table_lines"] = tuple(TableLine(b, t) for b, t in lines)
+    shows = obj.get("shows", [])
+    if not isinstance(shows, list) or not all(
+        isinstance(x, list) and len(x) == 2 and type(x[0]) is int and type(x[1]) is str
+        for x in shows
+    ):
+        raise CodecError(f"shows must be a list of [seat, cards], got {shows!r}")
+    if shows:
+        out["shows"] = tuple(VoluntaryShow(seat, parse_cards(cards)) for seat, cards in shows)
+    return out
 
 
 def _pairs_of(v: Any, what: str) -> list[list[int]]:

@@ -71,6 +71,8 @@ class Verdict:
     reproduced: bool
     problems: tuple[str, ...] = ()
     hand: Hand | None = field(default=None, compare=False, repr=False)
+    #: For each action of the file, how many of the replay's events came before it.
+    action_events: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         if self.reproduced:
@@ -208,7 +210,9 @@ def _deck(hand: PokerStarsHand, seats: tuple[int, ...], folded_on: dict[int, int
     for seat, cards in shown:
         row = known.get(seat)
         own = [c for c in cards if c != community] if community is not None else cards
-        if row is None or len(own) != (6 if community is not None else 7):
+        # At the showdown all his cards; shown of his own accord (after an
+        # uncontested pot, or after folding), the cards he holds, in order.
+        if row is None or not 0 < len(own) <= (6 if community is not None else 7):
             raise _Mismatch(f"{hand.name(seat)} shows {len(cards)} cards")
         for k, card in enumerate(own):
             old = row[k]
@@ -268,13 +272,22 @@ class _Verifier:
         self.symbol = CURRENCY_SYMBOLS.get(ps.currency, "$") if ps.cents else None
         self.hand: Hand | None = None
         self.seats: tuple[int, ...] = ()
+        self.starts: list[int] = []
 
     def m(self, amount: int | None) -> str:
         return format_money(amount or 0, self.symbol)
 
     def verdict(self, problems: list[str]) -> Verdict:
         ps = self.ps
-        return Verdict(ps.hand_id, ps.file, ps.line, not problems, tuple(problems), self.hand)
+        return Verdict(
+            ps.hand_id,
+            ps.file,
+            ps.line,
+            not problems,
+            tuple(problems),
+            self.hand,
+            tuple(self.starts),
+        )
 
     def run(self) -> Verdict:
         try:
@@ -321,8 +334,11 @@ class _Verifier:
         actions = ps.actions
         i, n = 0, len(actions)
         opened = 2  # the street whose first action has been seen
+        starts = self.starts
         while i < n:
             a = actions[i]
+            del starts[i:]
+            starts.append(len(hand.events))
             if hand.to_act != a.seat or hand.street != a.street:
                 self._out_of_turn(hand, a, opened != a.street)
             opened = a.street
@@ -441,6 +457,7 @@ class _Verifier:
                 f"{_STREET[a.street]}: {ps.name(a.seat)} timed out and stud8 {verb}, "
                 f"the file has {said}"
             )
+        self.starts.append(self.starts[-1])  # the action the timeout made
         return i + 2
 
     # ------------------------------------------------------------ settle
@@ -500,10 +517,16 @@ class _Verifier:
         values: dict[int, tuple[HighValue, LowValue | None]] = {}
         own: dict[int, list[Card]] = {}
         # Shown down: a "shows" line, or a summary line "showed [...] and won/lost".
-        shown = [(sh.seat, sh.cards) for sh in ps.shows]
-        shown += [(sm.seat, sm.cards) for sm in ps.summary if sm.outcome in ("won", "lost")]
+        # Only the hands shown down contend: not a hand shown when the pot was
+        # uncontested, nor one mucked and shown afterwards (he conceded).
+        shown = [(sh.seat, sh.cards) for sh in ps.shows] if ps.showdown else []
+        shown += [
+            (sm.seat, sm.cards)
+            for sm in ps.summary
+            if sm.outcome in ("won", "lost") and ps.showdown
+        ]
         for seat, cards in shown:
-            if seat in live and seat not in values:
+            if seat in live and seat not in values and seat not in ps.mucks:
                 values[seat] = evaluate_hi_lo(cards)
                 own[seat] = [c for c in cards if c != ps.community]
         hi_key, lo_key = odd_chip_keys(hand.rules.odd_chip, own, ps.community)
