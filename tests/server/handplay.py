@@ -6,20 +6,23 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from websockets.asyncio.client import connect
 
-from stud8.formats.pokerstars_write import HAND_SEPARATOR
+from stud8.formats.pokerstars_write import HAND_SEPARATOR, hand_number
 
 
-def by_hand(text: str) -> dict[str, str]:
-    """PokerStars text split into its hands, by hand id."""
+def by_hand(text: str, hand_ids: Iterable[str] = ()) -> dict[str, str]:
+    """PokerStars text split into its hands, by hand number, or by the hand id of
+    ``hand_ids`` whose number it is (PokerStars text has numbers only)."""
+    ids = {str(hand_number(h)): h for h in hand_ids}
     hands = {}
     for hand in text.split(HAND_SEPARATOR):
-        found = re.match(r"PokerStars Hand #(\w+):", hand.strip())
+        found = re.match(r"PokerStars Hand #(\d+):", hand.strip())
         assert found, hand
-        hands[found.group(1)] = hand
+        hands[ids.get(found.group(1), found.group(1))] = hand
     return hands
 
 

@@ -52,6 +52,9 @@ def played(seed: int, table: str, names: dict[int, str], *, cancel: bool = False
     return HandRecord.from_hand(hand, names=names, table=table)
 
 
+IDS = [f"h{seed}" for seed in range(1, 6)]
+
+
 def records() -> list[HandRecord]:
     three = {1: "ann", 2: "bob", 3: "cat"}
     return [
@@ -95,7 +98,7 @@ def test_the_memory_store_answers_as_the_database_does(tmp_path: Path) -> None:
             with pytest.raises(HandNotFoundError):
                 store.pokerstars_for_operator(["h99"])
         # the answers are real: ann's hands, latest first, each as she saw it
-        ann = by_hand(memory.pokerstars_for("ann", None, 50))
+        ann = by_hand(memory.pokerstars_for("ann", None, 50), IDS)
         assert list(ann) == ["h5", "h3", "h2", "h1"]
         first = next(r for r in records() if r.hand_id == "h1")
         shown = {e.seat for e in first.events if isinstance(e, HandShown)}
@@ -112,7 +115,7 @@ def test_the_memory_store_keeps_the_latest_hands() -> None:
     for record in records():
         store.add(record)
     assert len(store) == 3
-    kept = by_hand(store.pokerstars_for_operator(limit=50))
+    kept = by_hand(store.pokerstars_for_operator(limit=50), IDS)
     assert list(kept) == ["h5", "h4", "h3"]
     with pytest.raises(ValueError, match="kept"):
         MemoryHandStore(kept=0)
