@@ -23,7 +23,12 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_verify_every_real_hand_reproduces(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "hh", "verify", *map(str, REAL))
-    assert out == "hands: 10  reproduced: 10  mismatched: 0  skipped: 0\n"
+    lines = out.splitlines()
+    assert (
+        lines[-1] == "files: 4  hands: 10  reproduced: 10  mismatched: 0  skipped: 0  unreadable: 0"
+    )
+    # a line per file: its site and its hands
+    assert len(lines) == 5 and all("  PokerStars  hands: " in line for line in lines[:4])
     assert code == 0
 
 
@@ -36,7 +41,9 @@ def test_verify_reports_a_changed_amount_and_exits_1(
     bad.write_text(text.replace("collected $0.12 from pot", "collected $0.13 from pot", 1))
     code, out, _ = run(capsys, "hh", "verify", str(bad))
     lines = out.splitlines()
-    assert lines[-1] == "hands: 7  reproduced: 6  mismatched: 1  skipped: 0"
+    assert (
+        lines[-1] == "files: 1  hands: 7  reproduced: 6  mismatched: 1  skipped: 0  unreadable: 0"
+    )
     assert len(lines) == 2 and "mismatched" in lines[0] and "$0.13" in lines[0]
     assert code == 1
 
@@ -52,10 +59,12 @@ def test_verify_goes_on_after_a_corrupt_hand_and_names_the_line(
     bad.write_text(first + "*** 4th STREET ***\n\n\n" + second_hand)
     code, out, _ = run(capsys, "hh", "verify", str(bad))
     lines = out.splitlines()
-    assert lines[-1] == "hands: 7  reproduced: 6  mismatched: 1  skipped: 0"
+    assert (
+        lines[-1] == "files: 1  hands: 7  reproduced: 6  mismatched: 0  skipped: 0  unreadable: 1"
+    )
     assert lines[0].startswith(f"{bad}:")  # the file and the line where it breaks off
-    assert "truncated" in lines[0]
-    assert code == 1
+    assert "truncated" in lines[0] and ": unreadable: " in lines[0]
+    assert code == 4  # a hand that cannot be read is not a hand that does not reproduce
 
 
 def test_verify_counts_a_hold_em_hand_as_skipped(
@@ -72,7 +81,9 @@ def test_verify_counts_a_hold_em_hand_as_skipped(
     mixed = tmp_path / "mixed.txt"
     mixed.write_text(holdem + RAKED.read_bytes().decode("utf-8").replace("\r\n", "\n"))
     code, out, _ = run(capsys, "hh", "verify", str(mixed))
-    assert out.splitlines()[-1] == "hands: 2  reproduced: 1  mismatched: 0  skipped: 1"
+    assert out.splitlines()[-1] == (
+        "files: 1  hands: 2  reproduced: 1  mismatched: 0  skipped: 1  unreadable: 0"
+    )
     assert "skipped" in out.splitlines()[0]
     assert code == 0
 
@@ -87,7 +98,7 @@ def test_convert_keeps_every_hand_verifiable(
     converted.write_text(out)
     assert sniff(out) == to
     code, out, _ = run(capsys, "hh", "verify", str(converted))
-    assert out == "hands: 7  reproduced: 7  mismatched: 0  skipped: 0\n"
+    assert out == "files: 1  hands: 7  reproduced: 7  mismatched: 0  skipped: 0  unreadable: 0\n"
     assert code == 0
 
 
@@ -131,5 +142,8 @@ def test_a_file_of_no_known_format_is_an_error(
     junk.write_text("hello\n")
     code, out, _ = run(capsys, "hh", "verify", str(junk))
     assert "cannot tell the format" in out
-    assert out.splitlines()[-1] == "hands: 1  reproduced: 0  mismatched: 1  skipped: 0"
-    assert code == 1
+    assert out.splitlines()[-1] == (
+        "files: 1 (1 cannot be read)  hands: 0  reproduced: 0  mismatched: 0  skipped: 0  "
+        "unreadable: 0"
+    )
+    assert code == 4

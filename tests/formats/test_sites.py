@@ -15,6 +15,7 @@ from stud8.cli import main
 from stud8.core.cards import Card
 from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
 from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.registry import Status
 from stud8.formats.sites import SITES, Site, decode, detect, site_named, verify_hand
 from stud8.formats.verify import Verdict, verify_pokerstars
 from stud8.terminal.hh import check_file, sniff
@@ -124,9 +125,10 @@ def test_hh_verify_reads_every_sample_as_the_command_does(
     code = main(["hh", "verify", str(DATA / name)])
     out = capsys.readouterr().out
     assert out.splitlines()[-1] == (
-        f"hands: {read_n}  reproduced: {reproduced}  mismatched: {unreadable}  skipped: {skipped}"
+        f"files: 1  hands: {read_n}  reproduced: {reproduced}  mismatched: 0  "
+        f"skipped: {skipped}  unreadable: {unreadable}"
     )
-    assert code == (1 if unreadable else 0)
+    assert code == (4 if unreadable else 0)  # a hand that cannot be read
 
 
 @pytest.mark.parametrize(
@@ -387,14 +389,14 @@ def test_a_history_reads_in_every_encoding_and_line_end(encode: object, tmp_path
     text = FT.read_text(encoding="ascii")
     path = tmp_path / "hand.txt"
     path.write_bytes(encode(text))  # type: ignore[operator]
-    assert [c.status for c in check_file(path)] == ["reproduced"]
+    assert [c.status for c in check_file(path)] == [Status.REPRODUCED]
 
 
 def test_a_utf16_history_reads_with_its_euro_signs(tmp_path: Path) -> None:
     text = decode((DATA / "winamax_stud8_7-StudHL-6max-EUR-25-50-201611._8games_.txt").read_bytes())
     path = tmp_path / "winamax.txt"
     path.write_bytes(text.encode("utf-16"))
-    assert [c.status for c in check_file(path)] == ["reproduced"]
+    assert [c.status for c in check_file(path)] == [Status.REPRODUCED]
 
 
 # ------------------------------------------------------------- hostile input
@@ -432,7 +434,7 @@ def test_hh_verify_of_a_truncated_file_says_where_and_ends_without_a_traceback(
     problems = out.splitlines()[:-1]
     assert problems and all(line.startswith(f"{bad}:") for line in problems)
     if EXPECTED[name][2]:
-        assert code == 1
+        assert code == 4  # the cut hand cannot be read: it is not a hand that departs
     else:  # a hand of another game is skipped before its end is looked for
         assert code == 0 and all(": skipped: not a Stud Hi/Lo hand" in p for p in problems)
 
@@ -494,7 +496,7 @@ def test_an_unknown_file_is_still_cannot_tell_the_format(
     path.write_text("Stage one of the plan\nnothing else\n")
     code = main(["hh", "verify", str(path)])
     out = capsys.readouterr().out
-    assert "cannot tell the format" in out and code == 1
+    assert "cannot tell the format" in out and code == 4
 
 
 def test_a_sites_chat_about_pokerstars_or_a_variant_does_not_fool_the_sniffer() -> None:

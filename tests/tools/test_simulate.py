@@ -21,6 +21,7 @@ from stud8.formats.phh import PhhHand, read_phh_file
 from stud8.formats.pokerstars import PokerStarsHand
 from stud8.formats.pokerstars_read import parse_text
 from stud8.formats.record import HandRecord, read_file
+from stud8.formats.registry import Status
 from stud8.terminal.hh import check_file
 from stud8.tools import simulate as simulate_module
 from stud8.tools import simulate_report
@@ -180,7 +181,7 @@ def test_every_hand_is_written_and_reads_back(
         assert all(isinstance(h, PhhHand) for h in hands)
     assert len(hands) == 25
     checks = Counter(c.status for c in check_file(path))
-    assert checks == {"reproduced": 25}
+    assert checks == {Status.REPRODUCED: 25}
 
 
 # ------------------------------------------------------------- bad arguments

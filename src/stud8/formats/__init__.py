@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from stud8.core.errors import Stud8Error
 
-__all__ = ["HandHistoryError"]
+__all__ = ["HandHistoryError", "ReplayError"]
 
 
 class HandHistoryError(Stud8Error):
@@ -39,3 +39,8 @@ class HandHistoryError(Stud8Error):
         self.message = message
         self.file = file
         self.line = line
+
+
+class ReplayError(HandHistoryError):
+    """A hand that was read but does not reproduce in the engine (it departs from
+    the rules, or from its own amounts): the message says where."""

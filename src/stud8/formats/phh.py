@@ -46,7 +46,14 @@ from stud8.core.errors import IllegalActionError, Stud8Error
 from stud8.core.events import TimedOut
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.rules import TableRules
-from stud8.formats.phh_write import TIMED_OUT, VARIANT, PhhError, hand_to_phh, rule_options_names
+from stud8.formats.phh_write import (
+    TIMED_OUT,
+    VARIANT,
+    PhhError,
+    PhhReplayError,
+    hand_to_phh,
+    rule_options_names,
+)
 
 __all__ = [
     "VARIANT",
@@ -569,7 +576,7 @@ def phh_to_hand(phh: PhhHand) -> Hand:
     rules, or does not end, raises :class:`PhhError` with the line."""
     hand, departure = _replay(phh)
     if departure is not None:
-        raise phh.error(departure.message, departure.line)
+        raise PhhReplayError(departure.message, source=phh.source, line=departure.line)
     return hand
 
 

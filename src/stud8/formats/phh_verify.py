@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from stud8.core.errors import Stud8Error
 from stud8.core.evaluate import evaluate_hi_lo
 from stud8.core.events import PotAwarded
 from stud8.core.hand import Hand
 from stud8.core.pots import Pot, build_pots, settle_pot, take_rake
 from stud8.core.showdown import odd_chip_keys
-from stud8.formats.phh import VARIANT, PhhError, PhhHand, _replay
+from stud8.formats import HandHistoryError
+from stud8.formats.phh import (
+    VARIANT,
+    PhhError,
+    PhhHand,
+    _replay,
+    hand_to_phh,
+    phh_to_hand,
+    read_phh_file,
+)
+from stud8.formats.record import HandRecord
+from stud8.formats.registry import HandCheck, Reader, Status, View, Writer
+
+__all__ = ["READER", "WRITER", "PhhVerdict", "record_of_phh", "verify_phh"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,3 +132,65 @@ def _stacks_if_conceded(hand: Hand, conceded: frozenset[int]) -> dict[int, int]:
         for seat, chips in result.won_by().items():
             stacks[seat] += chips
     return stacks
+
+
+def record_of_phh(phh: PhhHand) -> HandRecord:
+    """The stud8 record of a PHH hand (replayed through the engine)."""
+    hand: Hand = phh_to_hand(phh)
+    players = phh.players or ()
+    names = {seat: name for seat, name in zip(hand.seats, players, strict=False) if name}
+    table = phh.fields.get("table")
+    return HandRecord.from_hand(hand, names=names, table=str(table) if table else "")
+
+
+# ------------------------------------------------------------- the registry's entries
+_VARIANT_KEY = re.compile(r"^[ \t\ufeff]*variant[ \t]*=", re.M)
+
+
+def _sniff(text: str) -> bool:
+    return _VARIANT_KEY.search(text) is not None
+
+
+def _check(text: str, file: str) -> Iterator[HandCheck]:
+    for phh in read_phh_file(text, source=file):
+        if isinstance(phh, PhhError):
+            yield HandCheck(Status.UNREADABLE, file, phh.line, "", phh.message)
+            continue
+        try:
+            v = verify_phh(phh)
+        except PhhError as e:
+            yield HandCheck(Status.UNREADABLE, file, e.line, phh.hand_id, e.message)
+            continue
+        yield HandCheck(Status(v.status), file, phh.line, phh.hand_id, v.detail)
+
+
+def _records(text: str, file: str) -> Iterator[HandRecord | HandHistoryError]:
+    for phh in read_phh_file(text, source=file):
+        if isinstance(phh, PhhError):
+            yield phh
+            continue
+        try:
+            yield record_of_phh(phh)
+        except HandHistoryError as e:
+            yield e
+        except (Stud8Error, ValueError) as e:
+            yield HandHistoryError(str(e), file=file, line=phh.line)
+
+
+def _write(record: HandRecord, view: View) -> str:
+    hand = record.replay()
+    viewer = None if view.everything else view.seat
+    return hand_to_phh(
+        hand, names=record.names, hand_id=record.hand_id, table=record.table, viewer=viewer
+    )
+
+
+def _join(texts: Sequence[str]) -> str:
+    if len(texts) == 1:
+        return texts[0]
+    # several hands: a .phhs file, one [section] a hand
+    return "\n".join(f"[{i}]\n{t}" for i, t in enumerate(texts, start=1))
+
+
+READER = Reader("phh", "PHH", _sniff, _check, _records)
+WRITER = Writer("phh", _write, _join)

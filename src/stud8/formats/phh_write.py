@@ -32,9 +32,16 @@ from stud8.core.events import (
 )
 from stud8.core.hand import Hand
 from stud8.core.rules import BettingStructure, Game, TableRules
-from stud8.formats import HandHistoryError
+from stud8.formats import HandHistoryError, ReplayError
 
-__all__ = ["TIMED_OUT", "VARIANT", "PhhError", "hand_to_phh", "rule_options_names"]
+__all__ = [
+    "TIMED_OUT",
+    "VARIANT",
+    "PhhError",
+    "PhhReplayError",
+    "hand_to_phh",
+    "rule_options_names",
+]
 
 VARIANT = "F7S/8"
 TIMED_OUT = "timed out"
@@ -57,6 +64,10 @@ class PhhError(HandHistoryError):
 
     def __init__(self, message: str, *, source: str = "<phh>", line: int | None = None) -> None:
         super().__init__(message, file=source, line=line)
+
+
+class PhhReplayError(PhhError, ReplayError):
+    """A PHH hand that departs from the engine's rules (the line says where)."""
 
 
 # ------------------------------------------------------------------ writing

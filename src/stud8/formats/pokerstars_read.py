@@ -57,7 +57,7 @@ _ANTE_START = "posts the ante "
 _HEADER_AT = re.compile(r"PokerStars (?:Home Game |Zoom |Fast Poker )?(?:Hand|Game) #\w")
 _GAME = re.compile(r"7 Card Stud Hi/Lo(?: (Limit|Pot Limit|No Limit))?", re.I)
 _STAKES = re.compile(r"([$€£]?)([\d.,]+)/[$€£]?([\d.,]+)(?: ([A-Z]{3}))?\)")
-_LEVEL = re.compile(r"Level (\S+) \(([\d.,]+)/([\d.,]+)\)", re.I)
+_LEVEL = re.compile(r"(?:Level (\S+) )?\(([\d.,]+)/([\d.,]+)\)", re.I)
 _TOURNAMENT = re.compile(r"^Tournament #(\d+),\s*(.*)$", re.I)
 _BUY_IN = re.compile(r"^((?:[$€£]?[\d.]+(?:\+[$€£]?[\d.]+)*(?: [A-Z]{3})?)|Freeroll)\s", re.I)
 _MIXED = re.compile(r"([\w'-]+) \(7 Card Stud Hi/Lo", re.I)
@@ -213,7 +213,7 @@ class _Parser:
             buy_in = b.group(1) if b else ""
             lv = _LEVEL.search(level_text)
             if lv:
-                level = lv.group(1)
+                level = lv.group(1) or ""
                 stakes = (lv.group(2), lv.group(3))
         else:
             game_text = body.strip()

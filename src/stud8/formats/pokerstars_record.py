@@ -10,26 +10,40 @@ the site took and the hands shown of the players' own accord. Written again
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from stud8.core.events import AntePosted, Event, StreetStarted
 from stud8.core.hand import Hand
-from stud8.formats import HandHistoryError
-from stud8.formats.pokerstars import PokerStarsHand, PSNote, read_header_date
-from stud8.formats.pokerstars_write import ENDING_EVENTS
+from stud8.formats import HandHistoryError, ReplayError
+from stud8.formats.pokerstars import PokerStarsHand, PSNote, ReadError, Skipped, read_header_date
+from stud8.formats.pokerstars_read import iter_hands
+from stud8.formats.pokerstars_write import ENDING_EVENTS, HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord, SeatRecord, TableLine, Tournament, VoluntaryShow
+from stud8.formats.registry import HandCheck, Reader, Status, View, Writer
 from stud8.formats.verify import verify_pokerstars
 
-__all__ = ["record_of_pokerstars"]
+if TYPE_CHECKING:
+    from stud8.formats.sites import Site
+
+__all__ = ["READER", "WRITER", "record_of_pokerstars"]
 
 
-def record_of_pokerstars(hand: PokerStarsHand) -> HandRecord:
-    """The stud8 record of a PokerStars hand; :class:`HandHistoryError` if it does
-    not reproduce (the first problem says where)."""
-    verdict = verify_pokerstars(hand)
+def record_of_pokerstars(hand: PokerStarsHand, site: Site | None = None) -> HandRecord:
+    """The stud8 record of a PokerStars hand (or of another ``site``'s hand, read
+    into one, replayed with the site's rules); :class:`ReplayError` if it does not
+    reproduce (the first problem says where)."""
+    if site is None:
+        verdict = verify_pokerstars(hand)
+    else:
+        from stud8.formats.sites import verify_hand  # (the sites import this layer)
+
+        verdict = verify_hand(site, hand)
     if not verdict.reproduced or verdict.hand is None:
-        raise HandHistoryError(
+        raise ReplayError(
             f"hand {hand.hand_id} does not reproduce: {'; '.join(verdict.problems)}",
             file=hand.file,
             line=hand.line,
@@ -42,7 +56,7 @@ def record_of_pokerstars(hand: PokerStarsHand) -> HandRecord:
         )
         engine = Hand.replay(replace(engine.setup, rules=rules), engine.decisions)
         if engine.result is None or engine.result.rake != hand.rake:
-            raise HandHistoryError(
+            raise ReplayError(
                 f"hand {hand.hand_id}: the rake of {hand.rake} cannot be kept",
                 file=hand.file,
                 line=hand.line,
@@ -100,3 +114,57 @@ def _before(note: PSNote, events: tuple[Event, ...], starts: tuple[int, ...]) ->
         len(events),
     )
     return min(at, next_street, end)
+
+
+# ------------------------------------------------------------- the registry's entries
+_HEADER = re.compile(
+    r"^[ \t\ufeff]*POKERSTARS (?:HOME GAME |ZOOM |FAST POKER )?(?:HAND|GAME) #\w", re.I | re.M
+)
+
+
+def _sniff(text: str) -> bool:
+    return _HEADER.search(text, 0, 20_000) is not None
+
+
+def _check(text: str, file: str) -> Iterator[HandCheck]:
+    for item in iter_hands(text, file=file):
+        if isinstance(item, Skipped):
+            yield HandCheck(Status.SKIPPED, file, item.line, item.hand_id, item.reason)
+        elif isinstance(item, ReadError):
+            yield HandCheck(Status.UNREADABLE, file, item.line, item.hand_id, item.message)
+        else:
+            verdict = verify_pokerstars(item)
+            status = Status.REPRODUCED if verdict.reproduced else Status.MISMATCHED
+            yield HandCheck(status, file, item.line, item.hand_id, "; ".join(verdict.problems))
+
+
+def _records(text: str, file: str) -> Iterator[HandRecord | HandHistoryError]:
+    for item in iter_hands(text, file=file):
+        if isinstance(item, Skipped):
+            continue
+        if isinstance(item, ReadError):
+            yield item.error()
+            continue
+        try:
+            yield record_of_pokerstars(item)
+        except HandHistoryError as e:
+            yield e
+
+
+def _write(record: HandRecord, view: View) -> str:
+    return to_pokerstars(record, seat=view.seat, everything=view.everything)
+
+
+def _join(texts: Sequence[str]) -> str:
+    return HAND_SEPARATOR.join(texts)
+
+
+def _hero(text: str) -> int | None:
+    for item in iter_hands(text):
+        if isinstance(item, PokerStarsHand):
+            return item.hero
+    return None
+
+
+READER = Reader("pokerstars", "PokerStars", _sniff, _check, _records, _hero)
+WRITER = Writer("pokerstars", _write, _join)

@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -39,7 +39,7 @@ from stud8.core.events import (
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.pots import PotResult
 from stud8.core.rules import TableRules
-from stud8.formats import HandHistoryError
+from stud8.formats import HandHistoryError, ReplayError
 from stud8.formats.jsonlog import (
     CodecError,
     decode_decision,
@@ -55,9 +55,12 @@ from stud8.formats.jsonlog import (
     encode_rules,
     encode_time,
 )
+from stud8.formats.registry import HandCheck, Reader, Status, View, Writer
 
 __all__ = [
     "FORMAT_VERSION",
+    "READER",
+    "WRITER",
     "HandRecord",
     "SeatRecord",
     "TableLine",
@@ -229,16 +232,16 @@ class HandRecord:
                 reason = next(e.reason for e in self.events if isinstance(e, HandCancelled))
                 hand.cancel(reason)
         except Stud8Error as e:
-            raise HandHistoryError(f"hand {self.hand_id}: the replay fails: {e}") from e
+            raise ReplayError(f"hand {self.hand_id}: the replay fails: {e}") from e
         got = hand.events
         for i, (want, have) in enumerate(zip(self.events, got, strict=False)):
             if want != have:
-                raise HandHistoryError(
+                raise ReplayError(
                     f"hand {self.hand_id}: event {i} differs: recorded {want!r}, "
                     f"the replay gives {have!r}"
                 )
         if len(got) != len(self.events):
-            raise HandHistoryError(
+            raise ReplayError(
                 f"hand {self.hand_id}: the record has {len(self.events)} events, "
                 f"the replay {len(got)}"
             )
@@ -248,17 +251,17 @@ class HandRecord:
             or result.rake != self.rake
             or tuple(sorted(result.stacks.items())) != self.final_stacks
         ):
-            raise HandHistoryError(
+            raise ReplayError(
                 f"hand {self.hand_id}: the replay's pots, rake or stacks differ from the record"
             )
         for show in self.shows:
             if show.seat not in self.names:
-                raise HandHistoryError(f"hand {self.hand_id}: seat {show.seat} shows, not dealt in")
+                raise ReplayError(f"hand {self.hand_id}: seat {show.seat} shows, not dealt in")
             held = hand.cards(show.seat) + (
                 (hand.community_card,) if hand.community_card is not None else ()
             )
             if not show.cards or not set(show.cards) <= set(held):
-                raise HandHistoryError(
+                raise ReplayError(
                     f"hand {self.hand_id}: seat {show.seat} shows {' '.join(map(str, show.cards))}"
                     ", not the cards he was dealt"
                 )
@@ -476,3 +479,51 @@ def read_file(path: str | Path) -> list[HandRecord]:
             except HandHistoryError as e:
                 raise HandHistoryError(e.message, file=name, line=number) from None
     return out
+
+
+# ------------------------------------------------------------- the registry's entries
+def _sniff(text: str) -> bool:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return first.lstrip("\ufeff \t").startswith("{")
+
+
+def _lines(text: str, file: str) -> Iterator[tuple[int, HandRecord | HandHistoryError]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, HandRecord.loads(line)
+        except HandHistoryError as e:
+            yield number, HandHistoryError(e.message, file=file, line=number)
+        except (ValueError, RecursionError) as e:  # a JSON nested too deep
+            yield number, HandHistoryError(f"not a hand record: {e}", file=file, line=number)
+
+
+def _check(text: str, file: str) -> Iterator[HandCheck]:
+    for number, rec in _lines(text, file):
+        if isinstance(rec, HandHistoryError):
+            yield HandCheck(Status.UNREADABLE, file, number, "", rec.message)
+            continue
+        try:
+            rec.replay()
+        except HandHistoryError as e:
+            yield HandCheck(Status.MISMATCHED, file, number, rec.hand_id, e.message)
+        else:
+            yield HandCheck(Status.REPRODUCED, file, number, rec.hand_id)
+
+
+def _records(text: str, file: str) -> Iterator[HandRecord | HandHistoryError]:
+    for _, rec in _lines(text, file):
+        yield rec
+
+
+def _write(record: HandRecord, view: View) -> str:
+    return record.dumps()
+
+
+def _join(texts: Sequence[str]) -> str:
+    return "".join(t + "\n" for t in texts)
+
+
+READER = Reader("json", "stud8", _sniff, _check, _records)
+WRITER = Writer("json", _write, _join)

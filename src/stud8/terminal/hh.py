@@ -1,33 +1,44 @@
 """``stud8 hh``: verify, convert and show hand histories.
 
-Three formats are read, told apart by their content: PokerStars text, PHH
-(PokerKit's TOML) and stud8's own JSON lines (one hand record a line); and
-other sites' hand histories (:mod:`stud8.formats.sites`), read into the same
-hands as PokerStars text and verified with each site's own rules.
+The formats are those of :mod:`stud8.formats.registry` (PokerStars text, PHH,
+stud8's JSON lines, and any other site's reader registered there), told apart by
+their content, in whatever encoding the file has.
+
+Exit codes of ``verify`` and ``convert``, bits that add up: 0 all is well; 1 a
+hand does not reproduce (or cannot be converted); 4 a file, or a hand's text in
+it, cannot be read (a missing file, not a hand history, a corrupt hand); 5 both.
+A usage error is 2, as for every command.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from fractions import Fraction
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from stud8.core.hand import Hand
-from stud8.formats import HandHistoryError
-from stud8.formats.phh import PhhError, PhhHand, hand_to_phh, phh_to_hand, read_phh_file
-from stud8.formats.phh_verify import verify_phh
-from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
-from stud8.formats.pokerstars_read import parse_text
+from stud8.core.errors import Stud8Error
+from stud8.formats import HandHistoryError, ReplayError
 from stud8.formats.pokerstars_write import to_pokerstars
 from stud8.formats.record import HandRecord
-from stud8.formats.sites import Site, detect, site_named, verify_hand
-from stud8.formats.sites import decode as decode_site_text
-from stud8.formats.verify import verify_pokerstars
+from stud8.formats.registry import (
+    HandCheck,
+    Reader,
+    Status,
+    View,
+    read_text,
+    reader_for,
+    writers,
+)
 
-FORMATS = ("pokerstars", "phh", "json")
+EXIT_OK = 0
+EXIT_MISMATCH = 1
+EXIT_UNREADABLE = 4
+#: A file at least this large gets a progress bar (on a terminal).
+PROGRESS_BYTES = 256 * 1024
 
 
 def hands_file() -> Path:
@@ -41,280 +52,288 @@ def hands_file() -> Path:
 
 
 def sniff(text: str) -> str:
-    """The format of a hand-history file's text: ``pokerstars``, ``phh``, ``json``
-    or the name of another site (:data:`stud8.formats.sites.SITES`)."""
-    for line in text.lstrip("\ufeff").splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if stripped.startswith("{"):
-            return "json"
-        if stripped.upper().startswith("POKERSTARS"):
-            return "pokerstars"
-        if stripped.startswith("***"):
-            site = detect(text)  # OnGame's "***** History for hand"
-            return site.name if site is not None else "pokerstars"
-        break
-    site = detect(text)  # before the loose tests: a site's chat may say "PokerStars"
-    if site is not None:
-        return site.name
-    if "PokerStars" in text[:5000] or "POKERSTARS" in text[:5000]:
-        return "pokerstars"
-    if "variant" in text and "=" in text:
-        return "phh"
-    raise HandHistoryError("cannot tell the format: not PokerStars text, PHH or stud8 JSON lines")
+    """The name of a hand-history text's format (``pokerstars``, ``phh``,
+    ``json``...); :class:`HandHistoryError` if no reader knows it."""
+    return reader_for(text.lstrip("\ufeff")).name
 
 
-def _read_text(path: Path) -> str:
+def _open(path: Path) -> tuple[str, Reader]:
+    text = read_text(path)
     try:
-        data = path.read_bytes()
-        if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:400]:
-            return decode_site_text(data)  # UTF-16, with or without a byte-order mark
-        return data.decode("utf-8-sig")
-    except OSError as e:
-        raise HandHistoryError(f"cannot read it: {e.strerror or e}", file=str(path)) from None
-    except UnicodeDecodeError as e:
-        # Other sites write cp1252, whatever they declare.
-        text = decode_site_text(data)
-        if detect(text) is not None:
-            return text
-        raise HandHistoryError(f"not UTF-8 text (byte {e.start})", file=str(path)) from None
+        return text, reader_for(text)
+    except HandHistoryError as e:
+        raise HandHistoryError(e.message, file=str(path)) from None
 
 
 # ------------------------------------------------------------------------ verify
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One hand's outcome: ``reproduced``, ``mismatched`` or ``skipped``."""
-
-    status: str
-    where: str  # the file and line or hand
-    detail: str = ""
-
-
-def _json_records(text: str, file: str) -> Iterator[HandRecord | HandHistoryError]:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield HandRecord.loads(line)
-        except HandHistoryError as e:
-            yield HandHistoryError(e.message, file=file, line=number)
-        except ValueError as e:
-            yield HandHistoryError(str(e), file=file, line=number)
-
-
-def check_file(path: Path) -> Iterator[Check]:
-    """Replay every hand of the file through the engine and say how each went."""
+def check_file(path: Path) -> Iterator[HandCheck]:
+    """Replay every hand of the file through the engine and say how each went (a
+    file that cannot be read is one UNREADABLE check)."""
     file = str(path)
     try:
-        text = _read_text(path)
-        kind = sniff(text)
+        text, reader = _open(path)
     except HandHistoryError as e:
-        yield Check("mismatched", file, e.message if e.file else str(e))
+        yield HandCheck(Status.UNREADABLE, file, None, "", e.message, whole_file=True)
         return
-    if kind not in ("phh", "json"):
-        site = _site(kind)
-        items = parse_text(text, file=file) if site is None else site.read(text, file)
-        for item in items:
-            if isinstance(item, Skipped):
-                yield Check("skipped", f"{file}:{item.line}", item.reason)
-            elif isinstance(item, ReadError):
-                yield Check("mismatched", f"{file}:{item.line}", item.message)
-            else:
-                verdict = verify_pokerstars(item) if site is None else verify_hand(site, item)
-                where = f"{file}:{item.line}"
-                if verdict.reproduced:
-                    yield Check("reproduced", where)
-                else:
-                    yield Check("mismatched", where, "; ".join(verdict.problems))
-    elif kind == "phh":
-        for phh in read_phh_file(text, source=file):
-            if isinstance(phh, PhhError):
-                yield Check("mismatched", file, str(phh))
-                continue
-            v = verify_phh(phh)
-            yield Check(v.status, f"{file}:{phh.line}" if phh.line else file, v.detail)
-    else:
-        for rec in _json_records(text, file):
-            if isinstance(rec, HandHistoryError):
-                yield Check("mismatched", f"{file}:{rec.line}", rec.message)
-                continue
-            try:
-                rec.replay()
-            except HandHistoryError as e:
-                yield Check("mismatched", f"{file}: hand {rec.hand_id}", e.message)
-            else:
-                yield Check("reproduced", f"{file}: hand {rec.hand_id}")
+    yield from _guarded(reader, text, file)
 
 
-def verify(paths: list[Path], out: TextIO) -> int:
-    """``stud8 hh verify``: a line per hand that does not reproduce, then the
-    summary; 0 only if nothing mismatched."""
-    counts = {"reproduced": 0, "mismatched": 0, "skipped": 0}
+def _guarded(reader: Reader, text: str, file: str) -> Iterator[HandCheck]:
+    """The reader's checks; whatever it raises ends the file as unreadable, with
+    the hands checked so far kept (no command ends in a traceback)."""
+    checks = reader.check(text, file)
+    while True:
+        try:
+            check = next(checks)
+        except StopIteration:
+            return
+        except (Stud8Error, ValueError, RecursionError) as e:
+            yield HandCheck(Status.UNREADABLE, file, None, "", f"cannot be read: {e}")
+            return
+        except Exception as e:  # a reader's bug must not end the command
+            yield HandCheck(
+                Status.UNREADABLE, file, None, "", f"stud8 failed on it ({type(e).__name__}: {e})"
+            )
+            return
+        yield check
+
+
+@dataclass(slots=True)
+class Tally:
+    """The hands of one file (or site, or of everything), by outcome, and the
+    files that could not be read at all (no hand of theirs is counted)."""
+
+    counts: dict[Status, int] = field(default_factory=lambda: dict.fromkeys(Status, 0))
+    files: int = 0
+    unread_files: int = 0
+
+    def add(self, check: HandCheck) -> None:
+        if check.whole_file:
+            self.unread_files += 1
+        else:
+            self.counts[check.status] += 1
+
+    def merge(self, other: Tally) -> None:
+        for status, n in other.counts.items():
+            self.counts[status] += n
+        self.files += other.files
+        self.unread_files += other.unread_files
+
+    @property
+    def hands(self) -> int:
+        return sum(self.counts.values())
+
+    def text(self) -> str:
+        files = f"files: {self.files}" + (
+            f" ({self.unread_files} cannot be read)" if self.unread_files else ""
+        )
+        return "  ".join(
+            [files, f"hands: {self.hands}", *(f"{s.value}: {self.counts[s]}" for s in Status)]
+        )
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "files": self.files,
+            "files_unreadable": self.unread_files,
+            "hands": self.hands,
+            **{s.value: n for s, n in self.counts.items()},
+        }
+
+    def exit_code(self) -> int:
+        code = EXIT_OK
+        if self.counts[Status.MISMATCHED]:
+            code |= EXIT_MISMATCH
+        if self.counts[Status.UNREADABLE] or self.unread_files:
+            code |= EXIT_UNREADABLE
+        return code
+
+
+class Progress:
+    """A progress bar on a terminal, for a big file: how far through the file the
+    hands checked are. Nothing is drawn elsewhere (a pipe, a CI log)."""
+
+    def __init__(self, stream: TextIO, name: str, lines: int) -> None:
+        self.stream = stream
+        self.name = name
+        self.lines = max(lines, 1)
+        self.last = 0.0
+        self.drawn = False
+
+    @staticmethod
+    def wanted(stream: TextIO, size: int) -> bool:
+        if size < PROGRESS_BYTES or os.environ.get("CI"):
+            return False
+        try:
+            return stream.isatty()
+        except (AttributeError, ValueError):
+            return False
+
+    def show(self, line: int | None, hands: int) -> None:
+        now = time.monotonic()
+        if line is None or now - self.last < 0.1:
+            return
+        self.last = now
+        done = min(line / self.lines, 1.0)
+        bar = "#" * int(30 * done)
+        self.stream.write(f"\r{self.name} [{bar:<30}] {100 * done:3.0f}%  {hands} hands")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def verify(
+    paths: list[Path],
+    out: TextIO,
+    err: TextIO | None = None,
+    *,
+    as_json: bool = False,
+    progress: bool = True,
+) -> int:
+    """``stud8 hh verify``: a line per hand that does not reproduce (or cannot be
+    read), then a summary per file, per site and in all; or one JSON document
+    (``as_json``). Returns the exit code (see the module)."""
+    total = Tally()
+    by_site: dict[str, Tally] = {}
+    files: list[dict[str, Any]] = []
     for path in paths:
-        for check in check_file(path):
-            counts[check.status] += 1
-            if check.status != "reproduced":
-                out.write(f"{check.where}: {check.status}: {check.detail}\n")
-    total = sum(counts.values())
-    out.write(
-        f"hands: {total}  reproduced: {counts['reproduced']}  "
-        f"mismatched: {counts['mismatched']}  skipped: {counts['skipped']}\n"
-    )
-    return 1 if counts["mismatched"] else 0
+        file = str(path)
+        tally = Tally(files=1)
+        problems: list[HandCheck] = []
+        site = fmt = ""
+        try:
+            text, reader = _open(path)
+        except HandHistoryError as e:
+            checks: Iterator[HandCheck] = iter(
+                [HandCheck(Status.UNREADABLE, file, None, "", e.message, whole_file=True)]
+            )
+            text = ""
+        else:
+            site, fmt = reader.site, reader.name
+            checks = _guarded(reader, text, file)
+        bar = None
+        if progress and err is not None and Progress.wanted(err, len(text)):
+            bar = Progress(err, path.name, text.count("\n"))
+        try:
+            for check in checks:
+                tally.add(check)
+                if bar is not None:
+                    bar.show(check.line, tally.hands)
+                if check.status is not Status.REPRODUCED:
+                    problems.append(check)
+                    if not as_json:
+                        out.write(f"{check.where}: {check.status.value}: {check.detail}\n")
+        finally:
+            if bar is not None:
+                bar.close()
+        total.merge(tally)
+        by_site.setdefault(site or "(not read)", Tally()).merge(tally)
+        files.append(
+            {
+                "file": file,
+                "site": site,
+                "format": fmt,
+                **tally.to_json(),
+                "problems": [
+                    {
+                        "line": c.line,
+                        "hand": c.hand_id,
+                        "status": c.status.value,
+                        "detail": c.detail,
+                    }
+                    for c in problems
+                ],
+            }
+        )
+    code = total.exit_code()
+    if as_json:
+        document = {
+            "files": files,
+            "sites": {site: t.to_json() for site, t in by_site.items()},
+            "total": total.to_json(),
+            "exit": code,
+        }
+        out.write(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+        return code
+    if len(paths) > 1:
+        width = max(len(f["file"]) for f in files)
+        for f in files:
+            counts = "cannot be read" if f["files_unreadable"] else _counts(f)
+            out.write(f"{f['file']:<{width}}  {f['site'] or '-':<10}  {counts}\n")
+        if len(by_site) > 1:
+            for site, t in by_site.items():
+                out.write(f"site {site}: {t.text()}\n")
+    out.write(total.text() + "\n")
+    return code
 
 
-def _site(kind: str) -> Site | None:
-    """The other site a format name stands for (None: PokerStars text)."""
-    return None if kind == "pokerstars" else site_named(kind)
+def _counts(f: dict[str, Any]) -> str:
+    return "  ".join(f"{k}: {f[k]}" for k in ("hands", *(s.value for s in Status)))
 
 
 # ----------------------------------------------------------------------- convert
-def _record_of_pokerstars(hand: PokerStarsHand, site: Site | None = None) -> HandRecord:
-    verdict = verify_pokerstars(hand) if site is None else verify_hand(site, hand)
-    if not verdict.reproduced or verdict.hand is None:
-        raise HandHistoryError(
-            f"hand {hand.hand_id} does not reproduce: {'; '.join(verdict.problems)}",
-            file=hand.file,
-            line=hand.line,
-        )
-    engine = verdict.hand
-    if hand.rake:
-        # Keep the site's rake: replay at a table whose rake is exactly that amount.
-        rules = replace(
-            engine.rules, rake_percent=Fraction(100), rake_cap=hand.rake, rake_third_street=True
-        )
-        engine = Hand.replay(replace(engine.setup, rules=rules), engine.decisions)
-        if engine.result is None or engine.result.rake != hand.rake:
-            raise HandHistoryError(
-                f"hand {hand.hand_id}: the rake of {hand.rake} cannot be kept",
-                file=hand.file,
-                line=hand.line,
-            )
-    names = {s.seat: s.name for s in hand.seats}
-    return HandRecord.from_hand(engine, names=names, table=hand.table, currency=hand.currency)
-
-
-def _record_of_phh(phh: PhhHand) -> HandRecord:
-    hand: Hand = phh_to_hand(phh)
-    players = phh.players or ()
-    names = {seat: name for seat, name in zip(hand.seats, players, strict=False) if name}
-    table = phh.fields.get("table")
-    return HandRecord.from_hand(hand, names=names, table=str(table) if table else "")
-
-
-def _filled_note(hand: PokerStarsHand) -> str:
-    names = ", ".join(
-        f"{hand.name(seat)} ({'3rd' if street == 3 else f'{street}th'} street)"
-        for seat, street in hand.filled_in
-    )
-    return (
-        f"{hand.file}:{hand.line}: hand {hand.hand_id}: up cards the site does not show, "
-        f"filled in to agree with its bring-in and openers, are written as dealt: {names}"
-    )
-
-
 def file_viewer(path: Path) -> int | None:
-    """The seat a PokerStars (or another site's) file was written for (its hero)."""
+    """The seat a file was written for (its hero), if it is one player's history."""
     try:
-        text = _read_text(path)
-        kind = sniff(text)
-        if kind in ("phh", "json"):
-            return None
-    except HandHistoryError:
+        text, reader = _open(path)
+        return reader.hero(text) if reader.hero is not None else None
+    except (HandHistoryError, Stud8Error, ValueError):
         return None
-    site = _site(kind)
-    items = parse_text(text, file=str(path)) if site is None else site.read(text, str(path))
-    for item in items:
-        if isinstance(item, PokerStarsHand):
-            return item.hero
-    return None
 
 
-def load_records(
-    path: Path, notes: list[str] | None = None
-) -> Iterator[HandRecord | HandHistoryError]:
+def load_records(path: Path) -> Iterator[HandRecord | HandHistoryError]:
     """Every hand of the file as a stud8 record (or the error that stops one);
-    ``notes`` gets a line for each hand whose unseen up cards were filled in."""
-    file = str(path)
-    text = _read_text(path)
-    kind = sniff(text)
-    if kind == "json":
-        yield from _json_records(text, file)
-        return
-    if kind != "phh":
-        site = _site(kind)
-        items = parse_text(text, file=file) if site is None else site.read(text, file)
-        for item in items:
-            if isinstance(item, Skipped):
-                continue
-            if isinstance(item, ReadError):
-                yield HandHistoryError(item.message, file=file, line=item.line)
-                continue
-            if item.filled_in and notes is not None:
-                notes.append(_filled_note(item))
-            try:
-                yield _record_of_pokerstars(item, site)
-            except HandHistoryError as e:
-                yield e
-        return
-    for phh in read_phh_file(text, source=file):
-        if isinstance(phh, PhhError):
-            yield phh
-            continue
+    :class:`HandHistoryError` if the file cannot be read."""
+    text, reader = _open(path)
+    records = reader.records(text, str(path))
+    while True:
         try:
-            yield _record_of_phh(phh)
-        except HandHistoryError as e:
-            yield e
-        except ValueError as e:
-            yield HandHistoryError(str(e), file=file, line=phh.line)
+            yield next(records)
+        except StopIteration:
+            return
+        except (Stud8Error, ValueError, RecursionError) as e:
+            yield HandHistoryError(f"cannot be read: {e}", file=str(path))
+            return
 
 
 def render(record: HandRecord, to: str, *, seat: int | None, everything: bool) -> str:
     """One hand in the target format."""
-    if to == "json":
-        return record.dumps() + "\n"
-    if to == "pokerstars":
-        return to_pokerstars(record, seat=seat, everything=everything) + "\n\n\n"
-    hand = record.replay()
-    viewer = None if everything else seat
-    return (
-        hand_to_phh(
-            hand, names=record.names, hand_id=record.hand_id, table=record.table, viewer=viewer
-        )
-        + "\n"
-    )
+    return writers()[to].write(record, View(seat, everything))
 
 
 def convert(
     path: Path, to: str, out: TextIO, err: TextIO, *, seat: int | None, everything: bool
 ) -> int:
-    """``stud8 hh convert``: every hand of the file in another format."""
-    failed = 0
-    written = 0
-    notes: list[str] = []
+    """``stud8 hh convert``: every hand of the file in another format (the hands
+    that cannot be converted are named on ``err``). Returns the exit code."""
+    writer = writers()[to]
+    view = View(seat, everything)
+    code = EXIT_OK
+    texts: list[str] = []
     try:
-        records = list(load_records(path, notes))
+        text, reader = _open(path)
+        if reader.notes is not None:
+            for note in reader.notes(text, str(path)):
+                err.write(f"note: {note}\n")
+        for rec in load_records(path):
+            if isinstance(rec, HandHistoryError):
+                err.write(f"{rec}\n")
+                code |= EXIT_MISMATCH if isinstance(rec, ReplayError) else EXIT_UNREADABLE
+                continue
+            try:
+                texts.append(writer.write(rec, view))
+            except (HandHistoryError, Stud8Error, ValueError) as e:
+                err.write(f"hand {rec.hand_id}: cannot be written as {to}: {e}\n")
+                code |= EXIT_MISMATCH
     except HandHistoryError as e:
         err.write(f"{e}\n")
-        return 1
-    for note in notes:
-        err.write(f"note: {note}\n")
-    for rec in records:
-        if isinstance(rec, HandHistoryError):
-            err.write(f"{rec}\n")
-            failed += 1
-            continue
-        try:
-            text = render(rec, to, seat=seat, everything=everything)
-            written += 1
-            if to == "phh" and len(records) > 1:  # several hands: a .phhs file, one section each
-                text = f"[{written}]\n{text}\n"
-            out.write(text)
-        except HandHistoryError as e:
-            err.write(f"{e}\n")
-            failed += 1
-    return 1 if failed else 0
+        return code | EXIT_UNREADABLE
+    if texts:
+        out.write(writer.join(texts))
+    return code
 
 
 # -------------------------------------------------------------------------- show
@@ -324,7 +343,11 @@ def show(path: Path, out: TextIO, err: TextIO, *, last: int, seat: int | None) -
     if not path.exists():
         err.write(f"no hands saved yet ({path} does not exist): play some with `stud8 play`\n")
         return 1
-    records = [r for r in load_records(path) if isinstance(r, HandRecord)]
+    try:
+        records = [r for r in load_records(path) if isinstance(r, HandRecord)]
+    except HandHistoryError as e:
+        err.write(f"{e}\n")
+        return 1
     if not records:
         err.write(f"no hands in {path}\n")
         return 1
