@@ -46,6 +46,7 @@ from stud8.core.errors import IllegalActionError, Stud8Error
 from stud8.core.events import TimedOut
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.rules import TableRules
+from stud8.formats.concede import weakest_fill
 from stud8.formats.phh_write import (
     TIMED_OUT,
     VARIANT,
@@ -449,6 +450,21 @@ def _deck(phh: PhhHand) -> Deck:
                     mine[j] = c
                 elif c is not None and c != mine[j]:
                     raise phh.error(f"p{a.player + 1} shows {c}, dealt {mine[j]}", a.line)
+    # Who kept his cards to the end without showing them conceded: the weakest
+    # cards left take his unknown places (stud8.formats.concede).
+    folded = {a.player for a in phh.actions if a.verb == "f"}
+    shown = {a.player for a in phh.actions if a.verb == "sm" and a.cards}
+    community = board[0] if board else None
+    for i in range(n):
+        if i in folded or i in shown or None not in got[i]:
+            continue
+        own = got[i][:6] if community is not None else got[i]
+        used = set(known) | {c for g in got for c in g if c is not None}
+        spare = [c for c in CARDS if c not in used]
+        fill = iter(weakest_fill(own, spare, community))
+        for j, c in enumerate(own):
+            if c is None:
+                got[i][j] = next(fill)
     order: list[Card | None] = []
     for i in range(n):
         if len(got[i]) < 3:

@@ -42,6 +42,7 @@ from stud8.core.hand import Hand, HandSetup
 from stud8.core.pots import Pot, build_pots, settle_pot
 from stud8.core.rules import BettingStructure, OddChipHalf, TableRules, TimeoutPolicy
 from stud8.core.showdown import odd_chip_keys
+from stud8.formats.concede import weakest_fill
 from stud8.formats.pokerstars import PokerStarsHand, PSAction, ReadError, Skipped
 from stud8.formats.pokerstars_read import read_file
 from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, format_money, pot_name
@@ -221,6 +222,8 @@ def _deck(hand: PokerStarsHand, seats: tuple[int, ...], folded_on: dict[int, int
             elif old != card.code:
                 raise _Mismatch(f"{hand.name(seat)} shows {card}, but {CARDS[old]} was dealt there")
 
+    if hand.showdown:
+        _fill_conceded(hand, known, {seat for seat, _ in shown}, folded_on)
     order: list[int] = []
     for slot in (0, 1, 2):
         order.extend(known[s][slot] for s in seats)
@@ -243,6 +246,28 @@ def _deck(hand: PokerStarsHand, seats: tuple[int, ...], folded_on: dict[int, int
     deck = object.__new__(Deck)
     object.__setattr__(deck, "cards", tuple([CARDS[c] for c in codes]))
     return deck
+
+
+def _fill_conceded(
+    hand: PokerStarsHand, known: dict[int, list[int]], shown: set[int], folded_on: dict[int, int]
+) -> None:
+    """Give the players who reached the showdown and did not show their hand (they
+    conceded) the weakest cards left for their unknown places, so that the replay
+    pays them nothing (see :mod:`stud8.formats.concede`)."""
+    community = hand.community
+    used = {c for row in known.values() for c in row if c >= 0}
+    if community is not None:
+        used.add(community.code)
+    for seat, row in known.items():
+        if seat in shown or seat in folded_on or all(c >= 0 for c in row):
+            continue
+        own = row[:6] if community is not None else row
+        spare = [CARDS[c] for c in range(52) if c not in used]
+        fill = iter(weakest_fill([CARDS[c] if c >= 0 else None for c in own], spare, community))
+        for k, c in enumerate(own):
+            if c < 0:
+                row[k] = next(fill).code
+                used.add(row[k])
 
 
 def verify_pokerstars(hand: PokerStarsHand, *, rules: TableRules | None = None) -> Verdict:
