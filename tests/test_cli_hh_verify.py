@@ -105,7 +105,7 @@ def test_a_progress_bar_on_a_terminal_only_and_not_in_ci(
     big = tmp_path / "big.txt"
     big.write_bytes(b"\n\n\n".join([CASH.read_bytes()] * 40))  # 280 hands
     monkeypatch.setattr(hh_module, "PROGRESS_BYTES", 1000)
-    monkeypatch.setattr(hh_module.time, "monotonic", iter(range(0, 10**6)).__next__)
+    monkeypatch.setattr("stud8.terminal.hh.time.monotonic", iter(range(0, 10**6)).__next__)
     monkeypatch.delenv("CI", raising=False)
     out, tty = io.StringIO(), _Terminal()
     assert verify([big], out, tty) == 0
@@ -130,7 +130,7 @@ def test_a_progress_bar_on_a_terminal_only_and_not_in_ci(
 def _plays(path: Path) -> list[tuple[object, ...]]:
     """What each hand of a file is, as a game: its rules, stacks, decisions, pots,
     rake and final stacks (the names, the deck's unseen cards apart)."""
-    out = []
+    out: list[tuple[object, ...]] = []
     for rec in load_records(path):
         assert not isinstance(rec, Exception), str(rec)
         out.append(
