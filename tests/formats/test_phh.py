@@ -594,5 +594,6 @@ def test_the_sample_files_verify_and_replay_in_pokerkit() -> None:
             verdict = verify_phh(got)
             assert verdict.reproduced, verdict
             if path.suffix == ".phh":
-                assert got.finishing_stacks is not None
-                assert replay_in_pokerkit(text) == list(got.finishing_stacks), path.name
+                stacks = replay_in_pokerkit(text)  # PokerKit plays it to the end too
+                if got.finishing_stacks is not None:  # optional (PokerKit's own files)
+                    assert stacks == list(got.finishing_stacks), path.name

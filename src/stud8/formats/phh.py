@@ -33,6 +33,7 @@ unknown card is filled with a card the file never names).
 
 from __future__ import annotations
 
+import random
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -110,6 +111,7 @@ class PhhHand:
     seats: tuple[int, ...] | None = None
     players: tuple[str, ...] | None = None
     hand_id: str = ""
+    unknown_stacks: frozenset[int] = frozenset()  # players whose stack is inf
 
     def error(self, message: str, line: int | None = None) -> PhhError:
         return PhhError(message, source=self.source, line=self.line if line is None else line)
@@ -261,6 +263,15 @@ def _parse_action(text: str, line: int, players: int, hand: PhhHand) -> tuple[An
     fail("expected d dh pN CARDS, d db CARDS, pN pb, pN cbr AMOUNT, pN cc, pN f or pN sm [CARDS]")
 
 
+#: The chips of a player whose stack the file does not know (``inf``): more than
+#: anybody can bet in a hand, so that he is never all-in.
+UNKNOWN_STACK = 10**15
+
+
+def _is_inf(value: object) -> bool:
+    return isinstance(value, (Decimal, float)) and value == Decimal("Infinity")
+
+
 def _money(value: object) -> Decimal | int | None:
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
         return None
@@ -301,7 +312,11 @@ def read_phh(text: str, *, source: str = "<phh>", first_line: int = 1) -> PhhHan
         if key not in data and key in ("finishing_stacks", "winnings"):
             continue
         values = need(key)
-        ok = isinstance(values, list) and all(_money(v) is not None for v in values)
+        # An unknown stack is inf (the specification's way): starting or finishing.
+        unknown_ok = key in ("starting_stacks", "finishing_stacks")
+        ok = isinstance(values, list) and all(
+            _money(v) is not None or (unknown_ok and _is_inf(v)) for v in values
+        )
         if not ok or not values:
             line = _key_line(text, first_line, key)
             raise hand.error(f"{key} must be a list of numbers, got {values!r}", line)
@@ -329,14 +344,15 @@ def read_phh(text: str, *, source: str = "<phh>", first_line: int = 1) -> PhhHan
     numbers = [v for vs in raw.values() for v in (vs if isinstance(vs, list) else [vs])]
     numbers += [p[3] for p in parsed if p[3] is not None]
     places = max(
-        (-int(v.as_tuple().exponent) for v in numbers if isinstance(v, Decimal)), default=0
+        (-int(v.as_tuple().exponent) for v in numbers if isinstance(v, Decimal) and v.is_finite()),
+        default=0,
     )
     if places > 6:
         raise hand.error("amounts with more than 6 decimal places cannot be played in chips")
     unit = 10 ** max(places, 0)
 
     def chips(v: int | Decimal) -> int:
-        return int(v * unit)
+        return UNKNOWN_STACK if _is_inf(v) else int(v * unit)
 
     seats = data.get("seats")
     players = data.get("players")
@@ -365,6 +381,7 @@ def read_phh(text: str, *, source: str = "<phh>", first_line: int = 1) -> PhhHan
         else None,
         players=tuple(str(p) for p in players) if isinstance(players, list) else None,
         hand_id=str(ident),
+        unknown_stacks=frozenset(i for i, v in enumerate(raw["starting_stacks"]) if _is_inf(v)),
     )
 
 
@@ -419,7 +436,7 @@ def _rules(phh: PhhHand) -> TableRules:
         raise phh.error(f"these table rules cannot be played: {error}") from None
 
 
-def _deck(phh: PhhHand) -> Deck:
+def _deck(phh: PhhHand, rng: random.Random | None = None) -> Deck:
     """The deck in stud8's dealing order, unknown cards filled with unused ones."""
     n = len(phh.starting_stacks)
     got: list[list[Card | None]] = [[] for _ in range(n)]
@@ -460,8 +477,8 @@ def _deck(phh: PhhHand) -> Deck:
             continue
         own = got[i][:6] if community is not None else got[i]
         used = set(known) | {c for g in got for c in g if c is not None}
-        spare = [c for c in CARDS if c not in used]
-        fill = iter(weakest_fill(own, spare, community))
+        left = [c for c in CARDS if c not in used]
+        fill = iter(weakest_fill(own, left, community))
         for j, c in enumerate(own):
             if c is None:
                 got[i][j] = next(fill)
@@ -474,7 +491,10 @@ def _deck(phh: PhhHand) -> Deck:
         order += [got[i][k] for i in range(n) if len(got[i]) > k]
     order += board[:1] if board else [got[i][6] for i in range(n) if len(got[i]) > 6]
     placed = set(order)
-    unused = iter([c for c in CARDS if c not in placed])
+    spare = [c for c in CARDS if c not in placed]
+    if rng is not None:  # another way to fill the unknown cards
+        rng.shuffle(spare)
+    unused = iter(spare)
     cards = [next(unused) if c is None else c for c in order[:52]]
     return Deck((*cards, *unused))
 
@@ -492,11 +512,32 @@ class _Departure:
     message: str
 
 
+#: How many other ways to fill the unknown cards are tried when the first departs.
+FILL_ATTEMPTS = 100
+
+
 def _replay(phh: PhhHand) -> tuple[Hand, _Departure | None]:
-    """The hand replayed through the engine, and where the file departs from it."""
+    """The hand replayed through the engine, and where the file departs from it.
+
+    Unknown cards can decide who brings in or acts first (an unknown up card):
+    the file decides, and the replay departs only if no filling of the unknown
+    cards lets the hand go as the file says (FILL_ATTEMPTS other fillings are
+    tried, the same every time)."""
+    hand, departure = _replay_with(phh, None)
+    unknown = any(None in a.cards for a in phh.actions if a.verb in ("dh", "db"))
+    if departure is None or not unknown:
+        return hand, departure
+    for attempt in range(FILL_ATTEMPTS):
+        other, again = _replay_with(phh, random.Random(f"stud8-phh-fill/{attempt}"))
+        if again is None:
+            return other, None
+    return hand, departure
+
+
+def _replay_with(phh: PhhHand, rng: random.Random | None) -> tuple[Hand, _Departure | None]:
     rules = _rules(phh)
     seats = _seats(phh, rules)
-    deck = _deck(phh)
+    deck = _deck(phh, rng)
     try:
         hand = Hand(
             HandSetup(

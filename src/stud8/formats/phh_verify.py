@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from stud8.core.errors import Stud8Error
 from stud8.core.evaluate import evaluate_hi_lo
@@ -51,45 +52,85 @@ class PhhVerdict:
 
 
 def verify_phh(phh: PhhHand) -> PhhVerdict:
-    """Replay the hand in stud8 and check every action and the recorded
-    ``finishing_stacks`` (or ``winnings`` when there are none)."""
+    """Replay the hand in stud8 and check every action, then the recorded
+    ``finishing_stacks`` (or ``winnings`` when there are none; both are optional:
+    without them the replay alone is checked).
+
+    By the specification both are after the rake: when they hold fewer chips than
+    the replay pays and the file keeps no rake of its own (``_stud8_rules``), the
+    difference is the rake, taken from the pots as stud8 takes it (the main pot
+    first), and the stacks must then be the replay's to the chip. A player whose
+    stack is unknown (``inf``) is not compared."""
 
     def verdict(status: str, detail: str = "", hand: Hand | None = None) -> PhhVerdict:
         return PhhVerdict(status, phh.source, phh.line, phh.hand_id, detail, hand)
 
     if phh.variant != VARIANT:
         return verdict("skipped", f"variant {phh.variant!r} is not Seven Card Stud Hi/Lo")
-    recorded, what = phh.finishing_stacks, "finishing stack"
-    if recorded is None:
-        recorded, what = phh.winnings, "winnings"
-    if recorded is None:
-        raise phh.error("nothing to check: neither finishing_stacks nor winnings (truncated?)")
     hand, departure = _replay(phh)
     if departure is not None:
         return verdict("mismatched", f"line {departure.line}: {departure.message}", hand)
     assert hand.result is not None
-    conceded = _conceded(phh, hand)
-    if phh.finishing_stacks is not None:
-        ours = _stacks_if_conceded(hand, conceded) if conceded else hand.result.stacks
-    else:
-        ours = dict.fromkeys(hand.seats, 0)
-        for e in hand.events:
-            if isinstance(e, PotAwarded):
-                ours[e.seat] += e.amount
+    recorded, what = phh.finishing_stacks, "finishing stack"
+    if recorded is None:
+        recorded, what = phh.winnings, "winnings"
+    if recorded is None:
+        return verdict("reproduced", "", hand)
+    known = [i for i in range(len(hand.seats)) if i not in phh.unknown_stacks]
+    ours = _outcome(phh, hand, what)
+    missing = sum(ours[hand.seats[i]] - recorded[i] for i in known)
+    rake_note = ""
+    every_stack_known = len(known) == len(hand.seats)
+    if missing > 0 and every_stack_known and not hand.result.rake and not known_rake(phh):
+        raked = _with_rake(hand, missing)
+        if raked is not None:
+            ours = _outcome(phh, raked, what)
+            plural = "finishing stacks" if what == "finishing stack" else what
+            hand, rake_note = raked, f"a rake of {missing} (the {plural} are after it)"
     wrong = []
-    for i, seat in enumerate(hand.seats):
+    for i in known:
+        seat = hand.seats[i]
         if ours[seat] != recorded[i]:
             diff = ours[seat] - recorded[i]
             wrong.append(
                 f"p{i + 1} (seat {seat}) {what} {recorded[i]}, stud8 {ours[seat]} "
                 f"({abs(diff)} {'more' if diff > 0 else 'less'})"
             )
-    missing = sum(ours.values()) - sum(recorded)
-    if wrong and phh.finishing_stacks is not None and missing > 0:
-        wrong.append(f"the recorded stacks hold {missing} chips less in all (a rake? PHH has none)")
     if wrong:
         return verdict("mismatched", "; ".join(wrong), hand)
-    return verdict("reproduced", "", hand)
+    return verdict("reproduced", rake_note, hand)
+
+
+def known_rake(phh: PhhHand) -> bool:
+    """Whether the file says how the rake is taken (stud8's own table options)."""
+    given = phh.fields.get("_stud8_rules", {})
+    return isinstance(given, dict) and any(k.startswith("rake") for k in given)
+
+
+def _outcome(phh: PhhHand, hand: Hand, what: str) -> dict[int, int]:
+    """The finishing stacks (or winnings) of the replay, the players who mucked
+    unknown cards conceding."""
+    assert hand.result is not None
+    if what == "winnings":
+        won = dict.fromkeys(hand.seats, 0)
+        for e in hand.events:
+            if isinstance(e, PotAwarded):
+                won[e.seat] += e.amount
+        return won
+    conceded = _conceded(phh, hand)
+    return _stacks_if_conceded(hand, conceded) if conceded else dict(hand.result.stacks)
+
+
+def _with_rake(hand: Hand, rake: int) -> Hand | None:
+    """The hand replayed with ``rake`` chips raked (None if it cannot be)."""
+    rules = replace(hand.rules, rake_percent=Fraction(100), rake_cap=rake, rake_third_street=True)
+    try:
+        raked = Hand.replay(replace(hand.setup, rules=rules), hand.decisions)
+    except (Stud8Error, ValueError):
+        return None
+    if raked.result is None or raked.result.rake != rake:
+        return None
+    return raked
 
 
 def _conceded(phh: PhhHand, hand: Hand) -> frozenset[int]:
