@@ -23,7 +23,7 @@ from stud8.formats.phh import (
     phh_to_hand,
     read_phh_file,
 )
-from stud8.formats.record import HandRecord
+from stud8.formats.record import HandRecord, VoluntaryShow
 from stud8.formats.registry import HandCheck, Reader, Status, View, Writer
 
 __all__ = ["READER", "WRITER", "PhhVerdict", "record_of_phh", "verify_phh"]
@@ -181,7 +181,18 @@ def record_of_phh(phh: PhhHand) -> HandRecord:
     players = phh.players or ()
     names = {seat: name for seat, name in zip(hand.seats, players, strict=False) if name}
     table = phh.fields.get("table")
-    return HandRecord.from_hand(hand, names=names, table=str(table) if table else "")
+    record = HandRecord.from_hand(hand, names=names, table=str(table) if table else "")
+    # Cards shown when they need not be: after an uncontested pot, or by a player
+    # who folded (the known ones; ?? stays unknown).
+    assert hand.result is not None
+    shows = []
+    for a in phh.actions:
+        if a.verb != "sm" or a.player is None or not any(a.cards):
+            continue
+        seat = hand.seats[a.player]
+        if not hand.result.showdown or hand.is_folded(seat):
+            shows.append(VoluntaryShow(seat, tuple(c for c in a.cards if c is not None)))
+    return replace(record, shows=tuple(shows)) if shows else record
 
 
 # ------------------------------------------------------------- the registry's entries
@@ -222,7 +233,12 @@ def _write(record: HandRecord, view: View) -> str:
     hand = record.replay()
     viewer = None if view.everything else view.seat
     return hand_to_phh(
-        hand, names=record.names, hand_id=record.hand_id, table=record.table, viewer=viewer
+        hand,
+        names=record.names,
+        hand_id=record.hand_id,
+        table=record.table,
+        viewer=viewer,
+        shows=[(v.seat, v.cards) for v in record.shows],
     )
 
 

@@ -120,12 +120,15 @@ def hand_to_phh(
     hand_id: str | int | None = None,
     table: str | int | None = None,
     viewer: int | None = None,
+    shows: Sequence[tuple[int, Sequence[Card]]] = (),
 ) -> str:
     """A finished fixed-limit hand as PHH text (``finishing_stacks`` always written).
 
     ``names`` by seat (or in seat order); ``hand_id`` defaults to the hand's id.
     With ``viewer`` (a seat) the other players' down cards are ``??`` unless
-    shown; by default every card is written (the operator's record).
+    shown; by default every card is written (the operator's record). ``shows``
+    are voluntary shows (seat, cards): ``pN sm`` after the end of the hand, the
+    cards not shown written ``??``.
     """
     result = hand.result
     if result is None:
@@ -220,6 +223,12 @@ def hand_to_phh(
                     if s not in folded | out_of_chips | acted and bets[s] == top:
                         actions.append(f"{pn[s]} cc")
 
+    for seat, show in shows:
+        if seat not in pn:
+            raise PhhError(f"seat {seat} shows, but is not in the hand")
+        shown_now = set(show)
+        held = "".join(str(c) if c in shown_now else "??" for c in hand.cards(seat))
+        actions.append(f"{pn[seat]} sm {held}")
     start = dict(hand.setup.stacks)
     won = dict.fromkeys(seats, 0)
     for e in events:

@@ -215,6 +215,17 @@ def _deck(hand: PokerStarsHand, seats: tuple[int, ...], folded_on: dict[int, int
         # uncontested pot, or after folding), the cards he holds, in order.
         if row is None or not 0 < len(own) <= (6 if community is not None else 7):
             raise _Mismatch(f"{hand.name(seat)} shows {len(cards)} cards")
+        held = max((d.street for d in hand.deals if d.seat == seat), default=3)
+        if len(own) < min(held, 6 if community is not None else 7):
+            # some of his cards: each is one he holds, or one of his unseen ones
+            for card in own:
+                if card.code in row[:held]:
+                    continue
+                free = next((k for k in range(held) if row[k] < 0), None)
+                if free is None:
+                    raise _Mismatch(f"{hand.name(seat)} shows {card}, not a card he holds")
+                row[free] = card.code
+            continue
         for k, card in enumerate(own):
             old = row[k]
             if old < 0:
