@@ -454,5 +454,7 @@ def test_python_m_stud8_play_with_piped_input(tmp_path: Path) -> None:
         env=env,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert checked.stdout.strip() == "hands: 3  reproduced: 3  mismatched: 0  skipped: 0"
+    assert checked.stdout.strip() == (
+        "files: 1  hands: 3  reproduced: 3  mismatched: 0  skipped: 0  unreadable: 0"
+    )
     assert "\x1b[" not in out  # not a terminal: no colour
