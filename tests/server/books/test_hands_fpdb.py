@@ -48,8 +48,9 @@ async def _call_down(port: int, table_id: str, token: str, seat: int) -> None:
 
 
 def test_fpdb_imports_the_rooms_hands(tmp_path: Path) -> None:
-    settings = Settings(default_tables=0, operators=("boss",), starting_chips=1000)
-    app = memory_app(settings, {"STUD8_BETWEEN_HANDS": "0.02", "STUD8_BOT_DELAY": "0"})
+    settings = Settings(default_tables=0, starting_chips=1000)
+    env = {"STUD8_BETWEEN_HANDS": "0.02", "STUD8_BOT_DELAY": "0"}
+    app = memory_app(settings, env, operators={"boss": "pw-12345"})
 
     async def body() -> tuple[str, str]:
         async with (
@@ -58,9 +59,11 @@ def test_fpdb_imports_the_rooms_hands(tmp_path: Path) -> None:
         ):
             tokens, headers = {}, {}
             for name in ("boss", "ann", "bob"):
-                r = await http.post("/api/v1/register", json={"name": name, "password": "pw-123"})
-                assert r.status_code == 201
-                r = await http.post("/api/v1/login", json={"name": name, "password": "pw-123"})
+                login = {"name": name, "password": "pw-12345"}
+                if name != "boss":  # the operator was made with the room
+                    r = await http.post("/api/v1/register", json=login)
+                    assert r.status_code == 201
+                r = await http.post("/api/v1/login", json=login)
                 tokens[name] = r.json()["token"]
                 headers[name] = {"Authorization": f"Bearer {tokens[name]}"}
             r = await http.post(
