@@ -66,7 +66,7 @@ from stud8.server.bus.codec import (
     encode_reply,
 )
 from stud8.server.bus.local import LocalBus
-from stud8.server.bus.resp import Publisher, RedisAddress, Subscriber
+from stud8.server.bus.resp import Publisher, RedisAddress, Subscriber, command
 from stud8.server.bus.subscriptions import Follower, Subscription
 from stud8.server.table.commands import Command, Reply
 from stud8.server.table.events import Numbered
@@ -75,6 +75,8 @@ from stud8.server.table.snapshot import CatchUp
 __all__ = ["RedisBus", "TableMoving"]
 
 log = logging.getLogger("stud8.server")
+
+TABLES_KEY = TABLES.encode()
 
 REPLY_SECONDS = 5.0  # a command or catch-up not answered by then: "try again"
 DIRECTORY_SECONDS = 5.0  # the whole directory read again this often
@@ -121,8 +123,8 @@ class RedisBus:
         self._subscriptions: dict[str, Subscription] = {}
         self._pending: dict[int, tuple[asyncio.Future[Any], Callable[[bytes], Any]]] = {}
         self._ids = itertools.count(1)
-        # messages to publish at the end of this turn of the loop, in order
-        self._outgoing: list[tuple[bytes, bytes]] = []
+        # commands for Redis at the end of this turn of the loop, in order
+        self._outgoing: list[bytes] = []
         self._publisher = Publisher(self.address, f"node {node}'s bus (out)")
         self._subscriber = Subscriber(
             self.address,
@@ -205,13 +207,13 @@ class RedisBus:
         run = self._runs[table_id]
         self._set_entry(table_id, _Entry(self.node, run, listed))
         value = f"{self.node}\n{run}\n".encode() + encode_listed(listed)
-        self._spawn(self._quietly(self.redis.hset(TABLES, table_id, value)))
+        self._queue(command(b"HSET", TABLES_KEY, table_id.encode(), value))
         self._send(self.channels.directory, table_id.encode() + b"\n" + value)
 
     def unlist(self, table_id: str) -> None:
         """The table is closed for good (not moving): off the room's directory."""
         self._drop_entry(table_id)
-        self._spawn(self._quietly(self.redis.hdel(TABLES, table_id)))
+        self._queue(command(b"HDEL", TABLES_KEY, table_id.encode()))
         self._send(self.channels.directory, table_id.encode() + b"\n")
 
     # ------------------------------------------------------------ the edge's side
@@ -528,14 +530,17 @@ class RedisBus:
     def _send(self, channel: bytes, data: bytes) -> None:
         """Publish at the end of this turn of the loop, with everything else handed
         over in it (the events of every table, the replies): one write to Redis."""
+        self._queue(command(b"PUBLISH", channel, data))
+
+    def _queue(self, request: bytes) -> None:
         if not self._outgoing:
             asyncio.get_running_loop().call_soon(self._publish_now)
-        self._outgoing.append((channel, data))
+        self._outgoing.append(request)
 
     def _publish_now(self) -> None:
-        messages, self._outgoing = self._outgoing, []
-        if messages and not self._publisher.publish(messages):
-            self.lost_messages += len(messages)  # Redis is away: the numbers tell
+        requests, self._outgoing = self._outgoing, []
+        if requests and not self._publisher.send(requests):
+            self.lost_messages += len(requests)  # Redis is away: the numbers tell
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)

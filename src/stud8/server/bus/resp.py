@@ -1,5 +1,5 @@
-"""The bus's own two connections to Redis for pub/sub: lean, because every event of
-every table goes through them (:class:`Publisher`, :class:`Subscriber`).
+"""The bus's own two connections to Redis: lean, because every event of every table
+goes through them (:class:`Publisher`, :class:`Subscriber`).
 
 redis-py is used for everything else (leases, heartbeats, the directory's hash); for
 the messages of the bus it cost more CPU than the rest of a node's work per action
@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlparse
 
 import hiredis
 
-__all__ = ["Publisher", "RedisAddress", "Subscriber"]
+__all__ = ["Publisher", "RedisAddress", "Subscriber", "command"]
 
 log = logging.getLogger("stud8.server")
 
@@ -130,6 +130,8 @@ class _Link:
                 auth.append(self.address.username.encode())
             auth.append(self.address.password.encode())
             hello.append(command(*auth))
+        if self.address.db:
+            hello.append(command(b"SELECT", str(self.address.db).encode()))
         assert protocol.transport is not None
         if hello:
             self._expect_hello = len(hello)
@@ -205,8 +207,9 @@ class _Link:
 
 
 class Publisher(_Link):
-    """PUBLISH in batches, one write each; :meth:`sent` waits for Redis to have taken
-    everything written before it."""
+    """Commands whose answers nobody waits for (PUBLISH, and the directory's HSET and
+    HDEL), in batches, one write each, in order; :meth:`sent` waits for Redis to have
+    taken everything written before it."""
 
     def __init__(self, address: RedisAddress, name: str) -> None:
         super().__init__(address, name)
@@ -232,11 +235,15 @@ class Publisher(_Link):
     def publish(self, messages: Iterable[tuple[bytes, bytes]]) -> int:
         """Publish ``(channel, data)`` pairs in one write; how many were sent (0 if
         Redis is away: they are lost, and the numbers of the events tell it)."""
-        batch = [command(b"PUBLISH", channel, data) for channel, data in messages]
-        if not batch or not self.write(b"".join(batch)):
+        return self.send([command(b"PUBLISH", channel, data) for channel, data in messages])
+
+    def send(self, commands: list[bytes]) -> int:
+        """Send commands (made by :func:`command`) in one write, their replies
+        dropped; how many were sent (0 if Redis is away: they are lost)."""
+        if not commands or not self.write(b"".join(commands)):
             return 0
-        self._written += len(batch)
-        return len(batch)
+        self._written += len(commands)
+        return len(commands)
 
     async def sent(self) -> None:
         """Once Redis has answered everything written so far (or the link dropped)."""
