@@ -39,8 +39,16 @@ class Room:
     thread: threading.Thread
     audit: Callable[[], bool]
     on_stop: Callable[[], None] = lambda: None
+    stopped: bool = False
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1])
 
     def stop(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
         self.server.should_exit = True
         self.thread.join(15)
         self.on_stop()
@@ -48,10 +56,13 @@ class Room:
 
 
 def serve(
-    app: Starlette, audit: Callable[[], bool], on_stop: Callable[[], None] = lambda: None
+    app: Starlette,
+    audit: Callable[[], bool],
+    on_stop: Callable[[], None] = lambda: None,
+    port: int = 0,
 ) -> Room:
     config = uvicorn.Config(  # the room's websocket protocol, as stud8 serve runs it
-        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", **uvicorn_options()
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **uvicorn_options()
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="stud8-room", daemon=True)
@@ -83,9 +94,10 @@ def start_room(
     return serve(app, books.audit)
 
 
-def start_db_room(directory: Path, *, between_hands: float = 1.0) -> Room:
-    """The room as ``stud8 serve`` runs it, on a new SQLite file: table t1 (no bots),
-    and ``GET /api/v1/hands``."""
+def start_db_room(directory: Path, *, between_hands: float = 1.0, port: int = 0) -> Room:
+    """The room as ``stud8 serve`` runs it, on a SQLite file in `directory` (new, or
+    the one a room stopped before left: a restart): table t1 (no bots), and
+    ``GET /api/v1/hands``; on `port` (0: any free one)."""
     settings = Settings(
         database_url=f"sqlite:///{directory / 'room.db'}",
         default_tables=1,
@@ -95,7 +107,7 @@ def start_db_room(directory: Path, *, between_hands: float = 1.0) -> Room:
     )
     env = {"STUD8_BETWEEN_HANDS": str(between_hands), "STUD8_BOT_DELAY": "0"}
     opened = open_room(settings, env)
-    return serve(opened.app, lambda: opened.ledger.audit().ok, opened.close)
+    return serve(opened.app, lambda: opened.ledger.audit().ok, opened.close, port)
 
 
 @dataclass
@@ -164,6 +176,15 @@ class Players:
         page.fill("#password", "secret-" + name)
         page.click("#login" if existing else "#register")
         page.wait_for_selector(f'tr[data-table="{table}"]')
+        return page
+
+    def login(self, name: str, viewport: ViewportSize | None = None) -> Page:
+        """A registered player who logs in afresh (a new browser) and sees the lobby."""
+        page = self.open(viewport)
+        page.fill("#name", name)
+        page.fill("#password", "secret-" + name)
+        page.click("#login")
+        page.wait_for_selector('tr[data-table="t1"]')
         return page
 
     def close(self) -> None:

@@ -51,11 +51,20 @@ export function who(state, seat) {
   return s ? s.player : `seat ${seat}`;
 }
 
+/** My seat at the table: the seat my name is in (null: I am not seated). */
+export function seatOf(state, player) {
+  if (!player) return null;
+  for (const s of Object.values(state.seats)) if (s.player === player) return s.seat;
+  return null;
+}
+
 export function applySnapshot(state, snap, v) {
   state.seq = v;
-  state.mySeat = snap.viewer_seat;
   state.seats = {};
   for (const s of snap.seats) state.seats[s.seat] = { ...s, leaving: false };
+  // the snapshot's viewer_seat is my table seat; the seats list says it too (a server
+  // that gave only the hand's seat, null between hands, lost a seated player his buttons)
+  state.mySeat = snap.viewer_seat ?? seatOf(state, state.player);
   state.turn = null;
   state.timer = null;
   state.hand = null;

@@ -105,7 +105,7 @@ export function tableView(app, tableId, query) {
     const { t, v, d } = msg;
     if (t === "welcome") {
       state.player = d.player;
-      state.mySeat = d.seat;
+      state.mySeat = d.seat ?? null;
       if (d.table) setRules(d.table);
     } else if (t === "snapshot") {
       applySnapshot(state, d, v);

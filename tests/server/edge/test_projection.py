@@ -10,7 +10,7 @@ from typing import Any
 from server.tableharness import Harness, run, seat_players
 from stud8.core.events import CardDealt, HandShown
 from stud8.server.edge.projection import encode, snapshot_for
-from stud8.server.table.commands import SeatBot
+from stud8.server.table.commands import SeatBot, Sit
 from stud8.server.table.events import HandStarted, Numbered, SeatTaken
 
 BOTS = ("b1", "b2", "b3")
@@ -106,7 +106,7 @@ def test_a_snapshot_shows_each_viewer_what_he_may_see() -> None:
             ("cat", False, None),  # not dealt in: an observer's view
         ):
             message = snapshot_for(snap, player, everything)
-            assert message.viewer_seat == seat
+            assert message.viewer_seat == snap.seat_of(player)
             assert message.hand is not None and message.hand.viewer == seat
             all_cards = everything and seat is None
             for s in message.hand.seats:
@@ -116,5 +116,37 @@ def test_a_snapshot_shows_each_viewer_what_he_may_see() -> None:
             assert bool(message.hand.legal_actions) == may_act
             text = json.loads(message.encode(snap.seq))
             assert text["t"] == "snapshot" and text["v"] == snap.seq
+
+    run(body)
+
+
+def test_a_snapshot_gives_a_seated_player_his_table_seat_with_or_without_a_hand() -> None:
+    """The snapshot's viewer_seat is his seat at the table: between hands (no hand
+    in play) and when he sat down during a hand he is not dealt into (the hand's
+    viewer is then None) as much as in a hand he plays."""
+
+    async def body(h: Harness) -> None:
+        await seat_players(h, 1)  # alone: no hand is dealt
+        caught = await h.table.catch_up(None)
+        assert caught.snapshot is not None and caught.snapshot.hand is None
+        alone = snapshot_for(caught.snapshot, "ann", False)
+        assert alone.viewer_seat == 1 and alone.hand is None
+        assert snapshot_for(caught.snapshot, "bob", False).viewer_seat is None
+        assert json.loads(alone.encode(caught.seq))["d"]["viewer_seat"] == 1
+        assert (await h.send(Sit(player="bob", seat=2, amount=100))).ok  # a hand is dealt
+        await h.advance(5)
+        assert h.table.hand is not None
+        assert (await h.send(Sit(player="cat", seat=3, amount=100))).ok
+        caught = await h.table.catch_up(None)
+        snap = caught.snapshot
+        assert snap is not None and snap.hand is not None
+        late = snapshot_for(snap, "cat", False)
+        assert late.viewer_seat == 3  # seated at the table...
+        assert late.hand is not None and late.hand.viewer is None  # ...not dealt in
+        assert all(c is None for s in late.hand.seats for c in s.down_cards)
+        assert not late.hand.legal_actions
+        playing = snapshot_for(snap, "bob", False)
+        assert playing.viewer_seat == 2 and playing.hand is not None
+        assert playing.hand.viewer == 2
 
     run(body)

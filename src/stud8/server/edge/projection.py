@@ -11,7 +11,8 @@ of his class (:meth:`Encoded.text_for`).
 A snapshot (:class:`~stud8.server.table.snapshot.TableSnapshot`) is taken whole too;
 :func:`snapshot_for` gives one viewer his: his own down cards (a hand in a snapshot
 is in play: nobody's have been shown yet), the legal actions only when it is his
-turn (an operator not in the hand: all of it).
+turn (an operator not in the hand: all of it); ``viewer_seat`` is his seat at the
+table, with or without a hand in play.
 
 >>> from stud8.core.cards import Card
 >>> from stud8.core.events import CardDealt
@@ -83,10 +84,16 @@ def encode(item: Numbered) -> Encoded:
 
 def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> SnapshotMessage:
     """The snapshot as ``player`` (None: an observer) may see it; ``everything``: an
-    operator, who sees every card of a hand he is not dealt into."""
+    operator, who sees every card of a hand he is not dealt into.
+
+    ``viewer_seat`` is his seat at the table, whether or not a hand is in play (a
+    client that took "no hand seat" for "not seated" lost its buttons); the hand's
+    ``viewer`` is his seat in the hand (None if he was not dealt in)."""
     viewer: int | None = None
+    table_seat: int | None = None
     if player is not None:
         viewer = next((s for s, who in snap.hand_seats.items() if who == player), None)
+        table_seat = snap.seat_of(player)
     hand = snap.hand
     if hand is not None:
         all_cards = everything and viewer is None
@@ -107,7 +114,7 @@ def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> S
         offer = OfferSnapshot(offer.seat, offer.player, round(offer.seconds_left, 3))
     return SnapshotMessage(
         table_id=snap.table_id,
-        viewer_seat=viewer,
+        viewer_seat=table_seat,
         seats=snap.seats,
         hand_id=hand.hand_id if hand is not None else None,
         hand=hand,

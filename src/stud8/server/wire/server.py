@@ -100,9 +100,10 @@ class SnapshotMessage(ServerMessage):
     doc: ClassVar[str] = (
         "The table as you may see it now (sent on connect when no last_seen is given or "
         "the missed events are gone); the events after v follow. viewer_seat: your seat "
-        "in the hand in play (null: none); hand: the hand as you may see it (another "
-        "player's down cards are null until shown; legal_actions only when it is your "
-        "turn); turn: the clock of the seat to act; waiting_list: the names on the "
+        "at the table, whether or not a hand is in play (null: not seated); hand.viewer: "
+        "your seat in the hand in play (null: not dealt in); hand: the hand as you may "
+        "see it (another player's down cards are null until shown; legal_actions only "
+        "when it is your turn); turn: the clock of the seat to act; waiting_list: the names on the "
         "waiting list, in order; offer: the seat held for the first of them, "
         "{seat, player, seconds_left}, or null."
     )
