@@ -3,14 +3,21 @@ departure (an amount, an action, a player out of turn) is found and named."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from stud8.core import Check, Deck, Fold, Hand, TableRules
+from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import parse_cards
+from stud8.core.events import TimedOut
+from stud8.core.hand import HandSetup
+from stud8.core.rules import TimeoutPolicy
 from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
 from stud8.formats.pokerstars_read import parse_text, read_file
+from stud8.formats.pokerstars_write import to_pokerstars
+from stud8.formats.record import HandRecord
 from stud8.formats.verify import (
     Verdict,
     pokerstars_deck,
@@ -285,3 +292,41 @@ def test_verify_file_keeps_the_order_and_passes_skips_and_errors_through(tmp_pat
     assert isinstance(items[1], Skipped) and "Hold'em" in items[1].reason
     assert isinstance(items[2], ReadError) and items[2].hand_id == "35874487284"
     assert isinstance(items[3], Verdict) and items[3].reproduced
+
+
+@pytest.mark.parametrize("policy", list(TimeoutPolicy))
+def test_stud8_hands_with_timeouts_verify_under_each_timeout_rule(policy: TimeoutPolicy) -> None:
+    """RULES.md section 6: stud8's own hands, with players timing out at random,
+    reproduce whichever timeout rule the table played (all-in protection leaves no
+    line after the timeout; its fold, where check or fold would check, is tried)."""
+    rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8, timeout_policy=policy)
+    rng = random.Random(policy.value)
+    seen = {"all_in_protection": 0, "fold": 0, "check": 0}
+    for i in range(150):
+        n = rng.randint(2, 6)
+        stacks = tuple((s, rng.randint(5, 80)) for s in range(1, n + 1))
+        hand = Hand(HandSetup(rules=rules, stacks=stacks, deck=Deck.seeded(i), hand_id=f"{i + 1}"))
+        while not hand.is_over:
+            if rng.random() < 0.15:
+                for e in hand.time_out():
+                    if isinstance(e, TimedOut) and e.outcome in seen:
+                        seen[e.outcome] += 1
+                continue
+            a = rng.choice(hand.legal_actions())
+            sized = a.kind in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)
+            hand.apply(make_action(a.kind, a.min_to if sized else None))
+        record = HandRecord.from_hand(hand, names={s: f"p{s}" for s, _ in stacks}, table="t")
+        [ps] = parse_text(to_pokerstars(record, everything=True))
+        assert isinstance(ps, PokerStarsHand)
+        verdict = verify_pokerstars(ps)
+        assert verdict.reproduced, verdict
+        if any(a.verb == "timed out" for a in ps.actions):
+            assert verdict.hand is not None and verdict.hand.rules.timeout_policy in (
+                policy,
+                TimeoutPolicy.CHECK_OR_FOLD,  # the file cannot tell: a fold is both
+            )
+    assert seen["fold"] > 5
+    if policy is TimeoutPolicy.ALL_IN_PROTECTION:
+        assert seen["all_in_protection"] > 5 and seen["check"] == 0
+    else:
+        assert seen["check"] > 5 and seen["all_in_protection"] == 0

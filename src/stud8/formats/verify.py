@@ -47,7 +47,14 @@ from stud8.formats.pokerstars import PokerStarsHand, PSAction, ReadError, Skippe
 from stud8.formats.pokerstars_read import read_file
 from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, format_money, pot_name
 
-__all__ = ["Verdict", "pokerstars_deck", "pokerstars_rules", "verify_file", "verify_pokerstars"]
+__all__ = [
+    "Verdict",
+    "pokerstars_deck",
+    "pokerstars_rules",
+    "timeout_policy_of",
+    "verify_file",
+    "verify_pokerstars",
+]
 
 _STREET = {3: "3rd street", 4: "4th street", 5: "5th street", 6: "6th street", 7: "7th street"}
 _STRUCTURES = {
@@ -89,10 +96,15 @@ class _Mismatch(Exception):
 _RULES_CACHE: dict[tuple[object, ...], TableRules] = {}
 
 
-def pokerstars_rules(hand: PokerStarsHand) -> TableRules:
+def pokerstars_rules(
+    hand: PokerStarsHand, timeout_policy: TimeoutPolicy | None = None
+) -> TableRules:
     """The table rules the file implies: the ante and bring-in as posted, the small
-    and big bet from the stakes, PokerStars' timeout (check or fold), the other
-    options at their defaults (a cap of three raises, lifted heads-up).
+    and big bet from the stakes, the timeout rule its timeouts show (PokerStars'
+    check or fold, unless ``timeout_policy`` says otherwise or a timeout is followed
+    by no action of the player's: stud8's all-in protection, see
+    :func:`timeout_policy_of`), the other options at their defaults (a cap of
+    three raises, lifted heads-up).
 
     A bring-in nobody posted in full (the low card completed, or was all-in) is
     read from the first call of it or the first completion over it; failing those
@@ -102,7 +114,8 @@ def pokerstars_rules(hand: PokerStarsHand) -> TableRules:
     """
     ante = max((a.amount for a in hand.antes), default=0)
     bring_in = _bring_in(hand)
-    key = (ante, bring_in, hand.small_bet, hand.big_bet, hand.structure, hand.max_seats)
+    policy = timeout_policy or timeout_policy_of(hand)
+    key = (ante, bring_in, hand.small_bet, hand.big_bet, hand.structure, hand.max_seats, policy)
     rules = _RULES_CACHE.get(key)
     if rules is None:
         rules = TableRules(
@@ -111,12 +124,30 @@ def pokerstars_rules(hand: PokerStarsHand) -> TableRules:
             small_bet=hand.small_bet,
             big_bet=hand.big_bet,
             structure=_STRUCTURES[hand.structure],
-            timeout_policy=TimeoutPolicy.CHECK_OR_FOLD,
+            timeout_policy=policy,
             max_seats=min(max(hand.max_seats, 2), 8),
         )
         if len(_RULES_CACHE) < 4096:
             _RULES_CACHE[key] = rules
     return rules
+
+
+def timeout_policy_of(hand: PokerStarsHand) -> TimeoutPolicy:
+    """The timeout rule the file's timeouts show. A timeout is followed by what it
+    did (the player's fold, check or bring-in), except under stud8's all-in
+    protection when it left him in for what he had put in: no line of his follows.
+    So a timeout followed by no action of the same player on the same street is
+    all-in protection; anything else is read as PokerStars' check or fold (a fold
+    both rules may give: :func:`verify_pokerstars` tries the other rule when the
+    hand does not reproduce under this one)."""
+    actions = hand.actions
+    for i, a in enumerate(actions):
+        if a.verb != "timed out":
+            continue
+        nxt = actions[i + 1] if i + 1 < len(actions) else None
+        if nxt is None or nxt.seat != a.seat or nxt.street != a.street:
+            return TimeoutPolicy.ALL_IN_PROTECTION
+    return TimeoutPolicy.CHECK_OR_FOLD
 
 
 def _bring_in(hand: PokerStarsHand) -> int:
@@ -283,8 +314,28 @@ def _fill_conceded(
 
 def verify_pokerstars(hand: PokerStarsHand, *, rules: TableRules | None = None) -> Verdict:
     """Replay the hand through the engine (with ``rules``, or the rules the file
-    implies) and check it against the file; see the module's description."""
-    return _Verifier(hand, rules).run()
+    implies) and check it against the file; see the module's description.
+
+    A hand with a timeout whose rule the file leaves open (a fold is what both of
+    stud8's timeout rules may give) that does not reproduce under the rule read
+    from the file is tried under the other one; the first verdict stands if
+    neither reproduces."""
+    verdict = _Verifier(hand, rules).run()
+    if verdict.reproduced or rules is not None:
+        return verdict
+    if not any(a.verb == "timed out" for a in hand.actions):
+        return verdict
+    try:
+        first = pokerstars_rules(hand)
+    except Stud8Error:
+        return verdict
+    other = (
+        TimeoutPolicy.ALL_IN_PROTECTION
+        if first.timeout_policy is TimeoutPolicy.CHECK_OR_FOLD
+        else TimeoutPolicy.CHECK_OR_FOLD
+    )
+    again = _Verifier(hand, pokerstars_rules(hand, other)).run()
+    return again if again.reproduced else verdict
 
 
 def verify_file(path: str | Path) -> list[Verdict | Skipped | ReadError]:
