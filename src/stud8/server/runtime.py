@@ -46,6 +46,8 @@ answers there as on a database.
 
 Environment variables set the ready tables' pace (tests run them fast):
 ``STUD8_BETWEEN_HANDS`` (seconds between hands, default 2),
+``STUD8_SHOWDOWN_SECONDS`` (how long a showdown's results stay before the next deal,
+once every hand is turned over, default 5),
 ``STUD8_BOT_DELAY`` (seconds a bot waits before acting, default 0.5) and
 ``STUD8_SIT_OUT_SECONDS`` (a player dealt out this long is stood up, default 600).
 """
@@ -215,6 +217,7 @@ def default_spec(settings: Settings, environ: Mapping[str, str] | None = None) -
     return TableSpec(
         bots=settings.bots_per_table,
         between_hands=_seconds(env, "STUD8_BETWEEN_HANDS", 2.0),
+        showdown_seconds=_seconds(env, "STUD8_SHOWDOWN_SECONDS", 5.0),
         bot_delay=_seconds(env, "STUD8_BOT_DELAY", 0.5),
         sit_out_seconds=sit_out,
     )

@@ -23,6 +23,7 @@ const FIELDS = [
   ["bots", "Bots", "int", 0, 'min="0" max="8"'],
   ["bot_policy", "Bot policy", "select", "rules", ""],
   ["between_hands", "Seconds between hands", "num", 2, 'min="0" step="0.1"'],
+  ["showdown_seconds", "Showdown shown (s)", "num", 5, 'min="0" step="0.5" title="how long the results of a showdown stay before the next deal"'],
   ["bot_delay", "Bot delay (s)", "num", 0.5, 'min="0" step="0.1"'],
   ["offer_seconds", "Seat offer (s)", "num", 30, 'min="1" step="1" title="how long a freed seat is held for the first on the waiting list"'],
   ["timeout_policy", "When time runs out", "select", "all_in_protection", ""],

@@ -6,7 +6,13 @@ import { highName, lowName, razzName } from "./cards.js";
 import { potName, handInSentence } from "./words.js";
 import { who } from "./store.js";
 
-export const REVEAL_MS = 650; // between two hands turned over
+export const REVEAL_MS = 650; // between two hands turned over (the table's reveal_seconds says)
+
+/** The table's pace of turning hands over, in ms (the server waits for it before the next deal). */
+export function revealMs(state) {
+  const r = state.rules && state.rules.reveal_seconds;
+  return typeof r === "number" && r >= 0 ? r * 1000 : REVEAL_MS;
+}
 
 export function game(state) {
   return (state.rules && state.rules.game) || "stud_hi_lo";
@@ -104,7 +110,8 @@ export function stepText(state, step) {
   return `${who(state, step.seat)} shows ${said.join("; ")}`;
 }
 
-/** Turns the shown hands over one at a time, in the order the events came. */
+/** Turns the shown hands over one at a time, in the order the events came; `delay`:
+ * ms between two, or a function giving it. */
 export class Reveal {
   constructor(onStep, delay = REVEAL_MS) {
     this.onStep = onStep;
@@ -126,7 +133,7 @@ export class Reveal {
       const step = hand.showdown[hand.revealed];
       hand.revealed += 1;
       this.onStep(step);
-    }, hand.revealed === 0 ? 0 : this.delay);
+    }, hand.revealed === 0 ? 0 : typeof this.delay === "function" ? this.delay() : this.delay);
   }
 
   stop() {

@@ -8,7 +8,7 @@ import { placeSpots, tableHTML } from "./render.js";
 import { actionBarHTML, barKey, barMode, bindActionBar, preActionChoice } from "./actions.js";
 import { controlsHTML, offerHTML, bindControls, DIALOG_HTML, secondsLeft } from "./controls.js";
 import { HistoryPanel, PANEL_HTML } from "./history.js";
-import { Reveal, stepText, showdownDone, resultsText } from "./showdown.js";
+import { Reveal, revealMs, stepText, showdownDone, resultsText } from "./showdown.js";
 import { gameName } from "./lobby.js";
 import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
 
@@ -62,7 +62,7 @@ export function tableView(app, tableId, query) {
     note(state, text);
     announce(text);
     schedule();
-  });
+  }, () => revealMs(state));
   const bar = bindActionBar(actionsRoot, state, {
     onAct(kind, amount) {
       state.sentFor = state.turn;

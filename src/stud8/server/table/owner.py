@@ -157,6 +157,7 @@ class Table(TableSeating):
         self._windows_of: Hand | None = None
         self._token = 0
         self._start_timer: TimerHandle | None = None
+        self._results_until = 0.0  # no deal before then: the showdown stays on the screen
         self._away_timer: TimerHandle | None = None
         self._away_due: float | None = None
         self._away_token = 0
@@ -491,7 +492,7 @@ class Table(TableSeating):
         if sum(1 for s in self.seats.values() if s.ready) < 2:
             return
         self._start_timer = self._clock.call_at(
-            self._clock.now() + self.config.between_hands,
+            max(self._clock.now() + self.config.between_hands, self._results_until),
             lambda: self._queue.put_nowait((StartHand(), None)),
         )
 
@@ -579,6 +580,7 @@ class Table(TableSeating):
         self._windows = self._windows_of = None
         self._away_dirty = True
         self.hands_played += 1
+        self._results_until = self._clock.now() + self.config.results_pause(hand.events)
         if not hand.cancelled:
             self._pots.append((self._clock.now(), sum(end.payouts.values()) + end.rake))
         # between hands: the leaving leave, the disconnected and the broke are dealt out

@@ -17,13 +17,19 @@ ValueError: timeout_policy must be one of all_in_protection, check_or_fold, not 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from stud8.core.events import Event, HandMucked, HandShown
 from stud8.core.rules import BettingStructure, TableRules, TimeoutPolicy
 from stud8.tools.bots import BOTS
 
-__all__ = ["TableConfig", "TableSpec"]
+__all__ = ["REVEAL_SECONDS", "TableConfig", "TableSpec"]
+
+# The pace of a showdown on the screen: the clients turn the hands over (and the
+# mucks) one each this many seconds, in show order (the welcome's table says it).
+REVEAL_SECONDS = 0.65
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,6 +41,9 @@ class TableConfig:
     min_buy_in: int
     max_buy_in: int
     between_hands: float = 2.0  # seconds from one hand's end to the next's start
+    # After a showdown the next deal waits until the clients have turned every hand
+    # over (one each REVEAL_SECONDS) and shown the results this long (0: no wait).
+    showdown_seconds: float = 0.0
     bot_delay: float = 0.5  # seconds a bot waits before it acts
     offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
     # a player dealt out (sat out, disconnected, no chips) this long is stood up
@@ -58,8 +67,19 @@ class TableConfig:
             raise ValueError(f"offer_seconds must be more than 0, got {self.offer_seconds}")
         if not self.sit_out_seconds > 0:
             raise ValueError(f"sit_out_seconds must be more than 0, got {self.sit_out_seconds}")
-        if self.between_hands < 0 or self.bot_delay < 0:
-            raise ValueError("between_hands and bot_delay must be 0 or more")
+        if self.between_hands < 0 or self.bot_delay < 0 or self.showdown_seconds < 0:
+            raise ValueError("between_hands, bot_delay and showdown_seconds must be 0 or more")
+
+    def results_pause(self, events: Sequence[Event]) -> float:
+        """How long after a hand's end its results stay before the next deal: after a
+        showdown, the hands turned over one each :data:`REVEAL_SECONDS` (a muck is a
+        step too), then ``showdown_seconds``; 0 for a hand won without a showdown."""
+        if self.showdown_seconds <= 0:
+            return 0.0
+        steps = sum(1 for e in events if type(e) is HandShown or type(e) is HandMucked)
+        if not any(type(e) is HandShown for e in events):
+            return 0.0
+        return (steps - 1) * REVEAL_SECONDS + self.showdown_seconds
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,6 +102,9 @@ class TableSpec:
     bots: int = 0
     bot_policy: str = "rules"
     between_hands: float = 2.0
+    # the showdown's results stay this long before the next deal (after every hand
+    # is turned over): long enough to read on any screen
+    showdown_seconds: float = 5.0
     bot_delay: float = 0.5
     offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
     timeout_policy: str = "all_in_protection"  # or "check_or_fold" (RULES.md section 6)
@@ -137,6 +160,7 @@ class TableSpec:
             min_buy_in=self.min_buy_in,
             max_buy_in=self.max_buy_in,
             between_hands=self.between_hands,
+            showdown_seconds=self.showdown_seconds,
             bot_delay=self.bot_delay,
             offer_seconds=self.offer_seconds,
             sit_out_seconds=self.sit_out_seconds,

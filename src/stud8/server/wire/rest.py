@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from stud8.server.table.spec import TableSpec
+from stud8.server.table.spec import REVEAL_SECONDS, TableSpec
 from stud8.server.table.status import TableStatus
 
 
@@ -82,7 +82,9 @@ class TableInfo:
     ``all_in_protection`` or ``check_or_fold``); ``offer_seconds`` (a freed seat
     held for the waiting list), ``sit_out_seconds`` (a player dealt out this long
     is stood up); the rake: ``rake_percent`` (a string: ``"5"``, ``"5/2"``) of
-    each pot, at most ``rake_cap`` (null: no cap)."""
+    each pot, at most ``rake_cap`` (null: no cap); the showdown's pace:
+    ``reveal_seconds`` between two hands turned over (in show order), then
+    ``showdown_seconds`` that the results stay before the next deal."""
 
     table_id: str
     name: str
@@ -99,6 +101,8 @@ class TableInfo:
     sit_out_seconds: float
     rake_percent: str
     rake_cap: int | None
+    reveal_seconds: float
+    showdown_seconds: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +262,8 @@ def table_info(table_id: str, name: str, spec: TableSpec) -> TableInfo:
         sit_out_seconds=spec.sit_out_seconds,
         rake_percent=str(rules.rake_percent),
         rake_cap=rules.rake_cap,
+        reveal_seconds=REVEAL_SECONDS,
+        showdown_seconds=spec.showdown_seconds,
     )
 
 
