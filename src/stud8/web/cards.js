@@ -17,6 +17,11 @@ export function cardLabel(card) {
   return `${r} of ${SUITS[card[1]].name}`;
 }
 
+// Your own down cards carry a band like the back of a card, "DOWN": only you see them
+// (not a tint alone: it reads in any colours, on any screen).
+const DOWN_MARK = `<path class="down-mark" d="M2.5 64 H57.5 V76 Q57.5 81.5 52 81.5 H8 Q2.5 81.5 2.5 76 Z" fill="#1d3f8f"/>
+<text x="30" y="77.5" text-anchor="middle" font-family="Arial,Helvetica,sans-serif" font-weight="700" font-size="12" letter-spacing="1" fill="#fff">DOWN</text>`;
+
 /** One card as an SVG string. card: "Td" or null (a back). opts: {down, fourColor}. */
 export function cardSVG(card, opts = {}) {
   if (!card) {
@@ -31,10 +36,10 @@ export function cardSVG(card, opts = {}) {
   const rank = card[0] === "T" ? "10" : card[0];
   const label = cardLabel(card) + (opts.down ? " (down card)" : "");
   return `<svg class="card face${opts.down ? " own-down" : ""}" viewBox="0 0 60 84" role="img" aria-label="${label}">
-<rect x="1" y="1" width="58" height="82" rx="6" fill="${opts.down ? "#fff7dd" : "#fff"}" stroke="#555" stroke-width="1.2"/>
+<rect x="1" y="1" width="58" height="82" rx="6" fill="${opts.down ? "#fff7dd" : "#fff"}" stroke="${opts.down ? "#1d3f8f" : "#555"}" stroke-width="${opts.down ? 3 : 1.2}"/>
 <text x="6" y="22" font-family="Arial,Helvetica,sans-serif" font-weight="700" font-size="${rank.length > 1 ? 17 : 20}" fill="${colour}">${rank}</text>
 <text x="7" y="40" font-family="Arial,Helvetica,sans-serif" font-size="16" fill="${colour}">${suit.glyph}</text>
-<text x="36" y="72" text-anchor="middle" font-family="Arial,Helvetica,sans-serif" font-size="34" fill="${colour}">${suit.glyph}</text>
+<text x="36" y="${opts.down ? 60 : 72}" text-anchor="middle" font-family="Arial,Helvetica,sans-serif" font-size="${opts.down ? 26 : 34}" fill="${colour}">${suit.glyph}</text>${opts.down ? DOWN_MARK : ""}
 </svg>`;
 }
 

@@ -7,11 +7,11 @@ import { STREETS, potName, namesList } from "./words.js";
 import { handPots } from "./pots.js";
 import { revealed, showdownDone, handNames, winsOf } from "./showdown.js";
 
-/** Where seat number `seat` sits (cos, sin around the oval), the viewer's seat at the bottom. */
-function position(seat, anchor, count) {
-  const i = (seat - anchor + count) % count;
-  const angle = Math.PI / 2 + (i * 2 * Math.PI) / count;
-  return { c: Math.cos(angle).toFixed(4), s: Math.sin(angle).toFixed(4) };
+/** Where seat number `seat` sits: its place around the oval, counted from the
+ * viewer's seat at the bottom (table.css turns the place into an angle: classes,
+ * never a style attribute, for a Content-Security-Policy without inline styles). */
+function place(seat, anchor, count) {
+  return (seat - anchor + count) % count;
 }
 
 function emptySeatHTML(state, seat) {
@@ -84,8 +84,8 @@ function seatHTML(state, seat, opts) {
   const label = `${name}${mine ? " (you)" : ""}, seat ${seat}, ${stack} chips${toAct ? ", to act" : ""}`;
   return `<div class="${classes.join(" ")}" data-seat="${seat}" role="group" aria-label="${esc(label)}">
   ${hs ? cardsHTML(state, hs, opts) : ""}
-  <div class="plate"><div class="name">${esc(name)}</div><div class="stack">${stack}</div>${badges.length ? `<div class="badges">${badges.join("")}</div>` : ""}${clock}</div>
-  ${hs ? namesHTML(state, hs, seat) : ""}${wins}${bet}
+  <div class="plate-row"><div class="plate"><div class="name">${esc(name)}</div><div class="stack">${stack}</div>${badges.length ? `<div class="badges">${badges.join("")}</div>` : ""}${clock}</div>${bet}</div>
+  ${hs ? namesHTML(state, hs, seat) : ""}${wins}
 </div>`;
 }
 
@@ -118,22 +118,13 @@ function centreHTML(state, opts) {
 </div>`;
 }
 
-/** Place the seats tableHTML drew: their positions go through the CSSOM, since the
- * room's Content-Security-Policy refuses inline style attributes. */
-export function placeSpots(root) {
-  for (const spot of root.querySelectorAll(".spot[data-c]")) {
-    spot.style.setProperty("--c", spot.dataset.c);
-    spot.style.setProperty("--s", spot.dataset.s);
-  }
-}
-
 export function tableHTML(state, opts) {
   const count = maxSeats(state);
   const anchor = state.mySeat || 1;
   const seats = [];
   for (let seat = 1; seat <= count; seat++) {
-    const p = position(seat, anchor, count);
-    seats.push(`<div class="spot" data-c="${p.c}" data-s="${p.s}">${seatHTML(state, seat, opts)}</div>`);
+    const at = place(seat, anchor, count);
+    seats.push(`<div class="spot at-${at}${at === 0 ? " bottom" : ""}">${seatHTML(state, seat, opts)}</div>`);
   }
-  return `<div class="felt" aria-label="the table">${centreHTML(state, opts)}${seats.join("")}</div>`;
+  return `<div class="felt seats-${count}" aria-label="the table">${centreHTML(state, opts)}${seats.join("")}</div>`;
 }

@@ -4,7 +4,7 @@ import { $, esc, session, prefs, showBanner, toast, announce } from "./util.js";
 import { go } from "./nav.js";
 import { TableSocket } from "./socket.js";
 import { emptyTable, applySnapshot, applyEvent, applyTurn, maxSeats, note } from "./store.js";
-import { placeSpots, tableHTML } from "./render.js";
+import { tableHTML } from "./render.js";
 import { actionBarHTML, barKey, barMode, bindActionBar, preActionChoice } from "./actions.js";
 import { controlsHTML, offerHTML, bindControls, DIALOG_HTML, secondsLeft } from "./controls.js";
 import { HistoryPanel, PANEL_HTML } from "./history.js";
@@ -157,7 +157,6 @@ export function tableView(app, tableId, query) {
   function draw() {
     reveal.update(state.hand);
     $("#table").innerHTML = tableHTML(state, { fourColor: prefs.fourColor });
-    placeSpots($("#table"));
     const sent = state.turn && state.sentFor === state.turn;
     const key = barKey(state) + (sent ? ":sent" : "");
     if (key !== drawn.bar) {
@@ -230,8 +229,9 @@ export function tableView(app, tableId, query) {
   $("#to-lobby").onclick = () => go("#/");
   $("#four-colour").onchange = (e) => { prefs.fourColor = e.target.checked; schedule(); };
 
-  // drawn(): the page shows the state as it is now (no frame waiting to draw it)
-  window.stud8 = { state, socket, drawn: () => frame === 0 };
+  // drawn(): the page shows the state as it is now (no frame waiting to draw it);
+  // redraw(): draw the state again (the tests set a state to look at the layout)
+  window.stud8 = { state, socket, drawn: () => frame === 0, redraw: schedule };
   return {
     stop() {
       stopped = true;
