@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 from sqlalchemy import Engine
 
+from server.manualtable import ClockedTable
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger, bank, table_account
 from stud8.server.books.memory import MemoryBooks
@@ -163,4 +164,36 @@ def test_restore_seat_puts_chips_back_without_a_buy_in() -> None:
         finally:
             await table.stop()
 
-    asyncio.run(body())
+    asyncio.run(asyncio.wait_for(body(), 60))
+
+
+def test_a_table_of_bots_deals_again_after_a_restart() -> None:
+    """Bots restored at a table with no human play on at once: nobody has to sit
+    for the next hand to be dealt."""
+
+    class Restored(ClockedTable):
+        def __init__(self) -> None:
+            self.clock = ManualClock()
+            self.books = MemoryBooks()
+            config = TableConfig(
+                table_id="t1", rules=SPEC.rules(), min_buy_in=40, max_buy_in=400, bot_delay=0
+            )
+            self.table = Table(config, books=self.books, clock=self.clock)
+
+    async def body() -> None:
+        h = Restored()
+        for seat, bot, policy in ((1, "bot1", "rules"), (3, "bot2", "calling-station")):
+            await h.books.sit("t1", seat, bot, 300, bot=True)  # their chips, kept at t1
+            h.table.restore_seat(seat, bot, 300, bot=policy)
+        h.table.start()
+        try:
+            await h.advance(h.table.config.between_hands)
+            # dealt (bots without a delay may have played it out already)
+            assert any(entry[0] == "dealt" for entry in h.books.journal)
+            while h.table.hands_played < 3:
+                await h.advance(1.0)
+            assert h.books.settled
+        finally:
+            await h.table.stop()
+
+    asyncio.run(asyncio.wait_for(body(), 60))

@@ -193,6 +193,8 @@ class Table(TableSeating):
             )
             # seats restored before the start are counted away from now
             self._queue.put_nowait((AwayCheck(), None))
+            # restored bots play on by themselves: nobody's arrival will deal for them
+            self._schedule_start()
 
     async def stop(self) -> None:
         """End the owner task and the timers (the hand, if any, stays as it is)."""
