@@ -7,6 +7,7 @@ import { $, esc, session, api, toast } from "./util.js";
 const FIELDS = [
   ["table_id", "Table id (optional)", "text", "", 'pattern="[A-Za-z_][A-Za-z0-9_]{0,31}" placeholder="e.g. pl1"'],
   ["name", "Name (optional)", "text", "", 'maxlength="40" placeholder="e.g. Low stakes PL"'],
+  ["game", "Game", "select", "stud_hi_lo", ""],
   ["structure", "Structure", "select", "fixed_limit", ""],
   ["ante", "Ante", "int", 1, 'min="0"'],
   ["bring_in", "Bring-in", "int", 2, 'min="1"'],
@@ -30,6 +31,7 @@ const FIELDS = [
   ["sit_out_seconds", "Stand up after sitting out (s)", "num", 600, 'min="1" step="1" title="a player dealt out this long leaves the table, his chips back to his account"'],
 ];
 const OPTIONS = {
+  game: [["stud_hi_lo", "Stud Hi/Lo (8 or better)"], ["stud_high", "Seven Card Stud"], ["razz", "Razz"]],
   structure: [["fixed_limit", "Fixed limit"], ["pot_limit", "Pot limit"], ["no_limit", "No limit"]],
   bot_policy: [["rules", "rules"], ["calling-station", "calling station"], ["random", "random"], ["equity", "equity"]],
   timeout_policy: [["all_in_protection", "All-in protection"], ["check_or_fold", "Check, else fold"]],

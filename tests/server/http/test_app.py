@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fractions import Fraction
 
 import httpx
+import pytest
 
 from server.roomdb import serving
 from server.schemacheck import SCHEMAS, conforms
@@ -212,7 +213,8 @@ def test_create_and_close_a_table_operators_only() -> None:
                 ({**spec, "timeout_policy": None}, "timeout_policy"),
                 ({**spec, "sit_out_seconds": 0}, "sit_out_seconds"),
                 ({**spec, "sit_out_seconds": "600"}, "sit_out_seconds"),
-                ({**spec, "game": "razz"}, "unknown"),  # Stud Hi/Lo only, for now
+                ({**spec, "game": "holdem"}, "holdem"),
+                ({**spec, "game": 7}, "game"),
                 ({**spec, "bot_policy": "genius"}, "genius"),
                 ({**spec, "name": ""}, "name"),
                 ({**spec, "table_id": "high"}, "already a table"),
@@ -246,3 +248,41 @@ def test_the_serve_command_takes_host_port_and_database() -> None:
         8123,
         "sqlite:///stud8.db",
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "header"),
+    [
+        ("stud_hi_lo", "7 Card Stud Hi/Lo Limit"),
+        ("stud_high", "7 Card Stud Limit"),
+        ("razz", "Razz Limit"),
+    ],
+)
+def test_a_table_of_each_game_plays_and_keeps_its_hands(game: str, header: str) -> None:
+    """Room tables play Seven Card Stud Hi/Lo, Seven Card Stud and Razz: the lobby
+    says the game, the bots play it, and its hands are kept in PokerStars text under
+    the game's own name."""
+
+    async def body() -> None:
+        async with serve(Settings(default_tables=0)) as (http, books, lobby):
+            op = await login(http, "op")
+            spec = {"game": game, "bots": 4, "between_hands": 0, "bot_delay": 0}
+            r = await http.post(
+                "/api/v1/tables", json={**spec, "table_id": "g"}, headers=bearer(op)
+            )
+            assert r.status_code == 201, r.text
+            assert r.json()["table"]["game"] == game
+            table = lobby.tables["g"].table
+            assert table.rules.game.value == game
+            while table.hands_played < 20:
+                await asyncio.sleep(0.01)
+            r = await http.get("/api/v1/hands", params={"limit": 20}, headers=bearer(op))
+            assert r.status_code == 200
+            hands = [h for h in r.text.split("\n\n\n") if h.strip()]
+            assert len(hands) == 20
+            assert all(f":  {header} (" in h.strip().splitlines()[0] for h in hands), hands
+            lobby_row = (await http.get("/api/v1/tables")).json()["tables"][0]
+            assert lobby_row["game"] == game and lobby_row["hands_played"] >= 20
+            assert books.audit()
+
+    run(body)

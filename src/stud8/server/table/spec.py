@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from stud8.core.events import Event, HandMucked, HandShown
-from stud8.core.rules import BettingStructure, TableRules, TimeoutPolicy
+from stud8.core.rules import BettingStructure, Game, TableRules, TimeoutPolicy
 from stud8.tools.bots import BOTS
 
 __all__ = ["REVEAL_SECONDS", "TableConfig", "TableSpec"]
@@ -86,6 +86,7 @@ class TableConfig:
 class TableSpec:
     """What an operator asks for when creating a table (all amounts in chips)."""
 
+    game: str = "stud_hi_lo"  # or "stud_high" (Seven Card Stud), "razz" (RULES.md section 8)
     ante: int = 1
     bring_in: int = 2
     small_bet: int = 4
@@ -120,6 +121,11 @@ class TableSpec:
                 f"timeout_policy must be one of {choices}, not {self.timeout_policy!r}"
             ) from None
         try:
+            game = Game(self.game)
+        except ValueError:
+            choices = ", ".join(g.value for g in Game)
+            raise ValueError(f"game must be one of {choices}, not {self.game!r}") from None
+        try:
             structure = BettingStructure(self.structure)
         except ValueError:
             choices = ", ".join(s.value for s in BettingStructure)
@@ -133,6 +139,7 @@ class TableSpec:
                 f"rake_percent must be a number like '5' or '5/2', not {self.rake_percent!r}"
             ) from None
         return TableRules(
+            game=game,
             ante=self.ante,
             bring_in=self.bring_in,
             small_bet=self.small_bet,
