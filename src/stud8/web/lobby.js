@@ -1,13 +1,13 @@
 // The lobby: the open tables (watch, sit, or wait for a seat) and, for operators,
 // the form that opens a new table.
 
-import { $, $$, esc, api } from "./util.js";
+import { $, $$, esc, api, toast } from "./util.js";
 import { go, header, bindLogout } from "./nav.js";
 import { createTableHTML, bindCreateTable, mayOpenTables } from "./create_table.js";
 import { downloadHands } from "./history.js";
 import { rulesBrief } from "./words.js";
 
-export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "Stud", razz: "Razz" };
+export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
 
 export function gameName(t) {
@@ -20,7 +20,7 @@ export function waitingCount(t) {
   return Array.isArray(w) ? w.length : Number(w) || 0;
 }
 
-function rowHTML(t, typed) {
+function rowHTML(t, typed, operator) {
   const s = t.stakes;
   const id = esc(t.table_id);
   const full = t.seats_taken >= t.seats;
@@ -37,7 +37,16 @@ function rowHTML(t, typed) {
     <td>${s.small_bet}/${s.big_bet} <small>ante ${s.ante}, bring-in ${s.bring_in}</small></td>
     <td>${seatCell}</td><td class="players">${t.players.map(esc).join(", ") || "—"}</td>
     <td>${Math.round(t.average_pot)}</td>
-    <td class="go"><button class="observe" data-table="${id}">Observe</button>${join}</td></tr>`;
+    <td class="go"><button class="observe" data-table="${id}">Observe</button>${join}${operator ? closeHTML(id) : ""}</td></tr>`;
+}
+
+// Operators close a table from its row: a first click asks, a second (within a few
+// seconds) closes it (DELETE /api/v1/tables/ID: a hand in play is refunded, everyone
+// cashes out, and the table does not come back after a restart).
+const CONFIRM_MS = 4000;
+
+function closeHTML(id) {
+  return `<button class="close-table" data-table="${id}" aria-label="close table ${id}">Close</button>`;
 }
 
 export function lobbyView(app) {
@@ -50,6 +59,7 @@ export function lobbyView(app) {
   bindLogout();
   $("#download-hands").onclick = (e) => { e.preventDefault(); downloadHands(); };
   let stopped = false;
+  let arming = null; // {table, until}: the close button asked, waiting for the second click
 
   async function load() {
     const r = await api("GET", "/api/v1/tables");
@@ -60,8 +70,9 @@ export function lobbyView(app) {
     for (const input of $$("input.buyin", body)) typed[input.dataset.table] = input.value;
     const focused = document.activeElement && document.activeElement.matches("input.buyin")
       ? document.activeElement.dataset.table : null;
-    body.innerHTML = r.data.tables.map((t) => rowHTML(t, typed)).join("")
+    body.innerHTML = r.data.tables.map((t) => rowHTML(t, typed, mayOpenTables())).join("")
       || `<tr><td colspan="7">No tables open</td></tr>`;
+    if (arming && Date.now() < arming.until) armed($(`button.close-table[data-table="${arming.table}"]`, body));
     if (focused) { const el = $(`input.buyin[data-table="${focused}"]`, body); if (el) el.focus(); }
   }
 
@@ -70,13 +81,35 @@ export function lobbyView(app) {
     const b = e.target.closest("button");
     if (!b) return;
     const id = encodeURIComponent(b.dataset.table);
-    if (b.classList.contains("observe")) go(`#/table/${id}`);
+    if (b.classList.contains("close-table")) closeTable(b);
+    else if (b.classList.contains("observe")) go(`#/table/${id}`);
     else if (b.classList.contains("wait")) go(`#/table/${id}?wait=1`);
     else if (b.classList.contains("sit")) {
       const amount = Number($(`input.buyin[data-table="${b.dataset.table}"]`).value);
       go(`#/table/${id}?buyin=${amount}`);
     }
   };
+
+  function armed(b) {
+    if (!b) return;
+    b.classList.add("armed");
+    b.textContent = "Really close?";
+  }
+
+  async function closeTable(b) {
+    const table = b.dataset.table;
+    if (!arming || arming.table !== table || Date.now() > arming.until) {
+      arming = { table, until: Date.now() + CONFIRM_MS };
+      armed(b);
+      return;
+    }
+    arming = null;
+    b.disabled = true;
+    const r = await api("DELETE", `/api/v1/tables/${encodeURIComponent(table)}`);
+    if (r.status === 200) toast(`Table ${table} is closed: everyone was paid out`);
+    else toast((r.data && r.data.error) || `the table could not be closed (${r.status})`);
+    load();
+  }
 
   if (mayOpenTables()) {
     $("#create-slot").innerHTML = createTableHTML();
