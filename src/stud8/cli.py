@@ -101,8 +101,9 @@ def _add_hh(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     hh = p.add_subparsers(title="hand-history commands", metavar="COMMAND")
     v = hh.add_parser(
         "verify",
-        help="replay every Stud Hi/Lo hand through the engine and check it",
-        description="Replay every Stud Hi/Lo hand of the files through the engine and check "
+        help="replay every Stud Hi/Lo, Seven Card Stud or Razz hand through the engine",
+        description="Replay every hand of the Stud family (Stud Hi/Lo, Seven Card Stud, Razz) "
+        "of the files through the engine and check "
         "it; a line per hand that does not reproduce or cannot be read, a summary per file, "
         "site and in all. Exit: 0 all reproduced; 1 a hand does not; 4 a file (or a hand's "
         "text) cannot be read; 5 both.",

@@ -234,7 +234,9 @@ def test_a_hand_of_another_game_is_skipped_with_the_reason() -> None:
     skipped = items[1]
     assert isinstance(skipped, Skipped)
     assert skipped.hand_id == "208958099944" and skipped.file == "mixed.txt"
-    assert "not a Seven Card Stud Hi/Lo hand: Hold'em No Limit ($0.25/$0.50 USD)" in str(skipped)
+    assert "not a Seven Card Stud Hi/Lo, Seven Card Stud or Razz hand: Hold'em No Limit" in str(
+        skipped
+    )
 
 
 def _numbered(text: str, needle: str) -> int:
@@ -530,7 +532,7 @@ def test_a_cancelled_hand_is_written_and_skipped_when_read() -> None:
     assert isinstance(back, Skipped) and back.reason == "the hand was cancelled"
 
 
-def test_other_games_are_written_with_their_names_and_skipped_when_read() -> None:
+def test_the_other_stud_games_are_written_with_their_names_and_read_back() -> None:
     base = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
     for game, name, shown in (
         (Game.STUD_HIGH, "7 Card Stud Limit (4/8)", r"shows \[.*\] \((?!HI:)"),
@@ -540,7 +542,12 @@ def test_other_games_are_written_with_their_names_and_skipped_when_read() -> Non
         assert name in text.split("\n")[0]
         assert re.search(shown, text), text
         (back,) = parse_text(text)
-        assert isinstance(back, Skipped) and name in back.reason
+        assert isinstance(back, PokerStarsHand) and back.game == name.split(" Limit")[0]
+        assert verify_pokerstars(back).reproduced
+    # a mixed game's Razz hand is read as Razz
+    mixed = text.replace("Razz Limit (4/8)", "HORSE (Razz Limit, 4/8)", 1)
+    (back,) = parse_text(mixed)
+    assert isinstance(back, PokerStarsHand) and (back.game, back.mixed) == ("Razz", "HORSE")
 
 
 def test_a_hand_number_is_a_number_trackers_read() -> None:

@@ -13,10 +13,10 @@ from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import parse_cards
 from stud8.core.events import TimedOut
 from stud8.core.hand import HandSetup
-from stud8.core.rules import TimeoutPolicy
+from stud8.core.rules import Game, TimeoutPolicy
 from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
 from stud8.formats.pokerstars_read import parse_text, read_file
-from stud8.formats.pokerstars_write import to_pokerstars
+from stud8.formats.pokerstars_write import GAME_NAMES, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.formats.verify import (
     Verdict,
@@ -330,3 +330,37 @@ def test_stud8_hands_with_timeouts_verify_under_each_timeout_rule(policy: Timeou
         assert seen["all_in_protection"] > 5 and seen["check"] == 0
     else:
         assert seen["check"] > 5 and seen["all_in_protection"] == 0
+
+
+@pytest.mark.parametrize("game", [Game.STUD_HIGH, Game.RAZZ])
+def test_seven_card_stud_and_razz_hands_verify_and_a_wrong_game_does_not(game: Game) -> None:
+    """RULES.md section 8: a room's Seven Card Stud and Razz hands (timeouts
+    included) reproduce from the operator's text and from a player's; read as
+    another game of the family, the showdowns' payouts depart from the file."""
+    rules = TableRules(game=game, ante=1, bring_in=2, small_bet=4, big_bet=8)
+    rng = random.Random(game.value)
+    other = "7 Card Stud Hi/Lo" if game is Game.RAZZ else "Razz"
+    departed = 0
+    for i in range(120):
+        n = rng.randint(2, 8)
+        stacks = tuple((s, rng.randint(5, 80)) for s in range(1, n + 1))
+        hand = Hand(HandSetup(rules=rules, stacks=stacks, deck=Deck.seeded(i), hand_id=f"{i + 1}"))
+        while not hand.is_over:
+            if rng.random() < 0.05:
+                hand.time_out()
+                continue
+            a = rng.choice([a for a in hand.legal_actions() if a.kind is not ActionKind.FOLD])
+            sized = a.kind in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)
+            hand.apply(make_action(a.kind, a.min_to if sized else None))
+        record = HandRecord.from_hand(hand, names={s: f"p{s}" for s, _ in stacks}, table="t")
+        for text in (to_pokerstars(record, everything=True), to_pokerstars(record, seat=1)):
+            [ps] = parse_text(text)
+            assert isinstance(ps, PokerStarsHand) and ps.game == GAME_NAMES[game]
+            verdict = verify_pokerstars(ps)
+            assert verdict.reproduced, verdict
+            assert verdict.hand is not None and verdict.hand.rules.game is game
+        [wrong] = parse_text(text.replace(GAME_NAMES[game], other, 1))
+        assert isinstance(wrong, PokerStarsHand)
+        if not verify_pokerstars(wrong).reproduced:
+            departed += 1
+    assert departed > 20  # the bring-in, who acts first or the payouts differ

@@ -1,4 +1,5 @@
-"""Read PokerStars Seven Card Stud Hi/Lo hand histories.
+"""Read PokerStars hand histories of the Seven Card Stud family: Stud Hi/Lo, Seven
+Card Stud (high only) and Razz.
 
 A file holds many hands, one after the other, each starting with its
 ``PokerStars Hand #...`` (or ``Game #``) header. The reader takes CRLF or LF, a
@@ -8,11 +9,11 @@ capitals), cash and tournament headers, and mixed-game headers (``8-Game (7 Card
 Stud Hi/Lo Limit, $400/$800 USD)``, ``HORSE (7 Card Stud Hi/Lo Limit)``).
 
 :func:`read_file` / :func:`parse_text` give, in file order, a
-:class:`PokerStarsHand` for each Stud Hi/Lo hand, a :class:`Skipped` for a hand of
-another game (or a cancelled one), and a :class:`ReadError` for a hand that is
-corrupt or truncated, naming the file and line; the reading goes on with the
-next hand. Amounts are integers: cents at a cash table with a currency, chips in
-a tournament or at a play-money table.
+:class:`PokerStarsHand` for each hand of those games (its ``game`` says which), a
+:class:`Skipped` for a hand of another game (or a cancelled one), and a
+:class:`ReadError` for a hand that is corrupt or truncated, naming the file and
+line; the reading goes on with the next hand. Amounts are integers: cents at a
+cash table with a currency, chips in a tournament or at a play-money table.
 """
 
 from __future__ import annotations
@@ -55,12 +56,14 @@ _HEADER = re.compile(
 )
 _ANTE_START = "posts the ante "
 _HEADER_AT = re.compile(r"PokerStars (?:Home Game |Zoom |Fast Poker )?(?:Hand|Game) #\w")
-_GAME = re.compile(r"7 Card Stud Hi/Lo(?: (Limit|Pot Limit|No Limit))?", re.I)
+_GAME = re.compile(r"(7 Card Stud Hi/Lo|7 Card Stud|Razz)(?: (Limit|Pot Limit|No Limit))?", re.I)
+# the games of the Seven Card Stud family read (RULES.md section 8), by their names here
+_GAMES = {"7 card stud hi/lo": "7 Card Stud Hi/Lo", "7 card stud": "7 Card Stud", "razz": "Razz"}
 _STAKES = re.compile(r"([$€£]?)([\d.,]+)/[$€£]?([\d.,]+)(?: ([A-Z]{3}))?\)")
 _LEVEL = re.compile(r"(?:Level (\S+) )?\(([\d.,]+)/([\d.,]+)\)", re.I)
 _TOURNAMENT = re.compile(r"^Tournament #(\d+),\s*(.*)$", re.I)
 _BUY_IN = re.compile(r"^((?:[$€£]?[\d.]+(?:\+[$€£]?[\d.]+)*(?: [A-Z]{3})?)|Freeroll)\s", re.I)
-_MIXED = re.compile(r"([\w'-]+) \(7 Card Stud Hi/Lo", re.I)
+_MIXED = re.compile(r"([\w'-]+) \((?:7 Card Stud|Razz)", re.I)
 _TABLE = re.compile(r"^Table '(.*)' (\d+)-max", re.I)
 _SEAT = re.compile(r"^Seat (\d+): (.+) \((\S+) in chips(?:, [^)]*)?\)(.*)$")
 _MARKER = re.compile(
@@ -219,7 +222,7 @@ class _Parser:
             game_text = body.strip()
         g = _GAME.search(game_text)
         if not g:
-            return f"not a Seven Card Stud Hi/Lo hand: {game_text.strip()}"
+            return f"not a Seven Card Stud Hi/Lo, Seven Card Stud or Razz hand: {game_text.strip()}"
         if not tournament:
             s = _STAKES.search(game_text)
             if s:
@@ -230,8 +233,8 @@ class _Parser:
         self.money = Cents if currency else Chips
         mixed = _MIXED.search(game_text)
         return {
-            "game": g.group(0)[:17],
-            "structure": _STRUCTURES[(g.group(1) or "Limit").lower()],
+            "game": _GAMES[g.group(1).lower()],
+            "structure": _STRUCTURES[(g.group(2) or "Limit").lower()],
             "mixed": mixed.group(1) if mixed else "",
             "small_bet": self.money.parse(stakes[0], line),
             "big_bet": self.money.parse(stakes[1], line),

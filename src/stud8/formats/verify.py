@@ -28,7 +28,7 @@ from pathlib import Path
 from stud8.core.actions import Action, ActionKind, Bet, BringIn, Call, Check, Complete, Fold, Raise
 from stud8.core.cards import CARDS, Card, Deck
 from stud8.core.errors import Stud8Error
-from stud8.core.evaluate import HighValue, LowValue, evaluate_hi_lo
+from stud8.core.evaluate import HighValue, LowValue, RazzValue, best_razz_low, evaluate_hi_lo
 from stud8.core.events import (
     AntePosted,
     BetMade,
@@ -39,13 +39,13 @@ from stud8.core.events import (
     UncalledBetReturned,
 )
 from stud8.core.hand import Hand, HandSetup
-from stud8.core.pots import Pot, build_pots, settle_pot
-from stud8.core.rules import BettingStructure, OddChipHalf, TableRules, TimeoutPolicy
-from stud8.core.showdown import odd_chip_keys
+from stud8.core.pots import Pot, build_pots, settle_pot, settle_razz_pot
+from stud8.core.rules import BettingStructure, Game, OddChipHalf, TableRules, TimeoutPolicy
+from stud8.core.showdown import high_only, odd_chip_keys
 from stud8.formats.concede import weakest_fill
 from stud8.formats.pokerstars import PokerStarsHand, PSAction, ReadError, Skipped
 from stud8.formats.pokerstars_read import read_file
-from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, format_money, pot_name
+from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, GAME_NAMES, format_money, pot_name
 
 __all__ = [
     "Verdict",
@@ -63,6 +63,7 @@ _STRUCTURES = {
     "No Limit": BettingStructure.NO_LIMIT,
 }
 _BETS = (BringInPosted, Called, Completed, BetMade, Raised)
+_GAME_OF = {name: game for game, name in GAME_NAMES.items()}  # "Razz" -> Game.RAZZ
 _CHECK, _FOLD, _CALL, _BRING_IN = Check(), Fold(), Call(), BringIn()
 _K_CALL, _K_BRING_IN, _K_COMPLETE = ActionKind.CALL, ActionKind.BRING_IN, ActionKind.COMPLETE
 _TIMEOUT_VERBS = {"fold": "folds", "check": "checks", "bring_in": "brings in"}
@@ -115,10 +116,21 @@ def pokerstars_rules(
     ante = max((a.amount for a in hand.antes), default=0)
     bring_in = _bring_in(hand)
     policy = timeout_policy or timeout_policy_of(hand)
-    key = (ante, bring_in, hand.small_bet, hand.big_bet, hand.structure, hand.max_seats, policy)
+    game = _GAME_OF.get(hand.game, Game.STUD_HI_LO)
+    key = (
+        ante,
+        bring_in,
+        hand.small_bet,
+        hand.big_bet,
+        hand.structure,
+        hand.max_seats,
+        policy,
+        game,
+    )
     rules = _RULES_CACHE.get(key)
     if rules is None:
         rules = TableRules(
+            game=game,
             ante=ante,
             bring_in=bring_in,
             small_bet=hand.small_bet,
@@ -339,7 +351,8 @@ def verify_pokerstars(hand: PokerStarsHand, *, rules: TableRules | None = None) 
 
 
 def verify_file(path: str | Path) -> list[Verdict | Skipped | ReadError]:
-    """Read a PokerStars file and verify every Stud Hi/Lo hand in it, in order."""
+    """Read a PokerStars file and verify every hand of the Stud family in it (Stud
+    Hi/Lo, Seven Card Stud, Razz), in order."""
     return [
         h if isinstance(h, (Skipped, ReadError)) else verify_pokerstars(h) for h in read_file(path)
     ]
@@ -602,7 +615,11 @@ class _Verifier:
                     f"stud8 {self.m(pot.amount)} before it"
                 )
         values: dict[int, tuple[HighValue, LowValue | None]] = {}
+        razz: dict[int, RazzValue] = {}
         own: dict[int, list[Card]] = {}
+        game = hand.rules.game
+        # by the game (RULES.md 8): hi/lo 8 or better, high only, or the razz low
+        evaluate = high_only if game is Game.STUD_HIGH else evaluate_hi_lo
         # Shown down: a "shows" line, or a summary line "showed [...] and won/lost".
         # Only the hands shown down contend: not a hand shown when the pot was
         # uncontested, nor one mucked and shown afterwards (he conceded).
@@ -614,9 +631,13 @@ class _Verifier:
         ]
         for seat, cards in shown:
             if seat in live and seat not in values and seat not in ps.mucks:
-                values[seat] = evaluate_hi_lo(cards)
+                values[seat] = evaluate(cards)
+                if game is Game.RAZZ:
+                    razz[seat] = best_razz_low(cards)
                 own[seat] = [c for c in cards if c != ps.community]
-        hi_key, lo_key = odd_chip_keys(hand.rules.odd_chip, own, ps.community)
+        hi_key, lo_key = odd_chip_keys(
+            hand.rules.odd_chip, own, ps.community, razz=game is Game.RAZZ
+        )
         to_low = hand.rules.odd_chip_half is OddChipHalf.LOW
         ours: dict[tuple[int, int], int] = {}
         for index, (pot, net) in enumerate(zip(pots, nets, strict=True)):
@@ -627,9 +648,12 @@ class _Verifier:
                 else:
                     problems.append(f"{pot_name(index, count)}: nobody shows a hand for it")
                 continue
-            settled = settle_pot(
-                index, Pot(net, contenders), values, hi_key, lo_key, odd_chip_to_low=to_low
-            )
+            if game is Game.RAZZ:
+                settled = settle_razz_pot(index, Pot(net, contenders), razz, lo_key)
+            else:
+                settled = settle_pot(
+                    index, Pot(net, contenders), values, hi_key, lo_key, odd_chip_to_low=to_low
+                )
             for seat, chips in (*settled.high, *settled.low):
                 if chips:
                     ours[(index, seat)] = ours.get((index, seat), 0) + chips

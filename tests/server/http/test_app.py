@@ -14,6 +14,9 @@ from server.roomdb import serving
 from server.schemacheck import SCHEMAS, conforms
 from stud8.cli import build_parser
 from stud8.core.rules import TimeoutPolicy
+from stud8.formats.pokerstars import PokerStarsHand
+from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.verify import verify_pokerstars
 from stud8.server.accounts.auth import MemoryAuth
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.room.lobby import Lobby
@@ -281,6 +284,11 @@ def test_a_table_of_each_game_plays_and_keeps_its_hands(game: str, header: str) 
             hands = [h for h in r.text.split("\n\n\n") if h.strip()]
             assert len(hands) == 20
             assert all(f":  {header} (" in h.strip().splitlines()[0] for h in hands), hands
+            # and every one of them verifies (stud8 hh verify reads all three games)
+            read = parse_text(r.text)
+            assert len(read) == 20 and all(isinstance(h, PokerStarsHand) for h in read)
+            verdicts = [verify_pokerstars(h) for h in read if isinstance(h, PokerStarsHand)]
+            assert all(v.reproduced for v in verdicts), [str(v) for v in verdicts]
             lobby_row = (await http.get("/api/v1/tables")).json()["tables"][0]
             assert lobby_row["game"] == game and lobby_row["hands_played"] >= 20
             assert books.audit()
