@@ -35,7 +35,7 @@ CARDS = {
     8: ("- - -", "Qs Js Tc 8s"),
 }
 
-FULL_TABLE = """(data) => {
+FULL_TABLE = """([data, showdown]) => {
   const s = window.stud8.state;
   s.seats = {};
   const hand = {id: 'layout', street: 7, pot: 960, to_act: 5, bring_in_seat: 3, community: null,
@@ -48,10 +48,25 @@ FULL_TABLE = """(data) => {
       all_in: seat === 7, up, down, shown: null, low: null, showIndex: -1, muck: false,
       timedOut: null};
   }
+  if (showdown) {  // every seat shows its seven cards; the results are up
+    hand.over = hand.finished = true;
+    hand.to_act = null;
+    for (const [seat, , , up, shown] of data) {
+      const hs = hand.seats[seat];
+      hs.shown = shown;
+      hs.low = seat % 2 ? 'low' : null;
+      hs.bet = 0;
+      hs.showIndex = hand.showdown.length;
+      hand.showdown.push({kind: 'show', seat});
+    }
+    hand.revealed = hand.showdown.length;
+    hand.awards = [{k: 'award', pot: 0, seat: 3, amount: 480, half: 'high'},
+                   {k: 'award', pot: 0, seat: 6, amount: 480, half: 'low'}];
+  }
   s.hand = hand;
   s.mySeat = 1;
   s.turn = null;
-  s.timer = {seat: 5, phase: 'action', endsAt: Date.now() + 60000, seconds: 60};
+  s.timer = showdown ? null : {seat: 5, phase: 'action', endsAt: Date.now() + 60000, seconds: 60};
   window.stud8.redraw();
 }"""
 
@@ -115,25 +130,44 @@ def full_table(stage: Stage) -> Page:
     return ann
 
 
-def test_eight_seats_of_seven_cards_fit_the_felt_at_every_common_size(full_table: Page) -> None:
+# the showdown: each seat's down cards as it shows them (seat -> three cards)
+SHOWN_DOWN = {
+    1: "Ah Td 2c",
+    2: "3s 4s 5c",
+    3: "6c 7d 8c",
+    4: "9h 9d Tc",
+    5: "Js Qd Kc",
+    6: "Ac 2d 3d",
+    7: "4c 5h 6d",
+    8: "7s 8d 9s",
+}
+
+
+@pytest.mark.parametrize("showdown", [False, True], ids=["in-play", "showdown"])
+def test_eight_seats_of_seven_cards_fit_the_felt_at_every_common_size(
+    full_table: Page, showdown: bool
+) -> None:
+    """In play (three down cards, four up, a bet, the clock) and at a showdown
+    (seven cards face up at every seat, the hands named, the winners marked)."""
     ann = full_table
-    data = [
-        [seat, NAMES[seat - 1], [None if c == "-" else c for c in down.split()], up.split()]
-        for seat, (down, up) in CARDS.items()
-    ]
+    data = []
+    for seat, (down, up) in CARDS.items():
+        downs = [None if c == "-" else c for c in down.split()]
+        shown = SHOWN_DOWN[seat].split()[:2] + up.split() + SHOWN_DOWN[seat].split()[2:]
+        data.append([seat, NAMES[seat - 1], downs, up.split(), shown])
     problems: list[str] = []
     for size in SIZES:
         ann.set_viewport_size(size)
-        ann.evaluate(FULL_TABLE, data)
+        ann.evaluate(FULL_TABLE, [data, showdown])
         wait_state(ann, "s.hand && s.hand.id === 'layout'")
         ann.wait_for_timeout(150)  # the viewport's new layout settled
         found: dict[str, Any] = ann.evaluate(MEASURE)
         where = f"{size['width']}x{size['height']}"
-        screenshot(ann, f"layout-{where}")
+        screenshot(ann, f"layout-{where}{'-showdown' if showdown else ''}")
         assert found["cards"] == 56, found
         problems += [f"{where}: {label} leaves the felt" for label in found["out"]]
         problems += [f"{where}: {what} is covered" for what in found["covered"]]
-        if found["marks"] != [True, True, True]:
+        if not showdown and found["marks"] != [True, True, True]:
             problems.append(f"{where}: own down cards not marked: {found['marks']}")
         seats = found["seats"]
         for i, a in enumerate(seats):
