@@ -58,7 +58,7 @@ class ReadError:
 
 @dataclass(frozen=True, slots=True)
 class Skipped:
-    """A hand that is not a Seven Card Stud Hi/Lo hand (or was cancelled)."""
+    """A hand of another game than Stud Hi/Lo, Seven Card Stud or Razz (or a cancelled one)."""
 
     file: str
     line: int
@@ -178,7 +178,7 @@ class PokerStarsHand:
     hand_id: str
     file: str
     line: int
-    game: str  # "7 Card Stud Hi/Lo"
+    game: str  # "7 Card Stud Hi/Lo", "7 Card Stud" or "Razz"
     structure: str  # "Limit", "Pot Limit" or "No Limit"
     mixed: str  # the mixed game it is part of ("8-Game", "HORSE") or ""
     small_bet: int
