@@ -637,7 +637,13 @@ def run(
     server = servers[0]
     wait_for_server(http, server, log_path)
     token = operator_token(http, log_path)
-    spec: dict[str, Any] = {"seats": SEATS, "max_buy_in": max(400, args.buy_in)}
+    # no pause for a showdown's results (nobody watches them): the load stays what
+    # it was before tables had one, comparable with earlier runs
+    spec: dict[str, Any] = {
+        "seats": SEATS,
+        "max_buy_in": max(400, args.buy_in),
+        "showdown_seconds": 0,
+    }
     if between is not None:
         spec["between_hands"] = between
     setup = time.monotonic()

@@ -29,6 +29,7 @@ Msg = dict[str, Any]
 OPERATOR = "oper"  # the room's operator (password secret-1), made with the room
 SPEC = TableSpec(
     between_hands=0.05,
+    showdown_seconds=0,
     bot_delay=0.0,
     action_seconds=30,
     time_bank_seconds=30,

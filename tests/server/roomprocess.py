@@ -60,6 +60,7 @@ def running_server(
         "STUD8_SIGNUPS": "1000",
         "STUD8_DEFAULT_TABLES": "0",
         "STUD8_BETWEEN_HANDS": "0.05",
+        "STUD8_SHOWDOWN_SECONDS": "0",
         "STUD8_BOT_DELAY": "0",
         **env,
     }

@@ -132,7 +132,7 @@ def third_street(history: str, player: str) -> list[str]:
 async def memory_room() -> AsyncIterator[tuple[httpx.AsyncClient, int]]:
     """``stud8 serve --memory`` in this event loop, on 127.0.0.1; stopped after."""
     settings = Settings(default_tables=0, starting_chips=1000)
-    env = {"STUD8_BETWEEN_HANDS": "0.02", "STUD8_BOT_DELAY": "0"}
+    env = {"STUD8_BETWEEN_HANDS": "0.02", "STUD8_BOT_DELAY": "0", "STUD8_SHOWDOWN_SECONDS": "0"}
     app = memory_app(settings, env, operators={"boss": "pw-12345"})
     async with serving(app) as port:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
@@ -154,7 +154,7 @@ def test_the_memory_room_serves_the_hand_histories() -> None:
                 headers[name] = {"Authorization": f"Bearer {tokens[name]}"}
             r = await http.post(
                 "/api/v1/tables",
-                json={"table_id": "hh", "between_hands": 0.02},
+                json={"table_id": "hh", "between_hands": 0.02, "showdown_seconds": 0},
                 headers=headers["boss"],
             )
             assert r.status_code == 201, r.text

@@ -28,7 +28,11 @@ from websockets.exceptions import ConnectionClosed
 from server.roomprocess import Server, running_server
 
 Msg = dict[str, Any]
-ENV = {"STUD8_STARTING_CHIPS": "10000", "STUD8_BETWEEN_HANDS": "0.2"}
+ENV = {
+    "STUD8_STARTING_CHIPS": "10000",
+    "STUD8_BETWEEN_HANDS": "0.2",
+    "STUD8_SHOWDOWN_SECONDS": "0",
+}
 WAIT = 60.0
 
 

@@ -40,6 +40,7 @@ from stud8.server.storage import create_engine_for
 
 SPEC: dict[str, Any] = {
     "between_hands": 0.2,
+    "showdown_seconds": 0,
     "action_seconds": 120,
     "time_bank_seconds": 0,
     "bots": 0,

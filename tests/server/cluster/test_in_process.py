@@ -25,9 +25,15 @@ from stud8.server.runtime import open_cluster_room
 from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for
 
-PACE = {"STUD8_BETWEEN_HANDS": "0.05", "STUD8_BOT_DELAY": "0"}
+PACE = {"STUD8_BETWEEN_HANDS": "0.05", "STUD8_BOT_DELAY": "0", "STUD8_SHOWDOWN_SECONDS": "0"}
 BOSS_PASSWORD = "Boss-Password-1"
-SPEC = {"min_buy_in": 40, "max_buy_in": 400, "bots": 0, "between_hands": 0.05}
+SPEC = {
+    "min_buy_in": 40,
+    "max_buy_in": 400,
+    "bots": 0,
+    "between_hands": 0.05,
+    "showdown_seconds": 0,
+}
 
 
 class Node(Room):

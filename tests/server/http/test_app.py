@@ -270,6 +270,7 @@ def test_a_table_of_each_game_plays_and_keeps_its_hands(game: str, header: str) 
         async with serve(Settings(default_tables=0)) as (http, books, lobby):
             op = await login(http, "op")
             spec = {"game": game, "bots": 4, "between_hands": 0, "bot_delay": 0}
+            spec["showdown_seconds"] = 0  # as fast as the bots play
             r = await http.post(
                 "/api/v1/tables", json={**spec, "table_id": "g"}, headers=bearer(op)
             )

@@ -166,7 +166,14 @@ def test_sigkill_mid_hand_cancels_it_refunds_every_bet_and_the_audit_balances(
     with running_server(url, tmp_path) as server:
         with httpx.Client(base_url=server.base, timeout=10) as http:
             tokens = {name: register(http, name) for name in ("boss", "ann", "bob")}
-            open_table(http, tokens["boss"], "crash", between_hands=0.05, action_seconds=30)
+            open_table(
+                http,
+                tokens["boss"],
+                "crash",
+                between_hands=0.05,
+                showdown_seconds=0,
+                action_seconds=30,
+            )
         hand_id = asyncio.run(asyncio.wait_for(bets_in_the_pot(server, tokens, "crash"), 60))
         server.process.send_signal(signal.SIGKILL)
         assert server.process.wait(10) == -signal.SIGKILL
@@ -250,8 +257,15 @@ def test_a_clean_stop_and_start_keeps_the_tables_seats_and_chips(url: str, tmp_p
     with running_server(url, tmp_path) as server:
         with httpx.Client(base_url=server.base, timeout=10) as http:
             tokens = {name: register(http, name) for name in ("boss", "ann", "bob")}
-            open_table(http, tokens["boss"], "calm", between_hands=0.05, action_seconds=30)
-            open_table(http, tokens["boss"], "gone", between_hands=0.05)
+            open_table(
+                http,
+                tokens["boss"],
+                "calm",
+                between_hands=0.05,
+                showdown_seconds=0,
+                action_seconds=30,
+            )
+            open_table(http, tokens["boss"], "gone", between_hands=0.05, showdown_seconds=0)
             r = http.delete("/api/v1/tables/gone", headers=bearer(tokens["boss"]))
             assert r.status_code == 200
         hand_id = asyncio.run(asyncio.wait_for(bets_in_the_pot(server, tokens, "calm"), 60))

@@ -74,8 +74,12 @@ OPENING_CHIPS = 10_000
 BUY_IN = 200
 # the next hand is dealt 0.2 s after the last ends, well after the latest kill; a
 # turn lasts long enough that no wait of a loaded machine times it out
-ENV = {"STUD8_STARTING_CHIPS": str(OPENING_CHIPS), "STUD8_BETWEEN_HANDS": "0.2"}
-SPEC = {"between_hands": 0.2, "action_seconds": 120, "time_bank_seconds": 0}
+ENV = {
+    "STUD8_STARTING_CHIPS": str(OPENING_CHIPS),
+    "STUD8_BETWEEN_HANDS": "0.2",
+    "STUD8_SHOWDOWN_SECONDS": "0",
+}
+SPEC = {"between_hands": 0.2, "showdown_seconds": 0, "action_seconds": 120, "time_bank_seconds": 0}
 WAIT = 60.0  # seconds for any one message
 # the events that tell a hand's result
 RESULT_KINDS = ("award", "end", "hand_finish")

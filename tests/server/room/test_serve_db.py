@@ -115,7 +115,7 @@ def test_hand_histories_over_http_show_a_player_only_what_he_saw(url: str, tmp_p
             tokens[name] = headers[name]["Authorization"].split()[1]
         r = http.post(
             "/api/v1/tables",
-            json={"table_id": "hh", "between_hands": 0.02, "min_buy_in": 40},
+            json={"table_id": "hh", "between_hands": 0.02, "showdown_seconds": 0, "min_buy_in": 40},
             headers=headers["boss"],
         )
         assert r.status_code == 201, r.text
