@@ -22,8 +22,8 @@ def open_table(op: Page, table_id: str, game: str) -> None:
 
 
 def test_an_operator_opens_a_table_of_each_game_and_closes_one(stage: Stage) -> None:
-    players = stage.start(start_room(TableSpec(bots=0), operators=["op"]))
-    op = players.new("op")
+    players = stage.start(start_room(TableSpec(bots=0), operators=["oper"]))
+    op = players.new("oper", existing=True)
     op.click("details.create-table summary")
     options = op.locator("#ct-game option").all_inner_texts()
     assert options == ["Stud Hi/Lo (8 or better)", "Seven Card Stud", "Razz"], options

@@ -268,7 +268,7 @@ def test_a_table_of_each_game_plays_and_keeps_its_hands(game: str, header: str) 
 
     async def body() -> None:
         async with serve(Settings(default_tables=0)) as (http, books, lobby):
-            op = await login(http, "op")
+            op = await login(http, "oper")
             spec = {"game": game, "bots": 4, "between_hands": 0, "bot_delay": 0}
             spec["showdown_seconds"] = 0  # as fast as the bots play
             r = await http.post(
