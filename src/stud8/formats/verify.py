@@ -40,12 +40,13 @@ from stud8.core.events import (
 )
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.pots import Pot, build_pots, settle_pot, settle_razz_pot
-from stud8.core.rules import BettingStructure, Game, OddChipHalf, TableRules, TimeoutPolicy
+from stud8.core.rules import Game, OddChipHalf, TableRules, TimeoutPolicy
 from stud8.core.showdown import high_only, odd_chip_keys
 from stud8.formats.concede import weakest_fill
 from stud8.formats.pokerstars import PokerStarsHand, PSAction, ReadError, Skipped
 from stud8.formats.pokerstars_read import read_file
-from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, GAME_NAMES, format_money, pot_name
+from stud8.formats.pokerstars_rules import pokerstars_rules, timeout_policy_of
+from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, format_money, pot_name
 
 __all__ = [
     "Verdict",
@@ -57,13 +58,7 @@ __all__ = [
 ]
 
 _STREET = {3: "3rd street", 4: "4th street", 5: "5th street", 6: "6th street", 7: "7th street"}
-_STRUCTURES = {
-    "Limit": BettingStructure.FIXED_LIMIT,
-    "Pot Limit": BettingStructure.POT_LIMIT,
-    "No Limit": BettingStructure.NO_LIMIT,
-}
 _BETS = (BringInPosted, Called, Completed, BetMade, Raised)
-_GAME_OF = {name: game for game, name in GAME_NAMES.items()}  # "Razz" -> Game.RAZZ
 _CHECK, _FOLD, _CALL, _BRING_IN = Check(), Fold(), Call(), BringIn()
 _K_CALL, _K_BRING_IN, _K_COMPLETE = ActionKind.CALL, ActionKind.BRING_IN, ActionKind.COMPLETE
 _TIMEOUT_VERBS = {"fold": "folds", "check": "checks", "bring_in": "brings in"}
@@ -92,106 +87,6 @@ class Verdict:
 
 class _Mismatch(Exception):
     """Where the replay departs from the file (inside the verifier)."""
-
-
-_RULES_CACHE: dict[tuple[object, ...], TableRules] = {}
-
-
-def pokerstars_rules(
-    hand: PokerStarsHand, timeout_policy: TimeoutPolicy | None = None
-) -> TableRules:
-    """The table rules the file implies: the ante and bring-in as posted, the small
-    and big bet from the stakes, the timeout rule its timeouts show (PokerStars'
-    check or fold, unless ``timeout_policy`` says otherwise or a timeout is followed
-    by no action of the player's: stud8's all-in protection, see
-    :func:`timeout_policy_of`), the other options at their defaults (a cap of
-    three raises, lifted heads-up).
-
-    A bring-in nobody posted in full (the low card completed, or was all-in) is
-    read from the first call of it or the first completion over it; failing those
-    it is taken as the most anybody put in for it, or, when the low card completed
-    instead, as half the small bet below his completion (it then plays no part).
-    A table of more than 8 seats is taken as 8 (Stud deals at most 8).
-    """
-    ante = max((a.amount for a in hand.antes), default=0)
-    bring_in = _bring_in(hand)
-    policy = timeout_policy or timeout_policy_of(hand)
-    game = _GAME_OF.get(hand.game, Game.STUD_HI_LO)
-    key = (
-        ante,
-        bring_in,
-        hand.small_bet,
-        hand.big_bet,
-        hand.structure,
-        hand.max_seats,
-        policy,
-        game,
-    )
-    rules = _RULES_CACHE.get(key)
-    if rules is None:
-        rules = TableRules(
-            game=game,
-            ante=ante,
-            bring_in=bring_in,
-            small_bet=hand.small_bet,
-            big_bet=hand.big_bet,
-            structure=_STRUCTURES[hand.structure],
-            timeout_policy=policy,
-            max_seats=min(max(hand.max_seats, 2), 8),
-        )
-        if len(_RULES_CACHE) < 4096:
-            _RULES_CACHE[key] = rules
-    return rules
-
-
-def timeout_policy_of(hand: PokerStarsHand) -> TimeoutPolicy:
-    """The timeout rule the file's timeouts show. A timeout is followed by what it
-    did (the player's fold, check or bring-in), except under stud8's all-in
-    protection when it left him in for what he had put in: no line of his follows.
-    So a timeout followed by no action of the same player on the same street is
-    all-in protection; anything else is read as PokerStars' check or fold (a fold
-    both rules may give: :func:`verify_pokerstars` tries the other rule when the
-    hand does not reproduce under this one)."""
-    actions = hand.actions
-    for i, a in enumerate(actions):
-        if a.verb != "timed out":
-            continue
-        nxt = actions[i + 1] if i + 1 < len(actions) else None
-        if nxt is None or nxt.seat != a.seat or nxt.street != a.street:
-            return TimeoutPolicy.ALL_IN_PROTECTION
-    return TimeoutPolicy.CHECK_OR_FOLD
-
-
-def _bring_in(hand: PokerStarsHand) -> int:
-    """The table's bring-in: as posted; after a short all-in bring-in, what the
-    others had to call; when the low card completed instead, anything below his
-    completion (it then plays no part)."""
-    third = []
-    for a in hand.actions:
-        if a.street != 3:
-            break
-        if a.verb != "folds" and a.verb != "timed out":
-            third.append(a)
-    if not third:
-        return max(1, hand.small_bet // 2)
-    first = third[0]
-    if first.verb == "bets" and first.amount is not None:  # completed instead
-        return max(1, min(hand.small_bet // 2, first.amount - 1))
-    if first.verb != "brings in" or first.amount is None:
-        return max(1, hand.small_bet // 2)
-    if not first.all_in:
-        return first.amount
-    at_least = first.amount  # all-in: the table's bring-in may be more
-    for a in third[1:]:
-        if a.verb == "calls" and a.amount is not None:
-            if not a.all_in:
-                return a.amount
-            at_least = max(at_least, a.amount)
-        elif a.verb == "raises" and a.to is not None and a.amount is not None:
-            return a.to - a.amount
-        else:
-            break
-    return at_least
 
 
 def _folded_on(hand: PokerStarsHand) -> dict[int, int]:
