@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -401,6 +401,7 @@ def play_in_pokerkit(
     steps: Sequence[Step],
     unused_cards: Sequence[str],
     recycle_mucked_cards: bool = False,
+    before_step: Callable[[int, State], None] | None = None,
 ) -> list[int]:
     """Replay the hand in PokerKit's FixedLimitSevenCardStudHighLowSplitEightOrBetter
     and return its final stacks (same order as starting_stacks).
@@ -408,7 +409,8 @@ def play_in_pokerkit(
     Raises :class:`OracleDisagrees` at the first step PokerKit does not accept
     (wrong actor, refused action, card for the wrong player or with the wrong
     face-up flag), and if PokerKit's hand is not over after the last step.
-    Raises ``ValueError`` for malformed steps.
+    Raises ``ValueError`` for malformed steps. ``before_step(index, state)``, if
+    given, is called before each step with PokerKit's state (to compare as it goes).
     """
     if any(isinstance(value, bool) or not isinstance(value, int) for value in starting_stacks):
         raise ValueError(f"stacks must be integers: {starting_stacks!r}")
@@ -423,6 +425,8 @@ def play_in_pokerkit(
     for index, step in enumerate(steps):
         if not state.status:
             raise OracleDisagrees("PokerKit's hand is already over", step_index=index, step=step)
+        if before_step is not None:
+            before_step(index, state)
         if step.kind == "deal":
             _deal(state, index, step)
         elif step.kind == "community":

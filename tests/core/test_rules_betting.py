@@ -753,6 +753,37 @@ def test_rule_3_short_all_in_over_bring_in_of_half_the_completion_counts_as_comp
     assert_conserved(hand)
 
 
+@pytest.mark.parametrize("all_in_seat", [1, 2], ids=["the-bring-in-himself", "the-next-player"])
+def test_rule_3_short_all_in_completion_is_measured_over_the_bring_in(all_in_seat: int) -> None:
+    """RULES.md 3: "an all-in of at least half a bet (or half of the completion, over
+    a bring-in) counts as a full bet or raise"; one "of less than half a bet does not
+    reopen the betting ... a player who has not yet acted may fold, call it, or
+    complete it". Bring-in 2, small bet 6: an all-in to 3 adds 1 of the 4 a completion
+    adds over the bring-in, less than half, whether the bring-in himself makes it
+    (instead of bringing in) or the next player does: the player after him may
+    complete to 6 (not raise to 9), and it does not count toward the cap."""
+    hand = start(
+        THREE_BRING_IN_1,
+        stacks={all_in_seat: 4},
+        rules=table(small_bet=6, big_bet=12, raise_cap=1, heads_up_cap=HeadsUpCap.NEVER_LIFTED),
+    )
+    if all_in_seat == 2:
+        play(hand, "1 bring-in")
+    assert legal(hand)[COMPLETE].max_to == 3
+    assert play(hand, f"{all_in_seat} complete 3") == [Completed(all_in_seat, 3, 3, all_in=True)]
+    nxt = all_in_seat + 1
+    options = legal(hand)
+    assert set(options) == {FOLD, CALL, COMPLETE}
+    assert (options[CALL].min_to, options[COMPLETE].min_to, options[COMPLETE].max_to) == (3, 6, 6)
+    play(hand, f"{nxt} complete 6")
+    # The cap (one bet and one raise here) is not reached by the all-in: a raise to 12.
+    after = 3 if nxt == 2 else 1
+    assert legal(hand)[RAISE].min_to == 12
+    play(hand, f"{after} raise 12")
+    assert RAISE not in legal(hand)  # now capped
+    assert_conserved(hand)
+
+
 # ------------------------------------------------------- pot limit and no limit
 
 BIG_BET_HANDS = {1: "?? ?? Kc Kd 5h", 2: "?? ?? 2c 3d 7s"}

@@ -353,12 +353,17 @@ class Betting:
     def _bet_to(self, p: SeatState, kind: ActionKind, to: int) -> None:
         """A complete, bet or raise to ``to``."""
         previous = self._current_bet
+        # A short all-in is measured from the bet it is over: for the bring-in player
+        # completing instead of bringing in, from the bring-in, as for anyone after him
+        # (RULES 3: half of the completion over the bring-in), not from nothing.
+        over = previous
         if self._bring_in_pending:
             self._bring_in_pending = False
             self.bring_in_seat = p.seat
+            over = self._plan.bring_in
         adds = to - p.bet
         self._put_in(p, adds)
-        if self._is_full(to, previous):
+        if self._is_full(to, over):
             if not self._fixed_limit:
                 # The round's first bet (a completion included) counts at its full
                 # size: the bring-in or a short all-in before it is not a bet.
