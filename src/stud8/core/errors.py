@@ -1,4 +1,5 @@
-"""Errors of the rules engine. Every one is a :class:`ValueError` too."""
+"""Errors of the rules engine. Every one is a :class:`ValueError` too; those for a
+value of the wrong type (:class:`WrongTypeError`) are also a :class:`TypeError`."""
 
 from __future__ import annotations
 
@@ -44,3 +45,20 @@ class IllegalActionError(Stud8Error):
 
 class HandSetupError(Stud8Error):
     """A hand that cannot start as asked (seats, stacks, deck)."""
+
+
+class WrongTypeError(Stud8Error, TypeError):
+    """A value of the wrong type where the engine expects one of its own (an action,
+    rules, a deck, stacks). A :class:`TypeError` as Python's convention has it, and
+    a :class:`ValueError` as every error of the engine is, so that a caller catching
+    either (the room catches ``ValueError``) refuses it."""
+
+
+class NotAnActionError(IllegalActionError, WrongTypeError):
+    """``Hand.apply`` given something that is not an action (a string, ``None``, a
+    number, an action class instead of an action); the hand is unchanged."""
+
+
+class SetupTypeError(HandSetupError, WrongTypeError):
+    """A hand set up with a wrong type: rules that are not ``TableRules``, a deck
+    that is not a ``Deck``, stacks that are not a mapping of seat to chips."""

@@ -35,7 +35,12 @@ from stud8.core.actions import (
 )
 from stud8.core.betting import CALL, SeatState
 from stud8.core.cards import Card, Deck
-from stud8.core.errors import HandSetupError, IllegalActionError
+from stud8.core.errors import (
+    HandSetupError,
+    IllegalActionError,
+    NotAnActionError,
+    SetupTypeError,
+)
 from stud8.core.events import (
     CommunityCardDealt,
     Event,
@@ -65,6 +70,16 @@ _CLOCKWISE: Final = {
     n: [itemgetter(*[(i + k) % n for k in range(1, n + 1)]) for i in range(n)]
     for n in range(2, MAX_SEATS + 1)
 }
+
+
+def _what(value: object) -> str:
+    """A wrong value for an error message: itself, and its type (or that it is a class)."""
+    if isinstance(value, type):
+        return f"the class {value.__name__} (not an instance of it)"
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} (type {type(value).__name__})"
 
 
 @fast_init
@@ -135,6 +150,12 @@ class Hand(Settlement):
 
     def __init__(self, setup: HandSetup) -> None:
         rules = setup.rules
+        if not isinstance(rules, TableRules):
+            raise SetupTypeError(f"rules must be TableRules, got {_what(rules)}")
+        if not isinstance(setup.deck, Deck):
+            raise SetupTypeError(
+                f"deck must be a Deck (or None: a fresh shuffle), got {_what(setup.deck)}"
+            )
         plan = plan_for(rules)
         stacks = setup.stacks
         max_seats = plan.max_seats
@@ -221,6 +242,10 @@ class Hand(Settlement):
     ) -> Hand:
         """Post the antes and deal 3rd street. Without ``deck`` a fresh
         cryptographic shuffle is used, as at a live table."""
+        if not isinstance(stacks, Mapping):
+            raise SetupTypeError(
+                f"stacks must map each seat to its chips ({{seat: chips}}), got {_what(stacks)}"
+            )
         setup = HandSetup(
             rules=rules,
             stacks=tuple(sorted(stacks.items())),
@@ -408,6 +433,14 @@ class Hand(Settlement):
         changes nothing.
         """
         seat = self.to_act
+        if not isinstance(action, Action) or action.__class__ is Action:
+            raise NotAnActionError(
+                "an action must be Fold(), Check(), Call(), BringIn(), Complete(to), Bet(to) "
+                f"or Raise(to), got {_what(action)}",
+                hand_id=self.hand_id,
+                street=self.street,
+                seat=seat,
+            )
         if seat is None:
             raise IllegalActionError(
                 "the hand is over" if self.is_over else "nobody is to act",
