@@ -147,3 +147,48 @@ def test_a_file_of_no_known_format_is_an_error(
         "unreadable: 0"
     )
     assert code == 4
+
+
+def test_verify_reports_a_tampered_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Four stud8 records: one as written, one with a changed card, one with an altered
+    # award, one with altered final stacks. Their decisions all replay; the three
+    # whose stored events or results contradict the replay are reported as tampered.
+    import json
+
+    from stud8.core import Deck, Hand, TableRules
+    from stud8.formats.record import HandRecord
+
+    def record(n: int) -> dict[str, object]:
+        rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+        hand = Hand.start(
+            rules=rules, stacks={1: 60, 2: 60, 3: 60}, deck=Deck.seeded(n), hand_id=f"h{n}"
+        )
+        while not hand.is_over:
+            hand.apply(hand.legal_actions()[1].action())  # check, call or bring in
+        assert hand.result is not None and hand.result.showdown
+        obj: dict[str, object] = HandRecord.from_hand(hand).to_json()
+        return obj
+
+    clean, card, award, stacks = (record(n) for n in range(4))
+    deal = next(e for e in card["events"] if e["k"] == "deal")  # type: ignore[attr-defined]
+    deal["card"] = "As" if deal["card"] != "As" else "Ks"
+    won = next(e for e in award["events"] if e["k"] == "award")  # type: ignore[attr-defined]
+    won["amount"] += 2
+    stacks["final_stacks"][0][1] += 5  # type: ignore[index]
+    path = tmp_path / "hands.jsonl"
+    path.write_text("".join(json.dumps(o) + "\n" for o in (clean, card, award, stacks)))
+    code, out, _ = run(capsys, "hh", "verify", str(path))
+    lines = out.splitlines()
+    assert lines[-1] == (
+        "files: 1  hands: 4  reproduced: 1  mismatched: 0  skipped: 0  unreadable: 0  tampered: 3"
+    )
+    told = [line for line in lines if "tampered" in line and "hand h" in line]
+    assert [next(w for w in ("h1", "h2", "h3") if f"hand {w}" in line) for line in told] == [
+        "h1",
+        "h2",
+        "h3",
+    ]
+    assert "differs" in told[0] and "pots, rake or stacks differ" in told[2]
+    assert code == 1

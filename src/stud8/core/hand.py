@@ -82,6 +82,27 @@ def _what(value: object) -> str:
     return f"{text} (type {type(value).__name__})"
 
 
+def _decision(index: int, item: object, hand_id: str) -> tuple[int, Action | None]:
+    """A replayed decision, checked: a (seat, action) pair, the action None for a timeout."""
+    if not isinstance(item, tuple) or len(item) != 2:
+        raise NotAnActionError(
+            f"decision {index} must be a (seat, action) pair, got {_what(item)}", hand_id=hand_id
+        )
+    seat, action = item
+    if seat.__class__ is not int and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise NotAnActionError(
+            f"decision {index}: the seat must be a whole number, got {_what(seat)}",
+            hand_id=hand_id,
+        )
+    if action is not None and (not isinstance(action, Action) or action.__class__ is Action):
+        raise NotAnActionError(
+            f"decision {index}: the action must be Fold(), Check(), Call(), BringIn(), "
+            f"Complete(to), Bet(to), Raise(to) or None (a timeout), got {_what(action)}",
+            hand_id=hand_id,
+        )
+    return int(seat), action
+
+
 @fast_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandSetup:
@@ -258,18 +279,44 @@ class Hand(Settlement):
     def replay(
         cls, setup: HandSetup, decisions: Iterable[tuple[int, Action | None]] | Sequence[Event]
     ) -> Hand:
-        """The hand again from its setup and its decisions (or its events)."""
-        hand = cls(setup)
-        items = list(decisions)
+        """The hand again from its setup and its decisions (or its events).
+
+        ``decisions`` are ``(seat, action)`` pairs (``action`` None for a timeout),
+        or the hand's events; anything else is refused with :class:`NotAnActionError`
+        saying which item is wrong, and an illegal decision with
+        :class:`IllegalActionError`."""
+        if not isinstance(setup, HandSetup):
+            raise SetupTypeError(f"replay needs the hand's HandSetup, got {_what(setup)}")
+        if isinstance(decisions, (str, bytes)) or not isinstance(decisions, Iterable):
+            raise NotAnActionError(
+                "decisions must be (seat, action) pairs or the hand's events, "
+                f"got {_what(decisions)}",
+                hand_id=setup.hand_id,
+            )
+        # (object: what was given is checked here, item by item, not on the way in)
+        items: list[object] = list(decisions)
         pairs: list[tuple[int, Action | None]]
         if items and isinstance(items[0], Event):
+            for i, item in enumerate(items):
+                if not isinstance(item, Event):
+                    raise NotAnActionError(
+                        f"item {i} is {_what(item)} among events: give the hand's events or "
+                        "its decisions, not both",
+                        hand_id=setup.hand_id,
+                    )
             pairs = list(decisions_from_events(e for e in items if isinstance(e, Event)))
         else:
-            pairs = [d for d in items if isinstance(d, tuple)]
+            pairs = [_decision(i, item, setup.hand_id) for i, item in enumerate(items)]
+        hand = cls(setup)
         for seat, action in pairs:
             if hand.to_act != seat:
                 raise IllegalActionError(
-                    f"replay expected seat {seat} to act, but seat {hand.to_act} is to act",
+                    f"replay expected seat {seat} to act, but "
+                    + (
+                        "the hand is over"
+                        if hand.to_act is None
+                        else f"seat {hand.to_act} is to act"
+                    ),
                     hand_id=hand.hand_id,
                     street=hand.street,
                     seat=seat,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from stud8.core.errors import Stud8Error
 
-__all__ = ["HandHistoryError", "ReplayError"]
+__all__ = ["HandHistoryError", "ReplayError", "TamperedRecordError"]
 
 
 class HandHistoryError(Stud8Error):
@@ -44,3 +44,9 @@ class HandHistoryError(Stud8Error):
 class ReplayError(HandHistoryError):
     """A hand that was read but does not reproduce in the engine (it departs from
     the rules, or from its own amounts): the message says where."""
+
+
+class TamperedRecordError(ReplayError):
+    """A stud8 hand record whose decisions replay, but whose stored events, pots,
+    rake or final stacks contradict the replay (a card or an award changed after
+    it was written): ``stud8 hh verify`` reports it as tampered."""

@@ -39,7 +39,7 @@ from stud8.core.events import (
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.pots import PotResult
 from stud8.core.rules import TableRules
-from stud8.formats import HandHistoryError, ReplayError
+from stud8.formats import HandHistoryError, ReplayError, TamperedRecordError
 from stud8.formats.jsonlog import (
     CodecError,
     decode_decision,
@@ -225,7 +225,9 @@ class HandRecord:
 
     def replay(self) -> Hand:
         """The hand again, from the setup and the decisions; checks that it gives
-        exactly the recorded events, pots, rake and final stacks."""
+        exactly the recorded events, pots, rake and final stacks
+        (:class:`~stud8.formats.TamperedRecordError` if not;
+        :class:`~stud8.formats.HandHistoryError` if the decisions do not replay)."""
         try:
             hand = Hand.replay(self.setup, self.decisions)
             if self.cancelled:
@@ -236,12 +238,12 @@ class HandRecord:
         got = hand.events
         for i, (want, have) in enumerate(zip(self.events, got, strict=False)):
             if want != have:
-                raise ReplayError(
+                raise TamperedRecordError(
                     f"hand {self.hand_id}: event {i} differs: recorded {want!r}, "
                     f"the replay gives {have!r}"
                 )
         if len(got) != len(self.events):
-            raise ReplayError(
+            raise TamperedRecordError(
                 f"hand {self.hand_id}: the record has {len(self.events)} events, "
                 f"the replay {len(got)}"
             )
@@ -251,7 +253,7 @@ class HandRecord:
             or result.rake != self.rake
             or tuple(sorted(result.stacks.items())) != self.final_stacks
         ):
-            raise ReplayError(
+            raise TamperedRecordError(
                 f"hand {self.hand_id}: the replay's pots, rake or stacks differ from the record"
             )
         for show in self.shows:
@@ -506,6 +508,8 @@ def _check(text: str, file: str) -> Iterator[HandCheck]:
             continue
         try:
             rec.replay()
+        except TamperedRecordError as e:
+            yield HandCheck(Status.TAMPERED, file, number, rec.hand_id, e.message)
         except HandHistoryError as e:
             yield HandCheck(Status.MISMATCHED, file, number, rec.hand_id, e.message)
         else:

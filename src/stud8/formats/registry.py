@@ -70,6 +70,7 @@ class Status(Enum):
     MISMATCHED = "mismatched"  # it departs from the engine (the detail says where)
     SKIPPED = "skipped"  # another game, or a cancelled hand
     UNREADABLE = "unreadable"  # the file, or the hand's text, cannot be read
+    TAMPERED = "tampered"  # a stud8 record whose stored events contradict its replay
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,8 +127,10 @@ class Tally:
         files = f"files: {self.files}" + (
             f" ({self.unread_files} cannot be read)" if self.unread_files else ""
         )
+        # tampered records are named only when there are some
+        shown = [s for s in Status if s is not Status.TAMPERED or self.counts[s]]
         return "  ".join(
-            [files, f"hands: {self.hands}", *(f"{s.value}: {self.counts[s]}" for s in Status)]
+            [files, f"hands: {self.hands}", *(f"{s.value}: {self.counts[s]}" for s in shown)]
         )
 
     def to_json(self) -> dict[str, int]:
@@ -141,7 +143,7 @@ class Tally:
 
     def exit_code(self) -> int:
         code = EXIT_OK
-        if self.counts[Status.MISMATCHED]:
+        if self.counts[Status.MISMATCHED] or self.counts[Status.TAMPERED]:
             code |= EXIT_MISMATCH
         if self.counts[Status.UNREADABLE] or self.unread_files:
             code |= EXIT_UNREADABLE
