@@ -38,7 +38,7 @@ from stud8.server.accounts.accounts import AccountError, Accounts
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import AuditReport, Ledger, LedgerError, bank
 from stud8.server.storage import create_engine_for, upgrade
-from stud8.server.storage.db import current_revision
+from stud8.server.storage.db import current_revision, normalize_url
 
 
 class NoSchemaError(RuntimeError):
@@ -112,7 +112,7 @@ def run_drain(redis_url: str, node: str, *, undo: bool = False, wait: float = 0.
 @contextmanager
 def _room_database(url: str) -> Iterator[Engine]:
     """An engine on the room's database (which must have the schema); disposed after."""
-    parsed = make_url(url)
+    parsed = make_url(normalize_url(url))  # (a URL the room cannot use: DatabaseUrlError)
     file = parsed.database if parsed.get_backend_name() == "sqlite" else None
     if file not in (None, "", ":memory:") and not Path(str(file)).exists():  # do not create it
         raise NoSchemaError(f"there is no database file {file}")

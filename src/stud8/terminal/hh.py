@@ -345,8 +345,13 @@ def show(path: Path, out: TextIO, err: TextIO, *, last: int, seat: int | None) -
     if not path.exists():
         err.write(f"no hands saved yet ({path} does not exist): play some with `stud8 play`\n")
         return 1
+    records: list[HandRecord] = []
     try:
-        records = [r for r in load_records(path) if isinstance(r, HandRecord)]
+        for item in load_records(path):
+            if isinstance(item, HandRecord):
+                records.append(item)
+            else:  # a hand that cannot be read: say so, never skip it in silence
+                err.write(f"{item}\n")
     except HandHistoryError as e:
         err.write(f"{e}\n")
         return 1

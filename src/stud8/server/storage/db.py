@@ -17,6 +17,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_URL = "sqlite:///stud8.db"
@@ -24,15 +25,38 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_SECONDS = 30.0
 
 
+SUPPORTED = "sqlite:///FILE or postgresql://USER@HOST/NAME"
+
+
+class DatabaseUrlError(ValueError):
+    """A database URL the room cannot use: not a URL, or not SQLite or PostgreSQL."""
+
+
 def normalize_url(url: str) -> str:
-    """The URL with its driver made explicit (``postgresql://`` -> psycopg 3).
+    """The URL with its driver made explicit (``postgresql://`` -> psycopg 3);
+    :class:`DatabaseUrlError` for a URL that is not SQLite's or PostgreSQL's.
 
     >>> normalize_url("postgresql://u@localhost/stud8")
     'postgresql+psycopg://u@localhost/stud8'
     >>> normalize_url("sqlite:///room.db")
     'sqlite:///room.db'
+    >>> normalize_url("mysql://u:secret@localhost/stud8")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    stud8.server.storage.db.DatabaseUrlError: mysql://u:***@localhost/stud8: the room ...
     """
-    parsed = make_url(url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        # (not the whole of it: it may hold a password)
+        shown = url.split("://", 1)[0] + "://..." if "://" in url else url[:40]
+        raise DatabaseUrlError(f"{shown!r} is not a database URL: give {SUPPORTED}") from None
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql"):
+        raise DatabaseUrlError(
+            f"{parsed.render_as_string(hide_password=True)}: the room keeps its books in SQLite "
+            f"or PostgreSQL, not {backend}: give {SUPPORTED}"
+        )
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     return parsed.render_as_string(hide_password=False)
