@@ -31,7 +31,14 @@ from stud8.core._shared_events import (
 from stud8.core.actions import (
     Action,
     ActionKind,
+    Bet,
+    BringIn,
+    Call,
+    Check,
+    Complete,
+    Fold,
     LegalAction,
+    Raise,
 )
 from stud8.core.betting import CALL, SeatState
 from stud8.core.cards import Card, Deck
@@ -72,6 +79,20 @@ _CLOCKWISE: Final = {
 }
 
 
+# The kind of each action class: Hand.apply reads it, and checks the type, in one lookup.
+_KIND_OF: Final[dict[type, ActionKind]] = {
+    cls: cls.kind for cls in (Fold, Check, Call, BringIn, Complete, Bet, Raise)
+}
+
+
+def _kind_or_none(action: object) -> ActionKind | None:
+    """The kind of an instance of an Action subclass; None for anything else."""
+    if not isinstance(action, Action):
+        return None
+    kind = getattr(action.__class__, "kind", None)
+    return kind if isinstance(kind, ActionKind) else None
+
+
 def _what(value: object) -> str:
     """A wrong value for an error message: itself, and its type (or that it is a class)."""
     if isinstance(value, type):
@@ -94,7 +115,7 @@ def _decision(index: int, item: object, hand_id: str) -> tuple[int, Action | Non
             f"decision {index}: the seat must be a whole number, got {_what(seat)}",
             hand_id=hand_id,
         )
-    if action is not None and (not isinstance(action, Action) or action.__class__ is Action):
+    if action is not None and _kind_or_none(action) is None:
         raise NotAnActionError(
             f"decision {index}: the action must be Fold(), Check(), Call(), BringIn(), "
             f"Complete(to), Bet(to), Raise(to) or None (a timeout), got {_what(action)}",
@@ -480,21 +501,26 @@ class Hand(Settlement):
         changes nothing.
         """
         seat = self.to_act
-        if not isinstance(action, Action) or action.__class__ is Action:
-            raise NotAnActionError(
-                "an action must be Fold(), Check(), Call(), BringIn(), Complete(to), Bet(to) "
-                f"or Raise(to), got {_what(action)}",
-                hand_id=self.hand_id,
-                street=self.street,
-                seat=seat,
-            )
+        # One lookup both reads the kind and checks the type (a string, None, a
+        # number or an action class is not an action); a subclass of an action
+        # takes the slower way.
+        kind = _KIND_OF.get(action.__class__)
+        if kind is None:
+            kind = _kind_or_none(action)
+            if kind is None:
+                raise NotAnActionError(
+                    "an action must be Fold(), Check(), Call(), BringIn(), Complete(to), "
+                    f"Bet(to) or Raise(to), got {_what(action)}",
+                    hand_id=self.hand_id,
+                    street=self.street,
+                    seat=seat,
+                )
         if seat is None:
             raise IllegalActionError(
                 "the hand is over" if self.is_over else "nobody is to act",
                 hand_id=self.hand_id,
                 street=self.street,
             )
-        kind = action.kind
         legal_actions = self._legal or self.legal_actions()
         for legal in legal_actions:
             if legal.kind is kind:
