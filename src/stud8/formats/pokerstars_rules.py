@@ -5,7 +5,7 @@ Razz) and the timeout rule its timeouts show."""
 from __future__ import annotations
 
 from stud8.core.rules import BettingStructure, Game, TableRules, TimeoutPolicy
-from stud8.formats.pokerstars import PokerStarsHand
+from stud8.formats.pokerstars import PokerStarsHand, PSAction
 from stud8.formats.pokerstars_write import GAME_NAMES
 
 __all__ = ["pokerstars_rules", "timeout_policy_of"]
@@ -99,7 +99,7 @@ def _bring_in(hand: PokerStarsHand) -> int:
         return max(1, hand.small_bet // 2)
     first = third[0]
     if first.verb == "bets" and first.amount is not None:  # completed instead
-        return max(1, min(hand.small_bet // 2, first.amount - 1))
+        return _bring_in_under_completion(hand, first.amount, first.all_in, third[1:])
     if first.verb != "brings in" or first.amount is None:
         return max(1, hand.small_bet // 2)
     if not first.all_in:
@@ -115,3 +115,35 @@ def _bring_in(hand: PokerStarsHand) -> int:
         else:
             break
     return at_least
+
+
+def _bring_in_under_completion(
+    hand: PokerStarsHand, completion: int, all_in: bool, after: list[PSAction]
+) -> int:
+    """The bring-in when the low card completed instead (the file does not say it).
+
+    It plays no part, but for an all-in completion short of the small bet: that is
+    a full one when it is at least half the completion over the bring-in (RULES 3),
+    that is when the bring-in is at most ``2 * completion - small bet``. The next
+    raise that is not all-in for less tells which it was (a full bet above the
+    all-in, or a completion to the small bet), and the bring-in is taken on that side.
+    """
+    small = hand.small_bet
+    bring_in = max(1, min(small // 2, completion - 1))
+    if not all_in or completion >= small:
+        return bring_in
+    most_if_full = 2 * completion - small  # the largest bring-in under which it is full
+    for a in after:
+        to = a.to if a.verb == "raises" else a.amount if a.verb == "bets" else None
+        if to is None:
+            continue
+        if to >= completion + small:  # a full bet above it: it was full
+            if most_if_full >= 1:
+                bring_in = min(bring_in, most_if_full)
+        elif a.all_in:  # an all-in for less tells nothing
+            continue
+        elif most_if_full + 1 <= completion - 1:  # completed to the small bet: it was not
+            bring_in = max(bring_in, most_if_full + 1)
+        break
+    return bring_in
+
