@@ -197,7 +197,7 @@ def _add_equity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "ties, and scoops, from the cards so far. Write an unknown down card as ??. "
         "Exact when that is quick, else Monte Carlo.",
     )
-    p.add_argument("hands", nargs="+", metavar="CARDS", help='a player\'s cards: "As 2s ?? 3s"')
+    p.add_argument("hands", nargs="*", metavar="CARDS", help='a player\'s cards: "As 2s ?? 3s"')
     p.add_argument("--dead", default="", metavar="CARDS", help="cards out of play")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--exact", action="store_true", help="count every outcome")
@@ -212,12 +212,23 @@ def _add_equity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="7th street is a community card (default: when the deck runs short)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--warm-up",
+        action="store_true",
+        help="compile the equity kernels now (numba: 10-40 s once after an install, "
+        "then cached), so that the first count does not wait",
+    )
     p.set_defaults(run=_run_equity)
 
 
 def _run_equity(args: argparse.Namespace) -> int:
-    from stud8.tools.equity_report import run_equity
+    from stud8.tools.equity_report import run_equity, run_warm_up
 
+    if args.warm_up:
+        if args.hands:
+            print("stud8 equity: error: --warm-up takes no cards", file=sys.stderr)
+            return 2
+        return run_warm_up()
     return run_equity(
         args.hands,
         dead=args.dead,

@@ -504,7 +504,7 @@ class Hand(Settlement):
         # One lookup both reads the kind and checks the type (a string, None, a
         # number or an action class is not an action); a subclass of an action
         # takes the slower way.
-        kind = _KIND_OF.get(action.__class__)
+        kind = _KIND_OF.get(type(action))
         if kind is None:
             kind = _kind_or_none(action)
             if kind is None:

@@ -50,6 +50,7 @@ __all__ = [
     "PlayerEquity",
     "Progress",
     "equity",
+    "warm_up",
 ]
 
 Method = Literal["auto", "exact", "monte-carlo"]
@@ -531,3 +532,28 @@ def _result(
         community=pos.community,
         seconds=seconds,
     )
+
+
+# Small positions that run every kernel equity() uses: the exact count heads-up and
+# multiway, and Monte Carlo.
+_WARM_UP: tuple[tuple[tuple[str, ...], Method], ...] = (
+    (("As 2s 3s 4s 5s 6s", "Kd Kh Qc Qd Jc Jd"), "exact"),
+    (("As 2s 3s 4s 5s 6s", "Kd Kh Qc Qd Jc Jd", "7h 8h 9h Th Td 9d"), "exact"),
+    (("As 2s 3s", "Kd Kh Qc"), "monte-carlo"),
+    (("As 2s 3s", "Kd Kh Qc", "7h 8h 9h"), "monte-carlo"),
+)
+
+
+def warm_up() -> float:
+    """Make every compiled kernel of :func:`equity` ready; returns the seconds it took.
+
+    numba compiles them on first use (10 to 40 seconds, once after each install: the
+    machine code is cached next to the package, and an install replaces the files it
+    is keyed on); after that this only loads them from the cache. ``stud8 equity
+    --warm-up`` calls it, and so does every ``stud8 equity`` before its own count.
+    """
+    start = time.perf_counter()
+    for players, method in _WARM_UP:
+        trials = 64 if method == "monte-carlo" else None
+        equity(list(players), method=method, trials=trials, seed=1)
+    return time.perf_counter() - start

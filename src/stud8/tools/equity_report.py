@@ -17,13 +17,72 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TextIO
 
-from stud8.tools.equity import EquityResult, Method, equity
+from stud8.tools.equity import EquityResult, Method, equity, warm_up
 
-__all__ = ["ProgressBar", "format_result", "run_equity"]
+__all__ = ["ProgressBar", "compile_notice", "format_result", "run_equity", "run_warm_up"]
+
+COMPILING = (
+    "stud8 equity: compiling the equity kernels (numba: 10 to 40 s, once after each "
+    "install; cached for the next runs; `stud8 equity --warm-up` does it ahead)...\n"
+)
+
+
+@contextmanager
+def compile_notice(stream: TextIO, *, after: float = 1.0) -> Iterator[None]:
+    """Say once on ``stream`` that the kernels are being compiled, if numba has been
+    compiling for ``after`` seconds in the block (its compile events, which loading
+    from the cache does not send: a cached run, or a long count, says nothing)."""
+    from numba.core import event
+
+    class Compiling(event.Listener):
+        def __init__(self) -> None:
+            self.depth = 0
+
+        def on_start(self, _event: object) -> None:
+            self.depth += 1
+
+        def on_end(self, _event: object) -> None:
+            self.depth -= 1
+
+    compiling = Compiling()
+    done = threading.Event()
+
+    def watch() -> None:
+        since: float | None = None
+        while not done.wait(0.1):
+            if compiling.depth <= 0:
+                since = None
+                continue
+            now = time.monotonic()
+            since = since or now
+            if now - since >= after:
+                stream.write(COMPILING)
+                stream.flush()
+                return
+
+    watcher = threading.Thread(target=watch, name="stud8-compile-notice", daemon=True)
+    with event.install_listener("numba:compile", compiling):
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
+
+
+def run_warm_up(stderr: TextIO | None = None) -> int:
+    """``stud8 equity --warm-up``: compile the kernels (or check they are cached)."""
+    err = stderr if stderr is not None else sys.stderr
+    with compile_notice(err, after=0.0):
+        seconds = warm_up()
+    err.write(f"stud8 equity: the equity kernels are ready ({seconds:.1f} s)\n")
+    return 0
 
 
 class ProgressBar:
@@ -118,15 +177,16 @@ def run_equity(
     show = err.isatty() if progress is None else progress
     bar = ProgressBar(err) if show else None
     try:
-        result = equity(
-            list(players),
-            dead,
-            method=method,
-            trials=trials,
-            seed=seed,
-            community=shared,
-            progress=bar,
-        )
+        with compile_notice(err):
+            result = equity(
+                list(players),
+                dead,
+                method=method,
+                trials=trials,
+                seed=seed,
+                community=shared,
+                progress=bar,
+            )
     except ValueError as e:
         err.write(f"stud8 equity: error: {e}\n")
         return 2
