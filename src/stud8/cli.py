@@ -681,7 +681,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 _EXTRAS = {
     **dict.fromkeys(("numpy", "numba", "llvmlite", "matplotlib"), "tools"),
     **dict.fromkeys(
-        ("sqlalchemy", "alembic", "psycopg", "argon2", "starlette", "uvicorn", "websockets"),
+        (
+            "sqlalchemy",
+            "alembic",
+            "psycopg",
+            "argon2",
+            "starlette",
+            "uvicorn",
+            "websockets",
+            "redis",
+        ),
         "server",
     ),
 }
