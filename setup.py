@@ -33,6 +33,7 @@ PACKAGE = "src/stud8"
 # mypyc compiles no class with two built-in bases (an error is raised rarely).
 COMPILED = [
     "core/__init__",
+    "core/_inputs",
     "core/_legal",
     "core/_shared_events",
     "core/_shuffle",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Final
 
+from stud8.core._inputs import KIND_OF, action_kind, check_setup, check_stacks, replay_items
 from stud8.core._shared_events import (
     OPENED,
     STREET_STARTED,
@@ -31,29 +32,16 @@ from stud8.core._shared_events import (
 from stud8.core.actions import (
     Action,
     ActionKind,
-    Bet,
-    BringIn,
-    Call,
-    Check,
-    Complete,
-    Fold,
     LegalAction,
-    Raise,
 )
 from stud8.core.betting import CALL, SeatState
 from stud8.core.cards import Card, Deck
-from stud8.core.errors import (
-    HandSetupError,
-    IllegalActionError,
-    NotAnActionError,
-    SetupTypeError,
-)
+from stud8.core.errors import HandSetupError, IllegalActionError, SetupTypeError
 from stud8.core.events import (
     CommunityCardDealt,
     Event,
     HandCancelled,
     TimedOut,
-    decisions_from_events,
 )
 from stud8.core.plan import RANK_PRIMES, plan_for
 from stud8.core.record import fast_init
@@ -77,51 +65,6 @@ _CLOCKWISE: Final = {
     n: [itemgetter(*[(i + k) % n for k in range(1, n + 1)]) for i in range(n)]
     for n in range(2, MAX_SEATS + 1)
 }
-
-
-# The kind of each action class: Hand.apply reads it, and checks the type, in one lookup.
-_KIND_OF: Final[dict[type, ActionKind]] = {
-    cls: cls.kind for cls in (Fold, Check, Call, BringIn, Complete, Bet, Raise)
-}
-
-
-def _kind_or_none(action: object) -> ActionKind | None:
-    """The kind of an instance of an Action subclass; None for anything else."""
-    if not isinstance(action, Action):
-        return None
-    kind = getattr(action.__class__, "kind", None)
-    return kind if isinstance(kind, ActionKind) else None
-
-
-def _what(value: object) -> str:
-    """A wrong value for an error message: itself, and its type (or that it is a class)."""
-    if isinstance(value, type):
-        return f"the class {value.__name__} (not an instance of it)"
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{text} (type {type(value).__name__})"
-
-
-def _decision(index: int, item: object, hand_id: str) -> tuple[int, Action | None]:
-    """A replayed decision, checked: a (seat, action) pair, the action None for a timeout."""
-    if not isinstance(item, tuple) or len(item) != 2:
-        raise NotAnActionError(
-            f"decision {index} must be a (seat, action) pair, got {_what(item)}", hand_id=hand_id
-        )
-    seat, action = item
-    if seat.__class__ is not int and (not isinstance(seat, int) or isinstance(seat, bool)):
-        raise NotAnActionError(
-            f"decision {index}: the seat must be a whole number, got {_what(seat)}",
-            hand_id=hand_id,
-        )
-    if action is not None and _kind_or_none(action) is None:
-        raise NotAnActionError(
-            f"decision {index}: the action must be Fold(), Check(), Call(), BringIn(), "
-            f"Complete(to), Bet(to), Raise(to) or None (a timeout), got {_what(action)}",
-            hand_id=hand_id,
-        )
-    return int(seat), action
 
 
 @fast_init
@@ -192,12 +135,7 @@ class Hand(Settlement):
 
     def __init__(self, setup: HandSetup) -> None:
         rules = setup.rules
-        if not isinstance(rules, TableRules):
-            raise SetupTypeError(f"rules must be TableRules, got {_what(rules)}")
-        if not isinstance(setup.deck, Deck):
-            raise SetupTypeError(
-                f"deck must be a Deck (or None: a fresh shuffle), got {_what(setup.deck)}"
-            )
+        check_setup(rules, setup.deck)
         plan = plan_for(rules)
         stacks = setup.stacks
         max_seats = plan.max_seats
@@ -284,10 +222,7 @@ class Hand(Settlement):
     ) -> Hand:
         """Post the antes and deal 3rd street. Without ``deck`` a fresh
         cryptographic shuffle is used, as at a live table."""
-        if not isinstance(stacks, Mapping):
-            raise SetupTypeError(
-                f"stacks must map each seat to its chips ({{seat: chips}}), got {_what(stacks)}"
-            )
+        check_stacks(stacks)
         setup = HandSetup(
             rules=rules,
             stacks=tuple(sorted(stacks.items())),
@@ -300,44 +235,18 @@ class Hand(Settlement):
     def replay(
         cls, setup: HandSetup, decisions: Iterable[tuple[int, Action | None]] | Sequence[Event]
     ) -> Hand:
-        """The hand again from its setup and its decisions (or its events).
-
-        ``decisions`` are ``(seat, action)`` pairs (``action`` None for a timeout),
-        or the hand's events; anything else is refused with :class:`NotAnActionError`
-        saying which item is wrong, and an illegal decision with
-        :class:`IllegalActionError`."""
+        """The hand again from its setup and its decisions, ``(seat, action)`` pairs
+        (``action`` None for a timeout), or its events; anything else raises
+        :class:`NotAnActionError` naming the item."""
         if not isinstance(setup, HandSetup):
-            raise SetupTypeError(f"replay needs the hand's HandSetup, got {_what(setup)}")
-        if isinstance(decisions, (str, bytes)) or not isinstance(decisions, Iterable):
-            raise NotAnActionError(
-                "decisions must be (seat, action) pairs or the hand's events, "
-                f"got {_what(decisions)}",
-                hand_id=setup.hand_id,
-            )
-        # (object: what was given is checked here, item by item, not on the way in)
-        items: list[object] = list(decisions)
-        pairs: list[tuple[int, Action | None]]
-        if items and isinstance(items[0], Event):
-            for i, item in enumerate(items):
-                if not isinstance(item, Event):
-                    raise NotAnActionError(
-                        f"item {i} is {_what(item)} among events: give the hand's events or "
-                        "its decisions, not both",
-                        hand_id=setup.hand_id,
-                    )
-            pairs = list(decisions_from_events(e for e in items if isinstance(e, Event)))
-        else:
-            pairs = [_decision(i, item, setup.hand_id) for i, item in enumerate(items)]
+            raise SetupTypeError(f"replay needs the hand's HandSetup, got {setup!r:.60}")
+        items, pairs = replay_items(decisions, setup.hand_id)
         hand = cls(setup)
         for seat, action in pairs:
             if hand.to_act != seat:
                 raise IllegalActionError(
                     f"replay expected seat {seat} to act, but "
-                    + (
-                        "the hand is over"
-                        if hand.to_act is None
-                        else f"seat {hand.to_act} is to act"
-                    ),
+                    + (f"seat {hand.to_act} is to act" if hand.to_act else "the hand is over"),
                     hand_id=hand.hand_id,
                     street=hand.street,
                     seat=seat,
@@ -501,20 +410,10 @@ class Hand(Settlement):
         changes nothing.
         """
         seat = self.to_act
-        # One lookup both reads the kind and checks the type (a string, None, a
-        # number or an action class is not an action); a subclass of an action
-        # takes the slower way.
-        kind = _KIND_OF.get(type(action))
+        # one lookup reads the kind and checks the type (the slow way refuses a non-action)
+        kind = KIND_OF.get(type(action))
         if kind is None:
-            kind = _kind_or_none(action)
-            if kind is None:
-                raise NotAnActionError(
-                    "an action must be Fold(), Check(), Call(), BringIn(), Complete(to), "
-                    f"Bet(to) or Raise(to), got {_what(action)}",
-                    hand_id=self.hand_id,
-                    street=self.street,
-                    seat=seat,
-                )
+            kind = action_kind(action, self.hand_id, self.street, seat)
         if seat is None:
             raise IllegalActionError(
                 "the hand is over" if self.is_over else "nobody is to act",
