@@ -78,7 +78,7 @@ CASES: list[tuple[str, str]] = [
     ("hh", "usage: stud8 hh"),
     ("hh verify {d}/none.txt", "cannot read it: No such file or directory"),
     ("hh verify {d}", "cannot read it: Is a directory"),
-    ("hh verify {d}/junk.bin", "not UTF-8 text"),
+    ("hh verify {d}/junk.bin", "cannot tell the format"),
     ("hh verify {d}/latin1.txt", "not UTF-8 text"),
     ("hh verify {d}/record.jsonl", "the hand record has no 'events'"),
     ("hh convert {d}/none.txt --to json", "cannot read it: No such file or directory"),
