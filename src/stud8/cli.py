@@ -703,6 +703,6 @@ def _command_words(argv: Sequence[str] | None) -> list[str]:
         if word.startswith("-"):
             break
         words.append(word)
-        if word not in ("hh", "admin"):
+        if word not in ("hh", "admin", "tournament"):
             break
     return words
