@@ -68,6 +68,7 @@ def test_the_wheel_says_what_stud8_is(built: tuple[Path, Path]) -> None:
         assert licenses, "the LICENSE file is not in the wheel"
         license_text = archive.read(licenses[0]).decode()
         assert "stud8/web/index.html" in archive.namelist()
+        assert "stud8/server/accounts/common-passwords.txt.gz" in archive.namelist()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert metadata["License-Expression"] == project["license"] == "MIT"
     assert license_text.startswith("MIT License")
@@ -90,6 +91,7 @@ SERVER_IMPORTS = {
     # uvicorn's websockets-sansio protocol (extended in http/websocket.py) runs on it
     "websockets": r"uvicorn\.protocols\.websockets\.websockets_sansio_impl",
     "redis": r"^\s*(from|import) redis\b",
+    "hiredis": r"^\s*(from|import) hiredis\b",
 }
 
 

@@ -647,62 +647,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if run is None:
         parser.print_help(sys.stderr)
         return 2
-    command = " ".join(["stud8", *_command_words(argv)])
+    from stud8.terminal.errors import run_reporting_errors
+
     try:
-        return run(args)
+        return run_reporting_errors(run, args, argv)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1
-    # No command ends in a traceback: what a subcommand did not turn into its own
-    # message gets one line here.
-    except ImportError as e:
-        extra = _EXTRAS.get((e.name or "").split(".")[0])
-        if extra is None:
-            raise
-        print(
-            f"{command}: needs the {extra} extra ({e.name} is not installed): "
-            f"pip install 'stud8[{extra}]'",
-            file=sys.stderr,
-        )
-        return 2
-    except ValueError as e:  # the engine's and the formats' errors, a bad database URL
-        print(f"{command}: error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        where = f" {e.filename}" if e.filename else ""
-        print(f"{command}: error:{where}: {e.strerror or e}", file=sys.stderr)
-        return 1
-
-
-# The modules of each extra (pyproject's optional dependencies), to say which one to
-# install when one is missing.
-_EXTRAS = {
-    **dict.fromkeys(("numpy", "numba", "llvmlite", "matplotlib"), "tools"),
-    **dict.fromkeys(
-        (
-            "sqlalchemy",
-            "alembic",
-            "psycopg",
-            "argon2",
-            "starlette",
-            "uvicorn",
-            "websockets",
-            "redis",
-        ),
-        "server",
-    ),
-}
-
-
-def _command_words(argv: Sequence[str] | None) -> list[str]:
-    """The subcommand's words (``hh verify``), for messages."""
-    words = []
-    for word in sys.argv[1:] if argv is None else argv:
-        if word.startswith("-"):
-            break
-        words.append(word)
-        if word not in ("hh", "admin", "tournament"):
-            break
-    return words
