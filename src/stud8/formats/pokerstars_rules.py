@@ -146,4 +146,3 @@ def _bring_in_under_completion(
             bring_in = max(bring_in, most_if_full + 1)
         break
     return bring_in
-
