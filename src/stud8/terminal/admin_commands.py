@@ -1,0 +1,155 @@
+"""``stud8 admin ...``: the operator's commands on the room (its database, its nodes).
+
+Each imports the server's code only when it runs, so ``stud8 --help`` needs no
+server extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _chips(text: str) -> int:
+    """A whole number of chips, 1 or more (an argument's type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("admin", help="operator commands on the room's database")
+    p.set_defaults(run=lambda _args: _help(p))
+    admin = p.add_subparsers(title="admin commands", metavar="COMMAND")
+    a = admin.add_parser(
+        "audit",
+        help="check that the chip ledger balances (exit 0) or not (exit 1)",
+        description="Check the chip ledger: all balances + chips on tables + rake collected "
+        "= all chips ever issued, every transaction balanced.",
+    )
+    a.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="database URL (default: STUD8_DATABASE_URL, or sqlite:///stud8.db)",
+    )
+    a.set_defaults(run=_run_admin_audit)
+    d = admin.add_parser(
+        "drain",
+        help="move a node's tables to the other nodes between hands, then stop giving it any",
+        description="A room on several nodes: node NAME hands its tables over to the other "
+        "nodes, each between two hands (no hand is cancelled), and takes no new ones. "
+        "--undo lets it take tables again (after its upgrade and restart).",
+    )
+    d.add_argument("node", metavar="NAME", help="the node's name (stud8 serve --node NAME)")
+    d.add_argument("--redis", default=None, metavar="URL", help="the room's Redis (STUD8_REDIS)")
+    d.add_argument("--undo", action="store_true", help="let the node take tables again")
+    d.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait until the node runs no table (at most this long; 0: do not wait)",
+    )
+    d.set_defaults(run=_run_admin_drain)
+    for verb, text in (
+        ("credit", "give a player's bank chips (issued through the ledger)"),
+        ("debit", "take chips from a player's bank (back to the ledger's issuance)"),
+    ):
+        m = admin.add_parser(verb, help=text, description=text[0].upper() + text[1:] + ".")
+        m.add_argument("name", help="the player's name")
+        m.add_argument("amount", type=_chips, help="whole chips, 1 or more")
+        m.add_argument("--reason", required=True, help="why (kept with the transaction)")
+        m.add_argument("--database", default=None, metavar="URL", help="as for audit")
+        m.set_defaults(run=_run_admin_move, debit=verb == "debit")
+    o = admin.add_parser(
+        "create-operator",
+        help="make an operator's account (registering never makes one)",
+        description="Make an operator's account on the room's database (migrated first). "
+        "The password is asked for at a terminal, else read from the first line of "
+        "standard input; an empty one is made up and printed.",
+    )
+    o.add_argument("name", help="the operator's name")
+    o.add_argument(
+        "--promote", action="store_true", help="make an existing account an operator instead"
+    )
+    o.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    o.set_defaults(run=_run_admin_create_operator)
+    b = admin.add_parser(
+        "ban",
+        help="ban an account: no more log-ins, its sessions and websockets end",
+        description="Ban an account: it may no longer log in; its sessions end, and a room "
+        "serving on the database closes its websockets within a second or two.",
+    )
+    b.add_argument("name", help="the account's name")
+    b.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    b.set_defaults(run=_run_admin_ban)
+
+
+def _run_admin_audit(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_audit
+    from stud8.server.settings import Settings
+
+    return run_audit(Settings.from_env().with_overrides(database_url=args.database).database_url)
+
+
+def _run_admin_drain(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_drain
+    from stud8.server.settings import Settings
+
+    try:
+        settings = Settings.from_env().with_overrides(redis_url=args.redis)
+    except ValueError as exc:
+        print(f"stud8 admin drain: {exc}", file=sys.stderr)
+        return 2
+    if settings.redis_url is None:
+        print("stud8 admin drain: give the room's Redis (--redis URL or STUD8_REDIS)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    return run_drain(settings.redis_url, args.node, undo=args.undo, wait=args.wait)
+
+
+def _run_admin_move(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_move
+    from stud8.server.settings import Settings
+
+    url = Settings.from_env().with_overrides(database_url=args.database).database_url
+    return run_move(url, args.name, args.amount, args.reason, debit=args.debit)
+
+
+def _read_password() -> str | None:
+    import getpass
+
+    if sys.stdin is None:
+        return None
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\r\n") or None
+    first = getpass.getpass("password (empty: make one up): ")
+    if first and getpass.getpass("again: ") != first:
+        raise SystemExit("the passwords differ: nothing done")
+    return first or None
+
+
+def _run_admin_create_operator(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_create_operator
+    from stud8.server.settings import Settings
+
+    url = Settings.from_env().with_overrides(database_url=args.database).database_url
+    return run_create_operator(url, args.name, _read_password, promote=args.promote)
+
+
+def _run_admin_ban(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_ban
+    from stud8.server.settings import Settings
+
+    url = Settings.from_env().with_overrides(database_url=args.database).database_url
+    return run_ban(url, args.name)
