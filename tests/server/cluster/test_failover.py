@@ -60,13 +60,15 @@ def ledger_of(pg: str) -> tuple[Any, Ledger]:
     return engine, Ledger(engine)
 
 
-def open_room(servers: dict[str, Server], redis_url: str) -> tuple[str, str, dict[str, str]]:
+def open_room(
+    servers: dict[str, Server], redis_url: str, **spec: Any
+) -> tuple[str, str, dict[str, str]]:
     """An operator opens table t1 through the first node; (its owner, the other
     node, the players' tokens, registered through the other node)."""
     first = next(iter(servers.values()))
     with httpx.Client(base_url=first.base) as http:
         boss = register(http, OPERATOR)
-        open_table(http, boss, "t1", **SPEC)
+        open_table(http, boss, "t1", **{**SPEC, **spec})
     home = owner(redis_url, "t1")
     assert home is not None
     away = next(name for name in servers if name != home)
@@ -209,7 +211,9 @@ def test_a_node_stopped_cleanly_plays_its_hand_out_and_hands_the_table_over(
 ) -> None:
     pg = fresh_database("postgresql", tmp_path)
     with nodes(pg, redis_url, tmp_path, ("a", "b")) as servers:
-        home, away, tokens = open_room(servers, redis_url)
+        # a short clock: a turn the players miss while the node stops is acted for
+        # them, so the hand ends either way (played out: settled, not refunded)
+        home, away, tokens = open_room(servers, redis_url, action_seconds=5)
 
         async def main() -> str:
             ann, bob = await seat_both(servers[away], tokens)
@@ -220,7 +224,7 @@ def test_a_node_stopped_cleanly_plays_its_hand_out_and_hands_the_table_over(
                 # SIGINT while the hand is in play; the players play it out meanwhile
                 servers[home].process.send_signal(signal.SIGINT)
                 playing = [asyncio.create_task(play_turns(p, stop)) for p in (ann, bob)]
-                await asyncio.to_thread(servers[home].process.wait, 60)
+                await asyncio.to_thread(servers[home].process.wait, 120)
                 mark = [len(p.messages) for p in (ann, bob)]
                 for player, start in zip((ann, bob), mark, strict=True):
                     await player.wait_for("a hand on the other node", is_event("hand_finish"),
