@@ -284,11 +284,6 @@ class RedisBus:
     def directory(self) -> Mapping[str, Listed]:
         return MappingProxyType(self._listed)
 
-    def owner(self, table_id: str) -> str | None:
-        """The node that runs the table, as the directory says."""
-        entry = self._entries.get(table_id)
-        return entry.node if entry is not None else None
-
     # ------------------------------------------------------------ requests
     def _request(
         self,
@@ -476,11 +471,6 @@ class RedisBus:
             if subscription.remote:
                 subscription.remote = False
                 self._unlisten(subscription.table_id)
-
-    @staticmethod
-    async def _quietly(call: Any) -> None:
-        with contextlib.suppress(RedisError, OSError):
-            await call
 
     # ------------------------------------------------------------ reading and writing
     def _back(self) -> None:
