@@ -581,6 +581,17 @@ def test_decimal_money_is_played_in_chips() -> None:
     assert verify_phh(cents).reproduced
 
 
+@pytest.mark.parametrize("amount", ["1e999999", "-1e999999", "1000000000000000", "2e15"])
+def test_an_amount_past_the_limit_is_refused_before_it_is_multiplied_out(amount: str) -> None:
+    lines = hand_to_phh(finished_hand(14)).splitlines()
+    k = next(i for i, ln in enumerate(lines) if ln.startswith("starting_stacks"))
+    lines[k] = f"starting_stacks = [{amount}, " + lines[k].split("[", 1)[1].split(", ", 1)[1]
+    with pytest.raises(PhhError, match=r"^big\.phh:\d+: an amount of .* is too large"):
+        read_phh("\n".join(lines), source="big.phh")
+    lines[k] = "starting_stacks = [999999999999999, " + lines[k].split(", ", 1)[1]
+    assert read_phh("\n".join(lines)).starting_stacks[0] == 999_999_999_999_999
+
+
 # ------------------------------------------------------------------- test data
 
 

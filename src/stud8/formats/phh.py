@@ -266,6 +266,7 @@ def _parse_action(text: str, line: int, players: int, hand: PhhHand) -> tuple[An
 #: The chips of a player whose stack the file does not know (``inf``): more than
 #: anybody can bet in a hand, so that he is never all-in.
 UNKNOWN_STACK = 10**15
+MAX_AMOUNT = 10**15  # chips (or currency units) in one amount of a hand
 
 
 def _is_inf(value: object) -> bool:
@@ -352,7 +353,12 @@ def read_phh(text: str, *, source: str = "<phh>", first_line: int = 1) -> PhhHan
     unit = 10 ** max(places, 0)
 
     def chips(v: int | Decimal) -> int:
-        return UNKNOWN_STACK if _is_inf(v) else int(v * unit)
+        if _is_inf(v):
+            return UNKNOWN_STACK
+        # refused before it is multiplied out: 1e999999 would be a million digits
+        if not -MAX_AMOUNT < v < MAX_AMOUNT:
+            raise hand.error(f"an amount of {v} is too large (the limit is {MAX_AMOUNT:.0e})")
+        return int(v * unit)
 
     seats = data.get("seats")
     players = data.get("players")
