@@ -34,6 +34,7 @@ ENV = {
     "STUD8_SHOWDOWN_SECONDS": "0",
 }
 WAIT = 60.0
+BUY_IN = 200
 
 
 @contextmanager
@@ -190,3 +191,55 @@ def hand_finishes(player: Player, start: int = 0) -> int:
     return sum(
         1 for m in player.messages[start:] if m["t"] == "event" and m["d"]["k"] == "hand_finish"
     )
+
+
+def is_event(kind: str) -> Callable[[Msg], bool]:
+    return lambda m: m["t"] == "event" and m["d"]["k"] == kind
+
+
+async def seat_both(
+    server: Server, tokens: dict[str, str], through: Server | None = None
+) -> tuple[Player, Player]:
+    """ann and bob sit at t1 (seats 1 and 2), connected through ``server`` (bob
+    through ``through`` if given)."""
+    ann = await Player.connect(server, "t1", "ann", tokens["ann"])
+    bob = await Player.connect(through or server, "t1", "bob", tokens["bob"])
+    for seat, player in enumerate((ann, bob), start=1):
+        reply = await player.command("sit", seat=seat, amount=BUY_IN)
+        assert reply["t"] == "ack", reply
+    return ann, bob
+
+
+async def bring_in(ann: Player, bob: Player, start: int) -> str:
+    """Wait for a hand; whoever must bring in does: the hand is in play. Its id."""
+    found = await ann.wait_for("a hand", is_event("hand_start"), start)
+    hand_id = str(ann.messages[found]["d"]["hand_id"])
+
+    def bringing_in(m: dict[str, Any]) -> bool:
+        return m["t"] == "turn" and "bring_in" in [a["kind"] for a in m["d"]["legal"]]
+
+    deadline = time.monotonic() + 30
+    while True:
+        for player in (ann, bob):
+            if any(bringing_in(m) for m in player.messages[found:]):
+                reply = await player.command("act", kind="bring_in")
+                assert reply["t"] == "ack", reply
+                return hand_id
+        assert time.monotonic() < deadline, "nobody was asked to bring in"
+        await asyncio.sleep(0.05)
+
+
+async def play_hands(players: tuple[Player, ...], hands: int, timeout: float = 60) -> None:
+    """Both play passively until each has seen ``hands`` more hands finish."""
+    starts = [len(p.messages) for p in players]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(play_turns(p, stop)) for p in players]
+    deadline = time.monotonic() + timeout
+    try:
+        while not all(hand_finishes(p, s) >= hands for p, s in zip(players, starts, strict=True)):
+            assert time.monotonic() < deadline, [p.messages[-5:] for p in players]
+            assert not any(p.ended for p in players), [p.ended for p in players]
+            await asyncio.sleep(0.1)
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)

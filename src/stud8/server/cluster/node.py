@@ -212,6 +212,7 @@ class ClusterNode:
         live = await self.nodes.live()
         mine = len(self.lobby.tables)
         others = [n for n in live if n.name != self.name]
+        serving = [n for n in others if not n.draining]
         best = least_loaded([*others, _me(self.name, mine, self.nodes.url)])
         taken = 0
         for table_id in orphans:
@@ -221,11 +222,14 @@ class ClusterNode:
                 continue
             if taken >= MAX_CLAIMS_PER_TICK:
                 break
-            # the least loaded node keeps taking while it stays the least loaded
-            if chosen and others and mine + taken > min(n.tables for n in others) + 1:
+            # the least loaded node keeps taking while it stays the least loaded: a
+            # dead node's tables are shared among the others, not all taken by one
+            if chosen and serving and mine + taken > min(n.tables for n in serving):
                 break
             if await self.take(table_id):
                 taken += 1
+        if taken:  # the others see the new load at once, not at this node's next beat
+            await self.nodes.beat(tables=len(self.lobby.tables), draining=self.draining)
 
     async def take(self, table_id: str) -> bool:
         """Take the table over if nobody holds it (see the module); True if taken."""
