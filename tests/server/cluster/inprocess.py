@@ -1,0 +1,75 @@
+"""Nodes of one room in the test's event loop, on one PostgreSQL and one Redis, each
+served on 127.0.0.1 (:func:`cluster`): the shared helpers of the in-process cluster
+tests. Every node started is closed when the block ends."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+from redis.asyncio import Redis
+
+from server.roomclient import Room
+from server.roomdb import serving
+from stud8.server.admin import run_create_operator
+from stud8.server.cluster.node import ClusterNode
+from stud8.server.room.lobby import Lobby
+from stud8.server.runtime import Room as ServerRoom
+from stud8.server.runtime import open_cluster_room
+from stud8.server.settings import Settings
+
+PACE = {"STUD8_BETWEEN_HANDS": "0.05", "STUD8_BOT_DELAY": "0", "STUD8_SHOWDOWN_SECONDS": "0"}
+BOSS_PASSWORD = "Boss-Password-1"
+SPEC = {
+    "min_buy_in": 40,
+    "max_buy_in": 400,
+    "bots": 0,
+    "between_hands": 0.05,
+    "showdown_seconds": 0,
+}
+
+
+class Node(Room):
+    """One node, served on 127.0.0.1, as the websocket helpers know a room."""
+
+    def __init__(self, port: int, room: ServerRoom) -> None:
+        lobby: Lobby = room.app.state.room.lobby
+        super().__init__(port, None, lobby)  # type: ignore[arg-type]
+        self.room = room
+        self.node: ClusterNode = room.app.state.node
+
+
+@asynccontextmanager
+async def cluster(pg: str, redis_url: str, names: tuple[str, ...]) -> AsyncIterator[list[Node]]:
+    # the operator is made by the operator, before the nodes start (they find him)
+    code = await asyncio.to_thread(run_create_operator, pg, "boss", lambda: BOSS_PASSWORD)
+    assert code == 0
+    async with AsyncExitStack() as stack:
+        nodes: list[Node] = []
+        for name in names:
+            settings = Settings(
+                database_url=pg, redis_url=redis_url, node=name, default_tables=0,
+                operators=("boss",), starting_chips=1000, signups=1000,
+            )  # fmt: skip
+            room = await asyncio.to_thread(open_cluster_room, settings, PACE)
+            stack.callback(room.close)
+            port = await stack.enter_async_context(serving(room.app))
+            node = Node(port, room)
+            stack.push_async_callback(node.http.aclose)
+            nodes.append(node)
+        yield nodes
+
+
+async def owner(redis_url: str, table_id: str) -> str:
+    async with Redis.from_url(redis_url) as redis:
+        value = await redis.hget("stud8:tables", table_id)
+    assert isinstance(value, bytes)
+    return value.split(b"\n", 1)[0].decode()
+
+
+async def operator(node: Node) -> str:
+    r = await node.http.post("/api/v1/login", json={"name": "boss", "password": BOSS_PASSWORD})
+    assert r.status_code == 200, r.text
+    token: str = r.json()["token"]
+    return token
