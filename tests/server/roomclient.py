@@ -73,7 +73,11 @@ class Room:
         last_seen: int | None = None,
         table_id: str = "t1",
         compression: str | None = "deflate",
+        ids: str = "c",
     ) -> AsyncIterator[Client]:
+        """A websocket on the table; its command ids start with ``ids`` (the table
+        takes an id it has seen from the same player, from another tab too, for a
+        repeat: two tabs of one player need different ones)."""
         query = []
         if token is not None:
             query.append(f"token={token}")
@@ -82,7 +86,7 @@ class Room:
         url = f"ws://127.0.0.1:{self.port}/ws/v1/tables/{table_id}?{'&'.join(query)}"
         # max_queue=None: a test that stops reading must still see the close frame
         async with websockets.connect(url, max_queue=None, compression=compression) as ws:
-            client = Client(ws)
+            client = Client(ws, ids)
             welcome = await client.recv()
             assert welcome["t"] == "welcome"
             client.seat = welcome["d"]["seat"]
@@ -139,8 +143,9 @@ class Client:
     """A websocket client that keeps every message and checks none shows a card this
     viewer may not see."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: ClientConnection, ids: str = "c") -> None:
         self.ws = ws
+        self._id_prefix = ids
         self.seat: int | None = None
         self.messages: list[Msg] = []
         self.last_seq = 0
@@ -190,7 +195,7 @@ class Client:
         await self.ws.send(json.dumps({"t": t, "d": d}))
 
     def new_id(self) -> str:
-        return f"c{next(self._ids)}"
+        return f"{self._id_prefix}{next(self._ids)}"
 
     async def reply(self, command_id: str | None) -> Msg:
         return await self.until(

@@ -40,19 +40,21 @@ async def open_t1(nodes: list[Node], redis_url: str, **spec: Any) -> tuple[Node,
 
 
 @contextlib.asynccontextmanager
-async def playing(*clients: Client) -> AsyncIterator[None]:
+async def playing(*clients: Client, watching: tuple[Client, ...] = ()) -> AsyncIterator[None]:
     """The clients act passively on every turn of theirs (in tasks of their own)
-    while the block runs; what they receive is kept in their ``messages``."""
+    while the block runs, those ``watching`` only read; what they receive is kept
+    in their ``messages``."""
 
-    async def act(client: Client) -> None:
+    async def act(client: Client, acts: bool) -> None:
         while True:
-            if client.turn is not None:
+            if acts and client.turn is not None:
                 turn, client.turn = client.turn, None
                 await client.send("act", id=client.new_id(), **passive(turn))
             with contextlib.suppress(TimeoutError):
                 await client.recv(timeout=0.5)
 
-    tasks = [asyncio.create_task(act(c)) for c in clients]
+    tasks = [asyncio.create_task(act(c, True)) for c in clients]
+    tasks += [asyncio.create_task(act(c, False)) for c in watching]
     try:
         yield
     finally:
@@ -147,5 +149,103 @@ def test_a_player_waiting_through_one_node_is_offered_a_seat_at_a_table_of_anoth
         assert ledger.audit().ok
         balances = ledger.balances()
         assert balances.get(table_account("t1", "bob"), 0) == 0  # stood up, paid out
+    finally:
+        engine.dispose()
+
+
+ACTIONS = {"bring_in", "complete", "bet", "raise", "call", "check", "fold"}
+
+
+def actions_of(client: Client, seat: int, start: int) -> list[Msg]:
+    return [m for m in client.messages[start:] if kind(m) in ACTIONS and m["d"]["seat"] == seat]
+
+
+def answer_to(command_id: str) -> Any:
+    return lambda m: m["t"] in ("ack", "reject") and m["d"].get("id") == command_id
+
+
+def test_one_account_through_two_nodes_at_once_sees_one_seat_and_acts_once(
+    tmp_path: Path, redis_url: str
+) -> None:
+    pg = fresh_database("postgresql", tmp_path)
+
+    async def main() -> int:
+        async with cluster(pg, redis_url, ("a", "b")) as nodes:
+            # a long clock and 2 s between hands: nothing is acted for her, and her
+            # second fold cannot land in the next hand
+            here, away = await open_t1(nodes, redis_url, action_seconds=60, between_hands=2)
+            ann, bob = await away.player("ann"), await here.player("bob")
+            # ann in two tabs: one on the node that runs the table, one on the other
+            async with here.connect(ann) as tab1, here.connect(bob) as c2:
+                mark = len(tab1.messages)
+                async with away.connect(ann, ids="tab2-") as tab2:
+                    await sit(away, tab2, 1)
+                    sat = await expect(tab1, lambda m: kind(m) == "sit", mark)
+                    assert sat["d"]["seat"] == 1 and sat["d"]["player"] == "ann", sat
+                    tab1.seat = 1
+                    # one seat for the account: not a second one from the other tab
+                    again = await tab1.command("sit", seat=3, amount=100)
+                    assert again["t"] == "reject", again
+                    await sit(here, c2, 2)
+                    async with playing(c2, watching=(tab1, tab2)):
+                        # the same command through both nodes at once: applied once,
+                        # and both tabs get the table's one answer
+                        mark = len(tab1.messages)
+                        turn = await seen(tab1, lambda m: m["t"] == "turn", mark)
+                        await seen(tab2, lambda m: m["t"] == "turn")
+                        act = passive(turn)
+                        await asyncio.gather(
+                            tab1.send("act", id="same", **act), tab2.send("act", id="same", **act)
+                        )
+                        for tab in (tab1, tab2):
+                            assert (await seen(tab, answer_to("same")))["t"] == "ack"
+                        acted = await seen(
+                            tab1, lambda m: kind(m) in ACTIONS and m["d"]["seat"] == 1, mark
+                        )
+                        assert len(actions_of(tab1, 1, mark)) == 1
+                        # her next turn: two folds from the two tabs at once (different
+                        # ids): one is applied, the other refused (the hand is over for her)
+                        mark = tab1.messages.index(acted) + 1
+                        await seen(tab1, lambda m: m["t"] == "turn", mark)
+                        await asyncio.gather(
+                            tab1.send("act", id="one", kind="fold"),
+                            tab2.send("act", id="two", kind="fold"),
+                        )
+                        answers = [
+                            (await seen(tab1, answer_to("one")))["t"],
+                            (await seen(tab2, answer_to("two")))["t"],
+                        ]
+                        assert sorted(answers) == ["ack", "reject"], answers
+                        folds = [m for m in actions_of(tab1, 1, mark) if kind(m) == "fold"]
+                        assert len(folds) == 1, folds
+                    # she plays on through the owner's node; the other tab follows
+                    marks = [len(tab1.messages), len(tab2.messages)]
+                    async with playing(c2, tab1, watching=(tab2,)):
+                        for tab, start in zip((tab1, tab2), marks, strict=True):
+                            await seen(tab, lambda m: kind(m) == "hand_finish", start)
+                        # she leaves through the other node
+                        await tab2.send("leave", id="bye")
+                        assert (await seen(tab2, answer_to("bye")))["t"] == "ack"
+                        left = await seen(tab1, lambda m: kind(m) == "leave", marks[0])
+                        await seen(tab2, lambda m: kind(m) == "leave", marks[1])
+                    # both tabs saw the same table: every event both got is the same
+                    one = {m["v"]: m["d"] for m in tab1.messages if m["t"] == "event"}
+                    two = {m["v"]: m["d"] for m in tab2.messages if m["t"] == "event"}
+                    common = sorted(set(one) & set(two))
+                    assert len(common) > 20, common
+                    assert [one[v] for v in common] == [two[v] for v in common]
+                    chips: int = left["d"]["chips"]
+                    return chips
+        raise AssertionError("unreachable")
+
+    chips = asyncio.run(asyncio.wait_for(main(), 120))
+    engine = create_engine_for(pg)
+    try:
+        ledger = Ledger(engine)
+        balances = ledger.balances()
+        # her one seat's chips, back in her account once
+        assert balances["bank:ann"] == 1000 - 200 + chips
+        assert balances.get(table_account("t1", "ann"), 0) == 0
+        assert ledger.audit().ok
     finally:
         engine.dispose()
