@@ -289,10 +289,12 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
 
     from stud8.server.books.fencing import TableEpochs
     from stud8.server.bus.redis import RedisBus
+    from stud8.server.cluster import PREFIX
     from stud8.server.cluster.keeper import ClusterKeeper
     from stud8.server.cluster.leases import Leases
     from stud8.server.cluster.node import ClusterNode
     from stud8.server.cluster.nodes import Nodes
+    from stud8.server.http.sharedguard import SharedGuard
 
     if settings.redis_url is None:
         raise ValueError("a room on several nodes needs Redis (--redis redis://HOST:PORT/N)")
@@ -374,6 +376,8 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         flush=writer.drain,
         startup=[start],
         shutdown=[stop, writer.drain],
+        # every node counts the log-ins and sign-ups together
+        guard_for=lambda limits: SharedGuard(redis, limits, prefix=PREFIX),
     )
     app = create_app(room)
     app.state.node = node

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
 
 from redis.asyncio import Redis
 
@@ -41,7 +42,10 @@ class Node(Room):
 
 
 @asynccontextmanager
-async def cluster(pg: str, redis_url: str, names: tuple[str, ...]) -> AsyncIterator[list[Node]]:
+async def cluster(
+    pg: str, redis_url: str, names: tuple[str, ...], **overrides: Any
+) -> AsyncIterator[list[Node]]:
+    """One node per name (``overrides``: the settings that differ from the tests' usual)."""
     # the operator is made by the operator, before the nodes start (they find him)
     code = await asyncio.to_thread(run_create_operator, pg, "boss", lambda: BOSS_PASSWORD)
     assert code == 0
@@ -51,7 +55,7 @@ async def cluster(pg: str, redis_url: str, names: tuple[str, ...]) -> AsyncItera
             settings = Settings(
                 database_url=pg, redis_url=redis_url, node=name, default_tables=0,
                 operators=("boss",), starting_chips=1000, signups=1000,
-            )  # fmt: skip
+            ).with_overrides(**overrides)  # fmt: skip
             room = await asyncio.to_thread(open_cluster_room, settings, PACE)
             stack.callback(room.close)
             port = await stack.enter_async_context(serving(room.app))

@@ -42,13 +42,13 @@ async def register(request: Request) -> Response:
     this address opened too many lately)."""
     room, address = room_of(request), address_of(request)
     name, password = _credentials(await json_body(request))
-    wait = room.guard.signup_attempt(address)
+    wait = await room.guard.signup_attempt(address)
     if wait:
         raise TooManyRequests("too many new accounts from your address: try later", wait)
     try:
         account = await room.auth.register(name, password)
     except BaseException:
-        room.guard.signup_failed(address)
+        await room.guard.signup_failed(address)
         raise
     return JSONResponse(to_json(Registered(account.name, account.operator)), 201)
 
@@ -59,7 +59,7 @@ async def login(request: Request) -> Response:
     name, password = _credentials(await json_body(request))
     room, address = room_of(request), address_of(request)
     auth, guard = room.auth, room.guard
-    wait = guard.login_attempt(name, address)
+    wait = await guard.login_attempt(name, address)
     if wait:
         raise TooManyRequests("too many wrong passwords: try again later", wait)
     try:
@@ -67,9 +67,9 @@ async def login(request: Request) -> Response:
     except LoginRefusedError:
         raise
     except BaseException:  # not checked (the database busy): it does not count
-        guard.login_undone(name, address)
+        await guard.login_undone(name, address)
         raise
-    guard.login_succeeded(name, address)
+    await guard.login_succeeded(name, address)
     account = await auth.account_for_token(token)
     if account is None:  # the session ended at once (a logout in between)
         raise Unauthorized("the session ended; log in again")

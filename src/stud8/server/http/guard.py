@@ -13,14 +13,21 @@ applies). Sign-ups are counted per address (``signups``, default 5 an hour). The
 refusals are logged (``stud8.server.guard``), once each time a limit is reached, so
 the operator sees an attack without a line per attempt.
 
+:class:`Guard` counts in this process. A room on several nodes counts in Redis
+instead (:class:`stud8.server.http.sharedguard.SharedGuard`, the same limits), so
+that spreading the attempts over N nodes does not give an attacker N times as many;
+both are an :class:`AccountGuard`.
+
+>>> import asyncio
 >>> from stud8.server.settings import Settings
 >>> t = [0.0]
 >>> guard = Guard(Settings(login_failures=2), now=lambda: t[0])
->>> guard.login_attempt("ann", "10.0.0.9"), guard.login_attempt("ANN", "10.0.0.8")
+>>> attempt = lambda name, address: asyncio.run(guard.login_attempt(name, address))
+>>> attempt("ann", "10.0.0.9"), attempt("ANN", "10.0.0.8")
 (0.0, 0.0)
->>> guard.login_attempt("ann", "10.0.0.7")
+>>> attempt("ann", "10.0.0.7")
 60.0
->>> t[0] = 30.0; guard.login_attempt("ann", "10.0.0.7")
+>>> t[0] = 30.0; attempt("ann", "10.0.0.7")
 30.0
 """
 
@@ -29,19 +36,35 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from stud8.server.edge.ratelimit import Throttle
 from stud8.server.settings import Settings
 
-__all__ = ["Guard"]
+__all__ = ["AccountGuard", "Guard"]
 
 log = logging.getLogger("stud8.server.guard")
 
 KNOWN_ADDRESSES = 100_000  # (account, address) pairs that logged in, remembered
 
 
+class AccountGuard(Protocol):
+    """What the accounts' endpoints ask before and after a log-in or a sign-up."""
+
+    async def login_attempt(self, name: str, address: str) -> float: ...
+
+    async def login_undone(self, name: str, address: str) -> None: ...
+
+    async def login_succeeded(self, name: str, address: str) -> None: ...
+
+    async def signup_attempt(self, address: str) -> float: ...
+
+    async def signup_failed(self, address: str) -> None: ...
+
+
 class Guard:
-    """The limits on log-ins and sign-ups of one room (see the module)."""
+    """The limits on log-ins and sign-ups of one room, counted in this process (see
+    the module)."""
 
     def __init__(self, settings: Settings, *, now: Callable[[], float] = time.monotonic) -> None:
         self._now = now
@@ -54,7 +77,7 @@ class Guard:
     # An attempt counts as a failure from the moment it is made (and is taken back
     # if the password was right): a burst of attempts at once, all checking their
     # passwords together, cannot slip past the limit before the first has failed.
-    def login_attempt(self, name: str, address: str) -> float:
+    async def login_attempt(self, name: str, address: str) -> float:
         """0.0 if ``address`` may try a password for ``name`` now (the attempt is
         counted), else the seconds to wait."""
         key = name.casefold()
@@ -82,17 +105,17 @@ class Guard:
             )  # fmt: skip
         return 0.0
 
-    def login_undone(self, name: str, address: str) -> None:
+    async def login_undone(self, name: str, address: str) -> None:
         """The attempt could not be checked (the database was busy): it does not count."""
         key = name.casefold()
         if (key, address) not in self._known:
             self._accounts.unnote(key)
         self._addresses.unnote(address)
 
-    def login_succeeded(self, name: str, address: str) -> None:
+    async def login_succeeded(self, name: str, address: str) -> None:
         """The password was right: the attempt is not a failure, the address known."""
         key = name.casefold()
-        self.login_undone(name, address)
+        await self.login_undone(name, address)
         if len(self._known) >= KNOWN_ADDRESSES:
             for pair in list(self._known)[: KNOWN_ADDRESSES // 10]:
                 del self._known[pair]
@@ -100,7 +123,7 @@ class Guard:
         self._known[(key, address)] = self._now()
 
     # ------------------------------------------------------------ sign-ups
-    def signup_attempt(self, address: str) -> float:
+    async def signup_attempt(self, address: str) -> float:
         """0.0 if ``address`` may open an account now (counted), else the seconds to wait."""
         wait = self._signups.wait(address)
         if wait:
@@ -114,6 +137,6 @@ class Guard:
             )  # fmt: skip
         return 0.0
 
-    def signup_failed(self, address: str) -> None:
+    async def signup_failed(self, address: str) -> None:
         """No account was made (a bad name, a name taken): the attempt does not count."""
         self._signups.unnote(address)

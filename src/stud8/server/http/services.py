@@ -15,7 +15,7 @@ from typing import Protocol
 
 from stud8.server.accounts.auth import Auth
 from stud8.server.edge import Edge
-from stud8.server.http.guard import Guard
+from stud8.server.http.guard import AccountGuard, Guard
 from stud8.server.http.sessions import OpenSockets
 from stud8.server.room.lobby import Lobby
 from stud8.server.settings import Settings
@@ -59,8 +59,10 @@ class RoomServices:
     flush: Callable[[], Awaitable[None]] | None = None
     startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
-    guard: Guard = field(init=False)  # the limits on log-ins and sign-ups
+    # the limits on log-ins and sign-ups: counted here, or shared by the nodes of a room
+    guard_for: Callable[[Settings], AccountGuard] = Guard
+    guard: AccountGuard = field(init=False)
     sockets: OpenSockets = field(default_factory=OpenSockets)  # the open table websockets
 
     def __post_init__(self) -> None:
-        self.guard = Guard(self.settings)
+        self.guard = self.guard_for(self.settings)
