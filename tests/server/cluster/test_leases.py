@@ -1,5 +1,6 @@
 """Table leases in a real Redis: one holder at a time, renewed only by its holder,
-free again when its holder stops renewing or gives it up."""
+free again when its holder stops renewing or gives it up; the tables that want an
+owner found without reading every lease (the due set)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import asyncio
 import pytest
 from redis.asyncio import Redis
 
-from stud8.server.cluster.leases import Leases, lease_key
+from stud8.server.cluster.leases import LEASES, Leases, lease_key
 
 
 def test_one_node_at_a_time_holds_a_lease(redis_url: str) -> None:
@@ -58,6 +59,37 @@ def test_a_lease_nobody_holds_is_taken_again_at_its_renewal(redis_url: str) -> N
             assert await one.renew(["t1"]) == set()
             assert await one.owners(["t1"]) == {"t1": "n1"}
             assert not await two.acquire("t1")
+
+    asyncio.run(main())
+
+
+def test_only_the_tables_whose_lease_ran_out_or_was_released_are_due(redis_url: str) -> None:
+    async def main() -> None:
+        async with Redis.from_url(redis_url) as redis:
+            one, two = Leases(redis, "n1", seconds=0.3), Leases(redis, "n2", seconds=5)
+            await one.want(["new"])  # a new table: due at once
+            assert await one.due() == ["new"]
+            assert await one.acquire("new") and await one.acquire("dies")
+            assert await two.acquire("lives") and await two.acquire("handed")
+            assert await one.due() == []
+            assert await two.release("handed")  # handed over: due at once
+            assert await one.due() == ["handed"]
+            await one.want(["handed", "lives"])  # known already: left as they are
+            assert await one.due() == ["handed"]
+            # n1 stops renewing "dies"; renews "new" in time
+            for _ in range(3):
+                await asyncio.sleep(0.15)
+                assert await one.renew(["new"]) == set()
+            assert await two.renew(["lives"]) == set()
+            assert sorted(await one.due()) == ["dies", "handed"]
+            assert await two.acquire("dies")  # taken: no longer due
+            assert await one.due() == ["handed"]
+            await one.forget(["handed"])  # closed
+            assert await one.due() == []
+            # a lease taken again at its renewal (Redis emptied) is back in the set
+            await redis.flushall()
+            assert await two.renew(["lives"]) == set()
+            assert await one.due() == [] and await redis.zscore(LEASES, "lives")
 
     asyncio.run(main())
 

@@ -14,6 +14,7 @@ disagree. :mod:`stud8.server.room.restore` reads them back at startup.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 
@@ -96,6 +97,16 @@ class TableStore:
         with self._sessions() as session:
             query = select(RoomTable.table_id).where(RoomTable.closed_at.is_(None))
             return list(session.scalars(query.order_by(RoomTable.id)))
+
+    def open_among(self, table_ids: Sequence[str]) -> set[str]:
+        """Those of ``table_ids`` that are stored and not closed."""
+        if not table_ids:
+            return set()
+        with self._sessions() as session:
+            query = select(RoomTable.table_id).where(
+                RoomTable.table_id.in_(list(table_ids)), RoomTable.closed_at.is_(None)
+            )
+            return set(session.scalars(query))
 
     # ------------------------------------------------------------ seats
     def seats(self, table_id: str) -> list[StoredSeat]:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["PREFIX", "TABLES", "Channels", "pack", "unpack"]
+__all__ = ["DIRECTORY_LOG", "DIRECTORY_VERSION", "PREFIX", "TABLES", "Channels", "pack", "unpack"]
 
 PREFIX = "stud8:"
-TABLES = f"{PREFIX}tables"
+TABLES = f"{PREFIX}tables"  # hash: the directory, an entry per open table
+DIRECTORY_VERSION = f"{PREFIX}dirver"  # counter: one up at each change of the directory
+DIRECTORY_LOG = f"{PREFIX}dirlog"  # sorted set: each table's id, scored with its last change
 
 
 class Channels:

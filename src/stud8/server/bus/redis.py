@@ -15,6 +15,9 @@ RedisBus joins the nodes' LocalBuses through Redis (lila-ws and lila's way):
 ``stud8:tables``              hash: every open table's entry (its owner, the id of this
                               run of it, what it is, its last status), for a node that
                               starts or lost a message
+``stud8:dirver``              counter: the directory's version, one up at each change
+``stud8:dirlog``              sorted set: each table's id scored with the version of its
+                              last change (so a node reads only what changed)
 ============================  ==========================================================
 
 Each message is a line of JSON (its header: what it is, for whom, a request id)
@@ -26,8 +29,12 @@ for good: the events are numbered, so a follower that sees a gap, or is told it
 may have missed some (``lost``, after a reconnection), catches up from the table;
 a command that gets no answer in :data:`REPLY_SECONDS` is answered "try again" (a
 command carries its id, and the table answers a repeated id with its first answer,
-so trying again is safe); and the directory is read whole again every
-:data:`DIRECTORY_SECONDS`.
+so trying again is safe); and every :data:`DIRECTORY_SECONDS` a node reads what
+changed in the directory since its last read: each change (one Lua script: the
+entry, the version one up, the entry's version in the log, the message) is
+numbered, so one small read says whether anything changed, and the entries that
+did are read alone. The whole directory is read at the start, after Redis came
+back, and every :data:`FULL_DIRECTORY_SECONDS` (the safety net).
 
 A node follows its own tables directly (their LocalBus) and the others' through
 ``stud8:ev:<table>``; a table that moves to or from this node (its owner died, or
@@ -51,7 +58,14 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from stud8.server.bus import Listed, NoSuchTable
-from stud8.server.bus.channels import TABLES, Channels, pack, unpack
+from stud8.server.bus.channels import (
+    DIRECTORY_LOG,
+    DIRECTORY_VERSION,
+    TABLES,
+    Channels,
+    pack,
+    unpack,
+)
 from stud8.server.bus.codec import (
     BusCodecError,
     decode_catch_up,
@@ -77,9 +91,38 @@ __all__ = ["RedisBus", "TableMoving"]
 log = logging.getLogger("stud8.server")
 
 TABLES_KEY = TABLES.encode()
+_DIRECTORY_KEYS = (TABLES_KEY, DIRECTORY_LOG.encode(), DIRECTORY_VERSION.encode())
 
 REPLY_SECONDS = 5.0  # a command or catch-up not answered by then: "try again"
-DIRECTORY_SECONDS = 5.0  # the whole directory read again this often
+DIRECTORY_SECONDS = 5.0  # what changed in the directory read this often
+FULL_DIRECTORY_SECONDS = 300.0  # the whole directory read again this often
+MAX_CHANGES = 2000  # more changes than this since the last read: the whole read instead
+
+# A change of a table's entry (ARGV: table id, entry or '' if it is gone, channel,
+# message): the entry, the directory's version one up, the entry's version, the news.
+_CHANGE = b"""
+local v = redis.call('INCR', KEYS[3])
+if ARGV[2] == '' then
+    redis.call('HDEL', KEYS[1], ARGV[1])
+else
+    redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+end
+redis.call('ZADD', KEYS[2], v, ARGV[1])
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return v
+"""
+
+# What changed since version ARGV[1]: {version} if nothing (or Redis restarted and
+# the version went back), {version, ids, entries} else, {version, false} if too much.
+_CHANGES = """
+local v = tonumber(redis.call('GET', KEYS[3]) or '0')
+local since = tonumber(ARGV[1])
+if v <= since then return {v} end
+if v - since > tonumber(ARGV[2]) then return {v, false} end
+local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. since, v)
+if #ids == 0 then return {v} end
+return {v, ids, redis.call('HMGET', KEYS[1], unpack(ids))}
+"""
 
 NOT_ANSWERED = "the table did not answer in time (it may be moving); try again"
 MOVED = "the table has moved to another node; try again"
@@ -136,6 +179,9 @@ class RedisBus:
         self._forwarding: dict[str, Any] = {}  # this node's tables: their local following
         self._runs: dict[str, str] = {}  # this node's tables: their run's id
         self._missing: dict[str, int] = {}  # tables not in the hash at the last reads
+        self._version = -1  # the directory's version at the last read (-1: read it whole)
+        self._full_read_at = 0.0  # (the event loop's clock)
+        self._changes = redis.register_script(_CHANGES)
         self._tasks: list[asyncio.Task[None]] = []
         self._serving: set[asyncio.Task[None]] = set()
         # closes a table of this node for another node's lobby (an operator's request)
@@ -207,14 +253,23 @@ class RedisBus:
         run = self._runs[table_id]
         self._set_entry(table_id, _Entry(self.node, run, listed))
         value = f"{self.node}\n{run}\n".encode() + encode_listed(listed)
-        self._queue(command(b"HSET", TABLES_KEY, table_id.encode(), value))
-        self._send(self.channels.directory, table_id.encode() + b"\n" + value)
+        self._change(table_id, value)
 
     def unlist(self, table_id: str) -> None:
         """The table is closed for good (not moving): off the room's directory."""
         self._drop_entry(table_id)
-        self._queue(command(b"HDEL", TABLES_KEY, table_id.encode()))
-        self._send(self.channels.directory, table_id.encode() + b"\n")
+        self._change(table_id, b"")
+
+    def _change(self, table_id: str, value: bytes) -> None:
+        """The table's entry in the room's directory is ``value`` now (b"": gone),
+        and every node is told (see :data:`_CHANGE`)."""
+        key = table_id.encode()
+        self._queue(
+            command(
+                b"EVAL", _CHANGE, b"3", *_DIRECTORY_KEYS, key, value,
+                self.channels.directory, key + b"\n" + value,
+            )
+        )  # fmt: skip
 
     # ------------------------------------------------------------ the edge's side
     def send(self, table_id: str, command: Command) -> asyncio.Future[Reply]:
@@ -393,7 +448,39 @@ class RedisBus:
         node, run, listed = value.split(b"\n", 2)
         self._set_entry(table_id, _Entry(node.decode(), run.decode(), decode_listed(listed)))
 
+    async def _read_changes(self) -> None:
+        """Read what changed in the directory since the last read (the whole
+        directory if this node cannot tell)."""
+        now = asyncio.get_running_loop().time()
+        if self._version < 0 or now >= self._full_read_at:
+            await self._read_directory()
+            return
+        found = await self._changes(
+            keys=[TABLES, DIRECTORY_LOG, DIRECTORY_VERSION], args=[self._version, MAX_CHANGES]
+        )
+        version = int(found[0])
+        if version < self._version or (len(found) == 2 and not found[1]):
+            await self._read_directory()  # Redis restarted, or too much changed
+            return
+        if len(found) == 3:
+            for key, value in zip(found[1], found[2], strict=True):
+                table_id = key.decode() if isinstance(key, bytes) else str(key)
+                if self.local.hosts(table_id):
+                    continue  # ours: what we know is newer
+                if value is None:
+                    self._drop_entry(table_id)  # closed for good
+                    continue
+                try:
+                    self._take_entry(table_id, value)
+                except (BusCodecError, ValueError) as exc:
+                    log.error(
+                        "the directory's entry for table %s cannot be read: %s", table_id, exc
+                    )
+        self._version = version
+
     async def _read_directory(self) -> None:
+        self._full_read_at = asyncio.get_running_loop().time() + FULL_DIRECTORY_SECONDS
+        version = int(await self.redis.get(DIRECTORY_VERSION) or 0)  # before the entries
         entries = await self.redis.hgetall(TABLES)
         seen: set[str] = set()
         for key, value in entries.items():
@@ -416,12 +503,14 @@ class RedisBus:
             if self._missing[table_id] >= 2:
                 del self._missing[table_id]
                 self._drop_entry(table_id)
+        # (a missing entry is read whole again next time, until it is back or dropped)
+        self._version = -1 if self._missing else version
 
     async def _refresh(self) -> None:
         while True:
             await asyncio.sleep(self.directory_seconds)
             try:
-                await self._read_directory()
+                await self._read_changes()
             except (RedisError, OSError) as exc:
                 log.warning("node %s cannot read the room's directory: %s", self.node, exc)
 
@@ -481,6 +570,7 @@ class RedisBus:
         # Redis may have restarted empty: this node's tables listed again
         for table_id, listed in self.local.directory().items():
             self._local_changed(table_id, listed, False)
+        self._version = -1  # the next read is whole
         self._spawn(self._read_directory())
 
     def _subscribed(self, channel: bytes) -> None:

@@ -13,10 +13,13 @@ Every :data:`TICK_SECONDS` a :class:`ClusterNode`
    hands** (:meth:`Table.hand_over`: the hand in play is finished, no new one
    dealt), so a drain cancels no hand;
 4. else takes the tables that have no owner (their owner died, was drained, or
-   they are new): the room's open tables are in the database, their owners in
-   Redis. The least loaded live node takes them (every node asks the same
-   question and gets the same answer, so only one tries; if it does not, any node
-   may after :data:`ORPHAN_GRACE_SECONDS`). Taking a table over is, in order:
+   they are new): those whose lease ran out or was released, from the leases'
+   sorted set (:meth:`Leases.due`), checked against their lease keys and the
+   database; every :data:`FULL_SCAN_SECONDS` every open table of the database
+   and its lease (the safety net: Redis restarted empty). The least loaded live
+   node takes them (every node asks the same question and gets the same answer,
+   so only one tries; if it does not, any node may after
+   :data:`ORPHAN_GRACE_SECONDS`). Taking a table over is, in order:
    its lease (``SET NX``), its epoch one higher in the database (from then on the
    old owner can write nothing of it), its hand in play cancelled through the
    ledger (every chip back, the history records it: RULES.md section 7), its seats
@@ -60,6 +63,7 @@ ORPHAN_GRACE_SECONDS = 3.0  # a table the least loaded node has not taken: anyon
 HAND_OVER_SECONDS = 120.0  # the longest a drain waits for a hand to end
 MAX_CLAIMS_PER_TICK = 25
 PLACE_SECONDS = 10.0  # a new table runs on some node within this time
+FULL_SCAN_SECONDS = 30.0  # every open table's lease read: the safety net of the due set
 
 
 @dataclass(slots=True)
@@ -88,6 +92,7 @@ class ClusterNode:
         tables: TableStore,
         tick: float = TICK_SECONDS,
         grace: float = ORPHAN_GRACE_SECONDS,
+        full_scan: float = FULL_SCAN_SECONDS,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.name = nodes.name
@@ -108,6 +113,8 @@ class ClusterNode:
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._quiet_until = 0.0  # no table taken before (Redis was away)
+        self.full_scan_seconds = full_scan
+        self._full_scan_at = 0.0  # the next full scan for tables without an owner
         self._looking: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -148,6 +155,7 @@ class ClusterNode:
                 # when it is back, the owners first take their leases again (Redis may
                 # have restarted empty): no table is taken from a live owner
                 self._quiet_until = self._now() + self.leases.ms / 1000
+                self._full_scan_at = 0.0  # Redis may have restarted empty: a full scan
             except Exception:
                 log.exception("node %s: its round failed", self.name)
             await asyncio.sleep(self.tick_seconds)
@@ -199,11 +207,35 @@ class ClusterNode:
         finally:
             self._looking = None
 
-    async def _take_orphans(self) -> None:
-        open_ids = await asyncio.to_thread(self.tables.open_ids)
-        owners = await self.leases.owners(open_ids)
+    async def _orphans(self) -> list[str]:
+        """The open tables nobody holds: those whose lease ran out or was released
+        (the leases' sorted set, :meth:`Leases.due`), checked; every
+        :data:`FULL_SCAN_SECONDS` (and after Redis came back) every open table of the
+        database, in case the set lost some (Redis restarted empty)."""
         now = self._now()
-        orphans = [t for t, owner in owners.items() if owner is None and t not in self.lobby.tables]
+        if now >= self._full_scan_at:
+            self._full_scan_at = now + self.full_scan_seconds
+            open_ids = await asyncio.to_thread(self.tables.open_ids)
+            owners = await self.leases.owners(open_ids)
+            orphans = [t for t, owner in owners.items() if owner is None]
+            await self.leases.want(orphans)
+            return [t for t in orphans if t not in self.lobby.tables]
+        due = [t for t in await self.leases.due() if t not in self.lobby.tables]
+        if not due:
+            return []
+        owners = await self.leases.owners(due)
+        free = [t for t in due if owners[t] is None]
+        if not free:
+            return []
+        still_open = await asyncio.to_thread(self.tables.open_among, free)
+        closed = [t for t in free if t not in still_open]
+        if closed:
+            await self.leases.forget(closed)
+        return [t for t in free if t in still_open]
+
+    async def _take_orphans(self) -> None:
+        orphans = await self._orphans()
+        now = self._now()
         for table_id in list(self._orphaned_at):
             if table_id not in orphans:
                 del self._orphaned_at[table_id]
@@ -270,6 +302,7 @@ class ClusterNode:
         """A new table (stored) goes to the least loaded node: this one takes it at
         once if it is that node, another within its next round. Returns once the
         room's directory lists it."""
+        await self.leases.want([table_id])
         self.bus.wake_all()
         deadline = self._now() + PLACE_SECONDS
         while table_id not in self.bus.directory():
