@@ -15,6 +15,8 @@ node                   ``STUD8_NODE``              the host's name and the port
 login_failures         ``STUD8_LOGIN_FAILURES``    ``5`` wrong passwords an account a minute
 address_failures       ``STUD8_ADDRESS_FAILURES``  ``20`` wrong passwords an address in 15 min
 signups                ``STUD8_SIGNUPS``           ``5`` new accounts an address an hour
+replay_files           ``STUD8_REPLAY_FILES``      ``30`` files an address sends the
+                                                   replayer a minute
 account_sockets        ``STUD8_ACCOUNT_SOCKETS``   ``8`` open websockets of an account
 address_sockets        ``STUD8_ADDRESS_SOCKETS``   ``64`` open websockets from an address
 address_rate, _burst   ``STUD8_ADDRESS_RATE``,     ``60`` messages a second from an
@@ -73,6 +75,8 @@ class Settings:
     address_period: float = 900.0
     signups: int = 5
     signup_period: float = 3600.0
+    replay_files: int = 30  # hand history files an address sends the replayer
+    replay_period: float = 60.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -86,10 +90,11 @@ class Settings:
         ):
             raise ValueError("the rate limits and the caps on sockets must be positive")
         if (
-            min(self.login_failures, self.address_failures, self.signups) < 1
+            min(self.login_failures, self.address_failures, self.signups, self.replay_files) < 1
             or min(self.login_period, self.address_period, self.signup_period) <= 0
+            or self.replay_period <= 0
         ):
-            raise ValueError("the limits on log-ins and sign-ups must be positive")
+            raise ValueError("the limits on log-ins, sign-ups and replayed files must be positive")
         if self.node is not None and not NODE_NAME.fullmatch(self.node):
             raise ValueError(
                 f"a node's name is 1 to 64 letters, digits, '.', '_' or '-', not {self.node!r}"
@@ -118,6 +123,7 @@ class Settings:
             ("login_failures", int),
             ("address_failures", int),
             ("signups", int),
+            ("replay_files", int),
             ("account_sockets", int),
             ("address_sockets", int),
             ("address_rate", float),

@@ -286,6 +286,23 @@ class HandStore:
                 )
             )
 
+    def ids_for(
+        self, player: str | None, limit: int = DEFAULT_LIMIT, *, table: str | None = None
+    ) -> list[tuple[str, str, bool]]:
+        """(hand id, table, has a record) of the latest ``limit`` hands of ``player``
+        (of the room: None), at ``table`` if given, latest first."""
+        limit = max(0, min(limit, MAX_LIMIT))
+        query = select(StoredHand.hand_id, StoredHand.table_id, StoredHand.record.is_not(None))
+        if player is not None:
+            query = query.join(HandPlayer, HandPlayer.hand_ref == StoredHand.id).where(
+                HandPlayer.player == player
+            )
+        if table is not None:
+            query = query.where(StoredHand.table_id == table)
+        with self._sessions() as session:
+            rows = session.execute(query.order_by(StoredHand.id.desc()).limit(limit))
+            return [(str(h), str(t), bool(r)) for h, t, r in rows]
+
     def summaries_of(self, player: str, limit: int = DEFAULT_LIMIT) -> list[HandSummary]:
         """The hands the player played, the latest first."""
         ids = self.hands_of(player, limit)

@@ -63,6 +63,17 @@ class MemoryHandStore:
             out.append(record)
         return out
 
+    def record(self, hand_id: str) -> HandRecord | None:
+        """A hand's record, or None if it is not kept."""
+        return self._by_id([hand_id])[0]
+
+    def ids_for(
+        self, player: str | None, limit: int = DEFAULT_LIMIT, *, table: str | None = None
+    ) -> list[tuple[str, str, bool]]:
+        """(hand id, table, has a record) of the latest ``limit`` hands of ``player``
+        (of the room: None), at ``table`` if given, latest first."""
+        return [(r.hand_id, r.table, True) for r in self._latest(limit, player=player, table=table)]
+
     def _by_id(self, hand_ids: Sequence[str]) -> list[HandRecord | None]:
         with self._lock:
             known = {r.hand_id: r for r in self._hands}

@@ -20,6 +20,10 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``POST /api/v1/tables``                     create a table (operators only)
 ``DELETE /api/v1/tables/{table_id}``        close a table (operators only)
 ``GET /api/v1/hands``                       hand histories, PokerStars text
+``GET /api/v1/hands/list``                  the ids of those hands
+``GET /api/v1/hands/{hand_id}/replay``      a hand to replay, with the cards its
+                                            viewer may see (no login needed)
+``POST /api/v1/replays``                    a hand history file read to replay it
 ``GET /api/v1/schemas``                     the protocol's JSON schemas
 ``GET /health``, ``GET /ready``             alive; able to work (database, writer)
 ``WS /ws/v1/tables/{table_id}``             play (the token as a subprotocol) or watch;
@@ -64,9 +68,11 @@ from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.hands import hands
 from stud8.server.http.headers import SecurityHeaders
 from stud8.server.http.health import health, ready
+from stud8.server.http.replays import hand_list, hand_replay, replay_file
 from stud8.server.http.services import RoomServices
 from stud8.server.http.sockets import table_socket
 from stud8.server.http.tables import close_table, create_table, list_tables
+from stud8.server.wire.limits import MAX_REPLAY_BYTES
 from stud8.server.wire.schemas import json_schemas
 
 __all__ = ["create_app"]
@@ -89,6 +95,9 @@ ROUTES = [
     Route("/api/v1/tables", create_table, methods=["POST"]),
     Route("/api/v1/tables/{table_id}", close_table, methods=["DELETE"]),
     Route("/api/v1/hands", hands, methods=["GET"]),
+    Route("/api/v1/hands/list", hand_list, methods=["GET"]),
+    Route("/api/v1/hands/{hand_id}/replay", hand_replay, methods=["GET"]),
+    Route("/api/v1/replays", replay_file, methods=["POST"]),
     Route("/api/v1/schemas", schemas, methods=["GET"]),
     Route("/health", health, methods=["GET"]),
     Route("/ready", ready, methods=["GET"]),
@@ -127,7 +136,10 @@ def create_app(room: RoomServices) -> Starlette:
         lifespan=lifespan,
         # the headers on every answer (the body limit's too); a body over the limit
         # is refused unread
-        middleware=[Middleware(SecurityHeaders), Middleware(BodyLimit)],
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(BodyLimit, larger={"/api/v1/replays": MAX_REPLAY_BYTES}),
+        ],
     )
     app.state.room = room
     return app

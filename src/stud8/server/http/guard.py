@@ -9,7 +9,8 @@ attempt counts from when it is made, and is taken back if the password was right
 The real owner of an attacked account is not shut out for long: an account's
 refusal lasts at most ``login_period`` (a minute), and it does not apply at all
 from an address he has logged in from before (where only the address's limit
-applies). Sign-ups are counted per address (``signups``, default 5 an hour). The
+applies). Sign-ups are counted per address (``signups``, default 5 an hour), and so are
+the files sent to the hand replayer (``replay_files``, default 30 a minute). The
 refusals are logged (``stud8.server.guard``), once each time a limit is reached, so
 the operator sees an attack without a line per attempt.
 
@@ -71,6 +72,7 @@ class Guard:
         self._accounts = Throttle(settings.login_failures, settings.login_period, now=now)
         self._addresses = Throttle(settings.address_failures, settings.address_period, now=now)
         self._signups = Throttle(settings.signups, settings.signup_period, now=now)
+        self._replays = Throttle(settings.replay_files, settings.replay_period, now=now)
         self._known: dict[tuple[str, str], float] = {}  # (account, address): last log-in
 
     # ------------------------------------------------------------ log-ins
@@ -140,3 +142,14 @@ class Guard:
     async def signup_failed(self, address: str) -> None:
         """No account was made (a bad name, a name taken): the attempt does not count."""
         self._signups.unnote(address)
+
+    # ------------------------------------------------------------ the replayer's files
+    def replay_attempt(self, address: str) -> float:
+        """0.0 if ``address`` may send the replayer a file now (counted), else the
+        seconds to wait (each file is read and replayed: work for the room)."""
+        wait = self._replays.wait(address)
+        if wait:
+            log.debug("a file for the replayer from %s refused: too many", address)
+            return wait
+        self._replays.note(address)
+        return 0.0

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import Auth
 from stud8.server.edge import Edge
 from stud8.server.http.guard import AccountGuard, Guard
@@ -44,6 +45,12 @@ class HandTexts(Protocol):
         table: str | None = None,
         limit: int = 50,
     ) -> str: ...
+
+    def record(self, hand_id: str) -> HandRecord | None: ...
+
+    def ids_for(
+        self, player: str | None, limit: int = 50, *, table: str | None = None
+    ) -> list[tuple[str, str, bool]]: ...
 
 
 @dataclass(slots=True)

@@ -20,6 +20,8 @@ MAX_BODY_BYTES = 16 * 1024  # a REST request's body
 NAME_CHARS = (3, 20)  # an account's name, fewest and most characters
 NAME_PATTERN = f"[A-Za-z0-9_-]{{{NAME_CHARS[0]},{NAME_CHARS[1]}}}"  # letters, digits, '_' or '-'
 PASSWORD_CHARS = (8, 1024)  # a password, fewest and most characters
+MAX_REPLAY_BYTES = 1 << 20  # a hand history file sent to the replayer
+MAX_REPLAY_HANDS = 200  # the hands of such a file read, at most
 
 LIMITS: dict[str, tuple[int | str, str]] = {
     "MAX_MESSAGE_BYTES": (MAX_MESSAGE_BYTES, "bytes in a client's websocket message"),
@@ -41,5 +43,14 @@ LIMITS: dict[str, tuple[int | str, str]] = {
     "PASSWORD_CHARS": (
         f"{PASSWORD_CHARS[0]} to {PASSWORD_CHARS[1]}",
         "characters in a password; not a common password, not the name",
+    ),
+    "MAX_REPLAY_BYTES": (
+        MAX_REPLAY_BYTES,
+        "bytes in a hand history file sent to the replayer (POST /api/v1/replays): a "
+        "larger one is refused (413) before it is read",
+    ),
+    "MAX_REPLAY_HANDS": (
+        MAX_REPLAY_HANDS,
+        "hands of such a file read and replayed: the rest are left out (and counted)",
     ),
 }

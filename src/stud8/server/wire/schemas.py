@@ -29,6 +29,7 @@ from stud8.server.wire.client import CLIENT_MESSAGES
 from stud8.server.wire.codec import JSON
 from stud8.server.wire.events import EVENT_TYPES
 from stud8.server.wire.limits import LIMITS, NAME_CHARS, NAME_PATTERN, PASSWORD_CHARS
+from stud8.server.wire.replay import REPLAY_ENDPOINTS
 from stud8.server.wire.rest import ENDPOINTS, Failure
 from stud8.server.wire.server import SERVER_MESSAGES, EventMessage
 
@@ -144,7 +145,7 @@ def _text(chars: tuple[int, int], pattern: str | None = None) -> dict[str, JSON]
 
 def _rest_schemas() -> dict[str, JSON]:
     out: dict[str, JSON] = {}
-    for e in ENDPOINTS:
+    for e in (*ENDPOINTS, *REPLAY_ENDPOINTS):
         entry: dict[str, JSON] = {"description": e.doc, "status": e.status, "login": e.login}
         if e.request is not None:
             what = "query" if e.method == "GET" else "body"
