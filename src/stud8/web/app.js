@@ -1,9 +1,10 @@
 // The stud8 browser client: log in, the lobby, a table. Plain ES modules, no build step.
 
-import { $, session, api, showBanner } from "./util.js";
+import { $, session, api, showBanner, toast } from "./util.js";
 import { go, header } from "./nav.js";
 import { lobbyView } from "./lobby.js";
 import { tableView } from "./table.js";
+import { replayerView, replayFileLater } from "./replayer.js";
 
 const app = $("#app");
 let current = null; // the view that is showing: {stop()}
@@ -14,7 +15,11 @@ function route() {
   showBanner(null);
   const hash = location.hash || "#/";
   const m = hash.match(/^#\/table\/([^/?]+)(?:\?(.*))?$/);
-  if (!session.token) {
+  const replay = hash.match(/^#\/replay(?:\/([^/?]+))?\/?$/);
+  if (replay) {
+    // a link to a hand is for anyone: without a log-in, the cards an observer sees
+    current = replayerView(app, replay[1] ? decodeURIComponent(replay[1]) : null);
+  } else if (!session.token) {
     current = loginView();
   } else if (m) {
     const query = Object.fromEntries(new URLSearchParams(m[2] || ""));
@@ -51,6 +56,21 @@ function loginView() {
   };
   return { stop() {} };
 }
+
+// A hand history file dropped on the lobby opens the replayer with it (the replayer
+// takes its own drops); at a table it is refused (leaving the table would be a
+// surprise), and never opened by the browser in place of the page.
+const inReplayer = () => (location.hash || "").startsWith("#/replay");
+const atTable = () => (location.hash || "").startsWith("#/table/");
+const filesIn = (e) => [...(e.dataTransfer?.types || [])].includes("Files");
+document.addEventListener("dragover", (e) => { if (filesIn(e) && !inReplayer()) e.preventDefault(); });
+document.addEventListener("drop", (e) => {
+  const file = e.dataTransfer?.files?.[0];
+  if (!file || inReplayer()) return;
+  e.preventDefault();
+  if (atTable()) toast("To replay a hand history file, open the Hand replayer from the lobby");
+  else replayFileLater(file);
+});
 
 window.addEventListener("hashchange", route);
 route();

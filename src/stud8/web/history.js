@@ -1,7 +1,7 @@
 // Hand histories: the last hands at this table as PokerStars text, and a download of
 // all my hands (GET /api/v1/hands with the bearer token).
 
-import { $, esc, session, apiText, toast } from "./util.js";
+import { $, esc, session, api, apiText, toast } from "./util.js";
 
 export const PANEL_HANDS = 10;
 
@@ -23,6 +23,22 @@ export async function tableHands(tableId, limit = PANEL_HANDS) {
   if (r.status === 400 && r.text.includes("table")) r = await apiText(`/api/v1/hands?limit=${Math.min(1000, limit * 5)}`);
   if (r.status !== 200) return { status: r.status, hands: [] };
   return { status: 200, hands: ofTable(splitHands(r.text), tableId).slice(0, limit) };
+}
+
+/** The ids of the hands of this table, by their number in PokerStars text (to link
+ * each to the replayer); empty if the server cannot say. */
+export async function handIds(tableId, limit = PANEL_HANDS) {
+  const r = await api("GET", `/api/v1/hands/list?table=${encodeURIComponent(tableId)}&limit=${limit}`);
+  const ids = new Map();
+  if (r.status === 200) for (const h of r.data.hands) if (h.replayable) ids.set(h.number, h.hand_id);
+  return ids;
+}
+
+/** The link that opens a hand in the replayer (a new tab: the table stays open). */
+export function replayLink(text, ids) {
+  const m = text.match(/Hand #(\d+):/);
+  const id = m && ids.get(m[1]);
+  return id ? ` <a class="replay-link" href="#/replay/${encodeURIComponent(id)}" target="_blank" rel="noopener" aria-label="replay hand #${esc(m[1])}">Replay</a>` : "";
 }
 
 /** Save every hand of mine (up to 1000) as a .txt file. */
@@ -78,13 +94,13 @@ export class HistoryPanel {
 
   async refresh() {
     const list = $("#hist-list", this.root);
-    const r = await tableHands(this.tableId);
+    const [r, ids] = await Promise.all([tableHands(this.tableId), handIds(this.tableId)]);
     if (r.status === 404) list.innerHTML = `<p class="muted-dark">This room keeps no hand histories.</p>`;
     else if (r.status !== 200) list.innerHTML = `<p class="muted-dark">The hand histories could not be fetched (${r.status}).</p>`;
     else if (!r.hands.length) list.innerHTML = `<p class="muted-dark">No hands of yours at this table yet.</p>`;
     else {
       list.innerHTML = r.hands
-        .map((h) => `<details class="hh"><summary>${esc(summary(h))}</summary><pre>${esc(h)}</pre></details>`)
+        .map((h) => `<details class="hh"><summary>${esc(summary(h))}${replayLink(h, ids)}</summary><pre>${esc(h)}</pre></details>`)
         .join("");
     }
   }

@@ -52,7 +52,8 @@ function closeHTML(id) {
 export function lobbyView(app) {
   app.innerHTML = `${header()}<main class="lobby">
   <div class="lobby-head"><h2>Tables</h2>
-    <a href="#" id="download-hands" class="download">Download my hand histories</a></div>
+    <span class="lobby-links"><a href="#/replay" id="open-replayer" class="download">Hand replayer</a>
+    <a href="#" id="download-hands" class="download">Download my hand histories</a></span></div>
   <table class="tables" aria-label="tables"><thead><tr><th>Table</th><th>Game</th><th>Stakes</th><th>Seats</th><th>Players</th><th>Avg pot</th><th></th></tr></thead>
   <tbody id="tables"><tr><td colspan="7">Loading…</td></tr></tbody></table>
   <div id="create-slot"></div></main>`;
