@@ -15,7 +15,18 @@ import pytest
 from playwright.sync_api import Page, ViewportSize
 
 from server.replayhands import side_pot_hand
-from stud8.core.events import CardDealt, HandShown
+from stud8.core.events import (
+    AntePosted,
+    BetMade,
+    BringInPosted,
+    Called,
+    CardDealt,
+    Completed,
+    HandEnded,
+    HandShown,
+    Raised,
+    UncalledBetReturned,
+)
 from stud8.core.hand import Hand
 from stud8.core.pots import build_pots
 from stud8.formats.record import HandRecord
@@ -56,7 +67,8 @@ def replay_state(page: Page) -> dict[str, Any]:
       const pot = document.querySelector('#rp-table .pot strong');
       return { at: r.at, steps: r.steps, seats, pot: pot ? Number(pot.textContent) : 0,
                street: r.state.hand.street,
-               sidePots: [...document.querySelectorAll('#rp-table .side-pot strong')].map((e) => Number(e.textContent)),
+               sidePots: [...document.querySelectorAll('#rp-table .side-pot strong')]
+                 .map((e) => Number(e.textContent)),
                line: document.querySelector('#rp-step').textContent };
     }"""
     )
@@ -75,14 +87,16 @@ def expected_by_event(record: HandRecord) -> list[tuple[dict[int, int], int]]:
     pot = 0
     out = [(dict(stacks), pot)]
     for e in record.events:
-        paid = getattr(e, "adds", None) if e.kind != "ante" and e.kind != "bring_in" else e.amount  # type: ignore[attr-defined]
-        if e.kind in ("ante", "bring_in", "complete", "bet", "raise", "call") and paid:
-            stacks[e.seat] -= paid  # type: ignore[attr-defined]
-            pot += paid
-        elif e.kind == "uncalled":
-            stacks[e.seat] += e.amount  # type: ignore[attr-defined]
-            pot -= e.amount  # type: ignore[attr-defined]
-        elif e.kind == "end":
+        if isinstance(e, (AntePosted, BringInPosted)):
+            stacks[e.seat] -= e.amount
+            pot += e.amount
+        elif isinstance(e, (Completed, BetMade, Raised, Called)):
+            stacks[e.seat] -= e.adds
+            pot += e.adds
+        elif isinstance(e, UncalledBetReturned):
+            stacks[e.seat] += e.amount
+            pot -= e.amount
+        elif isinstance(e, HandEnded):
             stacks = dict(record.final_stacks)
         out.append((dict(stacks), pot))
     return out
@@ -296,8 +310,9 @@ def drop_file(page: Page, selector: str, name: str, data: bytes) -> None:
       const dt = new DataTransfer();
       dt.items.add(file);
       const target = document.querySelector(selector);
-      target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
-      target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      const how = { dataTransfer: dt, bubbles: true, cancelable: true };
+      target.dispatchEvent(new DragEvent('dragover', how));
+      target.dispatchEvent(new DragEvent('drop', how));
     }""",
         [selector, name, list(data)],
     )
@@ -316,10 +331,10 @@ def test_dropped_and_picked_hand_history_files_replay(stage: Stage) -> None:
     page.locator("button.rp-hand").nth(2).click()
     page.wait_for_function("(id) => window.stud8replay.replay.hand_id !== id", arg=first)
     chosen = page.evaluate("window.stud8replay.replay")
-    assert chosen["viewer"] == 5 and chosen["players"][2]["player"] == "Hero"
+    assert {p["seat"]: p["player"] for p in chosen["players"]}[chosen["viewer"]] == "Hero"
     assert page.get_attribute("button.rp-hand >> nth=2", "aria-pressed") == "true"
     page.keyboard.press("ArrowDown")  # 3rd street: Hero, at the bottom, sees his down cards
-    hero = page.locator('#rp-table .seat.mine[data-seat="5"]')
+    hero = page.locator(f'#rp-table .seat.mine[data-seat="{chosen["viewer"]}"]')
     assert hero.locator(".card.own-down").count() == 2
     assert page.locator("#rp-table .card.own-down").count() == 2  # nobody else's
     page.keyboard.press("End")
@@ -333,7 +348,8 @@ def test_dropped_and_picked_hand_history_files_replay(stage: Stage) -> None:
     )
     page.keyboard.press("End")
     page.wait_for_function(
-        "() => window.stud8replay.at === window.stud8replay.steps && window.stud8replay.replay.everything"
+        "() => { const r = window.stud8replay;"
+        " return !!r && r.at === r.steps && r.replay.everything; }"
     )
     phh = page.evaluate("window.stud8replay.replay")
     end = replay_state(page)
@@ -355,6 +371,7 @@ def test_dropped_and_picked_hand_history_files_replay(stage: Stage) -> None:
         )
         error = page.text_content("#rp-error") or ""
         assert name in error and "Traceback" not in error, error
+        assert page.is_hidden("#rp-view")  # no other hand left showing
     screenshot(page, "replayer-corrupt-file")
     # too large: said before it is sent
     drop_file(page, "#rp-drop", "huge.txt", b"x" * ((1 << 20) + 1))

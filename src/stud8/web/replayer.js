@@ -183,7 +183,9 @@ export function replayerView(app, handId) {
     const log = $("#rp-log").parentElement;
     log.scrollTop = log.scrollHeight;
     const street = STREETS[hand.street] || "before the deal";
-    $("#rp-step").textContent = `Step ${at} of ${steps.length} · ${at ? street : "the players and their stacks"}${at ? ` · ${lines[at - 1]}` : ""}`;
+    const line = at ? lines[at - 1] : "the players and their stacks";
+    const where = !at || line.startsWith(street) ? "" : `${street} · `;
+    $("#rp-step").textContent = `Step ${at} of ${steps.length} · ${where}${line}`;
     $("#rp-start").disabled = $("#rp-prev").disabled = $("#rp-prev-street").disabled = at === 0;
     $("#rp-end").disabled = $("#rp-next").disabled = $("#rp-next-street").disabled = at === steps.length;
     window.stud8replay = { state, at, steps: steps.length, replay };
@@ -209,8 +211,17 @@ export function replayerView(app, handId) {
     show(data, true);
   }
 
+  /** Nothing to replay: a file that could not be read leaves no other hand showing. */
+  function clear() {
+    replay = null;
+    $("#rp-view").hidden = true;
+    $("#rp-title").textContent = "";
+    window.stud8replay = null;
+  }
+
   async function readFile(file) {
     error("");
+    clear();
     $("#rp-hands").innerHTML = "";
     if (!session.token) { error("Log in to open a hand history file"); return; }
     if (file.size > MAX_FILE_BYTES) {
