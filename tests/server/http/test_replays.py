@@ -8,23 +8,28 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import Engine
 
 from server.replayhands import quiet_hand, side_pot_hand
-from server.roomdb import serving
+from server.roomdb import fresh_database, serving
 from server.schemacheck import SCHEMAS, conforms
 from stud8.core.events import CardDealt, HandShown
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import MemoryAuth
+from stud8.server.books.hands import HandStore, InProgress, SeatEntry
 from stud8.server.books.memory import MemoryBooks
+from stud8.server.http.services import HandTexts
 from stud8.server.runtime import room_app
 from stud8.server.settings import Settings
+from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.table.spec import TableSpec
 from stud8.server.wire.events import encode_event
 from stud8.server.wire.limits import MAX_REPLAY_BYTES, MAX_REPLAY_HANDS
@@ -49,20 +54,30 @@ Room = tuple[httpx.AsyncClient, MemoryBooks, dict[str, dict[str, str]]]
 
 
 @asynccontextmanager
-async def room(settings: Settings | None = None) -> AsyncIterator[Room]:
-    """A room in memory with two stored hands of ann, bob, cat and dan at t1; eve
-    (who played neither) and the operator oper are logged in too."""
+async def room(
+    settings: Settings | None = None, engine: Engine | None = None
+) -> AsyncIterator[Room]:
+    """A room with two stored hands of ann, bob, cat and dan at t1 (in memory, or
+    in the database of ``engine``); eve (who played neither) and the operator oper
+    are logged in too."""
     books = MemoryBooks()
     auth = MemoryAuth(operators={"oper": "secret-1"}, on_register=lambda n: books.issue(n, 1000))
+    hands: HandTexts = books.hands
+    if engine is not None:
+        store = HandStore(engine)
+        for record in (quiet_hand(), side_pot_hand()):
+            store.store(record)
+        hands = store
+    else:
+        books.hands.add(quiet_hand())
+        books.hands.add(side_pot_hand())
     app = room_app(
         (settings or Settings()).with_overrides(signups=1000, default_tables=0),
         auth=auth,
         books=books,
-        hands=books.hands,
+        hands=hands,
         default_spec=TableSpec(bots=0),
     )
-    books.hands.add(quiet_hand())
-    books.hands.add(side_pot_hand())
     async with (
         serving(app) as port,
         httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http,
@@ -107,12 +122,26 @@ def hidden_from(record: HandRecord, viewer: int | None) -> set[str]:
     }
 
 
-def test_a_stored_hand_shows_each_viewer_the_cards_he_may_see() -> None:
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def store_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine | None]:
+    """None: the hands in memory; else an engine on a migrated database (SQLite, and
+    PostgreSQL when the tests have one) where they are stored."""
+    if request.param == "memory":
+        yield None
+        return
+    url = fresh_database(request.param, tmp_path)
+    upgrade(url)
+    engine = create_engine_for(url)
+    yield engine
+    engine.dispose()
+
+
+def test_a_stored_hand_shows_each_viewer_the_cards_he_may_see(store_engine: Engine | None) -> None:
     record = side_pot_hand()
     assert hidden_from(record, None)  # seat 4 mucked: his down cards stay secret
 
     async def body() -> None:
-        async with room() as (http, _, headers):
+        async with room(engine=store_engine) as (http, _, headers):
             path = "/api/v1/hands/sidepots1/replay"
             endpoint = "GET /api/v1/hands/{hand_id}/replay"
             for who, seat in (("ann", 1), ("bob", 2), ("eve", None), (None, None)):
@@ -148,9 +177,11 @@ def test_a_stored_hand_shows_each_viewer_the_cards_he_may_see() -> None:
     run(body)
 
 
-def test_the_list_of_hands_gives_their_ids_with_the_rights_of_the_histories() -> None:
+def test_the_list_of_hands_gives_their_ids_with_the_rights_of_the_histories(
+    store_engine: Engine | None,
+) -> None:
     async def body() -> None:
-        async with room() as (http, _, headers):
+        async with room(engine=store_engine) as (http, _, headers):
             endpoint = "GET /api/v1/hands/list"
             r = await http.get("/api/v1/hands/list", headers=headers["ann"])
             assert r.status_code == 200 and answers(endpoint, r), r.text
@@ -347,3 +378,22 @@ def test_a_replay_keeps_every_event_of_the_record(seed: int) -> None:
     for a, b in zip(mine.events, every.events, strict=True):
         if a != b:  # only the others' down cards differ
             assert a["k"] == "deal" and not a["face_up"] and a["seat"] != 2 and a["card"] is None
+
+
+def test_a_hand_cancelled_by_a_restart_is_listed_but_has_no_replay(engine: Engine) -> None:
+    store = HandStore(engine)
+    store.store(quiet_hand())
+    started = datetime.now(UTC)
+    gone = InProgress("lost1", "t1", started, (SeatEntry(1, "ann", 100), SeatEntry(2, "bob", 100)))
+    store.close_unfinished(gone, cancelled=True, note="the server restarted")
+    assert store.ids_for("ann") == [("lost1", "t1", False), ("quiet1", "t1", True)]
+    assert store.ids_for(None, 1) == [("lost1", "t1", False)]
+    assert store.ids_for("ann", table="t2") == []
+    assert store.record("lost1") is None and store.record("nohand") is None
+
+    async def body() -> None:
+        async with room(engine=engine) as (http, _, headers):
+            r = await http.get("/api/v1/hands/lost1/replay", headers=headers["ann"])
+            assert r.status_code == 404 and "no hand" in r.json()["error"]
+
+    run(body)
