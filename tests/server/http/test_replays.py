@@ -277,6 +277,9 @@ def test_other_sites_and_phh_files_replay_hiding_what_they_do_not_know() -> None
 
 def test_hostile_files_get_a_clear_refusal_and_nothing_is_stored() -> None:
     stars = SHORT_STARS.read_text(encoding="utf-8")
+    phh = (PHH / "folds_on_third_street.phh").read_text(encoding="utf-8")
+    huge_phh = phh.replace("starting_stacks = [151,", "starting_stacks = [1e999999,").encode()
+    assert huge_phh != phh.encode()
 
     async def body() -> None:
         async with room(Settings(replay_files=1000)) as (http, books, headers):
@@ -291,6 +294,8 @@ def test_hostile_files_get_a_clear_refusal_and_nothing_is_stored() -> None:
                 (stars.replace("calls", "cal ls").encode(), 400, "no hand of it can be replayed"),
                 (b'variant = "F7S/8"\nantes = [1, 1\n', 400, "no hand of it can be replayed"),
                 (b'{"v": 1, "hand_id": 3}\n', 400, "no hand of it can be replayed"),
+                (huge_phh, 400, "no hand of it can be replayed"),
+                ("\u2665 ünïcödé ♠ only, no hand ♣\n".encode("utf-16"), 400, "cannot tell"),
             ]
             for data, status, words in cases:
                 r = await upload(http, ann, data)
