@@ -10,6 +10,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from sqlalchemy import Engine
 from server.replayhands import quiet_hand, side_pot_hand
 from server.roomdb import fresh_database, serving
 from server.schemacheck import SCHEMAS, conforms
-from stud8.core.events import CardDealt, HandShown
+from stud8.core.events import CardDealt, HandShown, PotAwarded
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import MemoryAuth
 from stud8.server.books.hands import HandStore, InProgress, SeatEntry
@@ -400,5 +401,28 @@ def test_a_hand_cancelled_by_a_restart_is_listed_but_has_no_replay(engine: Engin
         async with room(engine=engine) as (http, _, headers):
             r = await http.get("/api/v1/hands/lost1/replay", headers=headers["ann"])
             assert r.status_code == 404 and "no hand" in r.json()["error"]
+
+    run(body)
+
+
+def test_stud8_records_replay_whole_and_a_tampered_one_is_refused() -> None:
+    good = side_pot_hand()
+    first = next(e for e in good.events if isinstance(e, PotAwarded))
+    more = replace(first, amount=first.amount + 1)  # one chip more to the winner
+    cheat = replace(
+        good, hand_id="cheat", events=tuple(more if e is first else e for e in good.events)
+    )
+    data = (good.dumps() + "\n" + cheat.dumps() + "\n").encode()
+
+    async def body() -> None:
+        async with room() as (http, _, headers):
+            r = await upload(http, headers["ann"], data, "room.jsonl")
+            assert r.status_code == 200, r.text
+            got = r.json()
+            assert got["format"] == "json" and [h["hand_id"] for h in got["hands"]] == ["sidepots1"]
+            assert got["hands"][0]["everything"] is True
+            assert len(got["problems"]) == 1 and "room.jsonl" in got["problems"][0]
+            r = await upload(http, headers["ann"], cheat.dumps().encode(), "cheat.jsonl")
+            assert r.status_code == 400 and "differs" in r.json()["error"], r.text
 
     run(body)

@@ -112,13 +112,24 @@ def _pokerstars(format: str, text: str, name: str) -> Iterator[Item]:
 def _items(format: str, text: str, name: str) -> Iterator[Item]:
     if format == "phh":
         return _phh(text, name)
-    if format == "json":  # stud8's own records: the deck is the real one
-        reader = reader_for(text)
-        return (
-            r if isinstance(r, HandHistoryError) else _play(r, everything=True)
-            for r in reader.records(text, name)
-        )
+    if format == "json":
+        return _json(text, name)
     return _pokerstars(format, text, name)
+
+
+def _json(text: str, name: str) -> Iterator[Item]:
+    """stud8's own records: the deck is the real one (every card is known), and each
+    record must replay to its own events (a record changed by hand is refused)."""
+    for record in reader_for(text).records(text, name):
+        if isinstance(record, HandHistoryError):
+            yield record
+            continue
+        try:
+            record.replay()
+        except HandHistoryError as e:
+            yield HandHistoryError(e.message, file=name)
+            continue
+        yield _play(record, everything=True)
 
 
 def read_replays(data: bytes, name: str = "the file", limit: int = MAX_REPLAY_HANDS) -> Replays:
