@@ -35,7 +35,20 @@ from stud8.server.runtime import memory_app
 from stud8.server.settings import Settings
 from stud8.server.table.spec import TableSpec
 
-from .roomkit import LAPTOP, PHONE, Players, Stage, assert_apart, layout_boxes, screenshot, serve
+from .roomkit import (
+    LAPTOP,
+    PHONE,
+    SHOWDOWN_SHOWN,
+    Players,
+    Stage,
+    assert_apart,
+    layout_boxes,
+    play,
+    screenshot,
+    serve,
+    sit,
+    state,
+)
 
 HH = Path(__file__).resolve().parents[2] / ".." / "shared" / "hh"
 PHH = Path(__file__).resolve().parents[1] / "data" / "phh"
@@ -394,4 +407,36 @@ def test_a_file_s_hands_on_a_phone(stage: Stage) -> None:
     screenshot(page, "replayer-file-phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert_apart(layout_boxes(page), PHONE)
+    assert players.console.errors == []
+
+
+def test_a_hand_played_at_the_table_opens_in_the_replayer_as_it_ended(stage: Stage) -> None:
+    """A real hand, dealt and played at table t1 through the browser, then opened from
+    the history panel: the replay ends with the stacks and the showdown the table showed."""
+    players = start(stage)
+    ann, bob = players.new("ann"), players.new("bob")
+    sit(ann)
+    sit(bob)
+    play([ann, bob], SHOWDOWN_SHOWN)
+    table_stacks = state(
+        ann, "Object.fromEntries(Object.entries(s.hand.seats).map(([k, h]) => [k, h.stack]))"
+    )
+    table_shown = state(ann, "s.hand.showdown.map((x) => [x.kind, x.seat])")
+    my_seat = state(ann, "s.mySeat")
+    ann.click("#history-panel summary")
+    ann.wait_for_selector("#hist-list .replay-link")
+    with ann.context.expect_page() as opened:
+        ann.click("#hist-list .replay-link")
+    page = players.console.watch(opened.value)
+    players.opened.append(page)
+    page.wait_for_function("() => window.stud8replay && window.stud8replay.steps > 0")
+    page.keyboard.press("End")
+    end = wait_step(page, page.evaluate("window.stud8replay.steps"))
+    assert end["seats"] == table_stacks
+    shown = page.evaluate("window.stud8replay.state.hand.showdown.map((x) => [x.kind, x.seat])")
+    assert shown == table_shown
+    assert page.evaluate("window.stud8replay.replay.viewer") == my_seat
+    assert page.locator(f'#rp-table .seat.mine[data-seat="{my_seat}"]').count() == 1
+    assert page.locator("#rp-results .pot-result").count() >= 1
+    screenshot(page, "replayer-played-hand")
     assert players.console.errors == []

@@ -31,7 +31,8 @@ function cardsHTML(state, hs, opts) {
   const four = { fourColor: opts.fourColor };
   if (hs.folded) return `<div class="cards folded-note">folded</div>`;
   if (revealed(hand, hs) && hs.shown) {
-    const fresh = hs.showIndex === hand.revealed - 1 ? " just-shown" : "";
+    // the hand just turned over turns on the screen (a replay says when it is not new)
+    const fresh = hs.showIndex === hand.revealed - 1 && !hand.still ? " just-shown" : "";
     return `<div class="cards shown${fresh}" aria-label="cards shown">${hs.shown.map((c) => cardSVG(c, four)).join("")}</div>`;
   }
   const mucked = revealed(hand, hs) && hs.muck ? " mucked" : "";

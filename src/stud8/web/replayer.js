@@ -52,7 +52,8 @@ export function stepsOf(events) {
 }
 
 /** The table's state after the first `count` events of the replay `r`: the state the
- * table drew then (every hand turned over at once: no reveal timing). */
+ * table drew then (every hand turned over at once: no reveal timing). The last hand
+ * shown turns over on the screen only at the step that shows it. */
 export function replayState(r, count) {
   const state = emptyTable(r.table || "replay");
   state.rules = {
@@ -70,6 +71,8 @@ export function replayState(r, count) {
   for (let i = 0; i < count; i++) applyEvent(state, r.events[i], i + 1);
   const hand = state.hand;
   hand.revealed = hand.showdown.length;
+  const last = r.events[count - 1];
+  hand.still = !last || (last.k !== "show" && last.k !== "muck");
   // who acts next, as the table's yellow ring shows it
   const next = r.events.slice(count).find((e) => ACTIONS.has(e.k) || e.k === "timeout" || e.k === "street");
   hand.to_act = !hand.over && next && next.k !== "street" ? next.seat : null;
