@@ -311,6 +311,7 @@ def test_hostile_files_get_a_clear_refusal_and_nothing_is_stored() -> None:
                 stars.encode("utf-16-le"),
                 stars.encode("utf-8-sig"),
                 latin.encode("cp1252"),
+                stars.encode() + b"\x1a",  # an old editor's end-of-file mark
             ):
                 r = await upload(http, ann, data)
                 assert r.status_code == 200, r.text
