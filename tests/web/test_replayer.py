@@ -234,6 +234,21 @@ def test_the_replayer_steps_through_a_multiway_hand_with_side_pots(stage: Stage,
     assert wait_step(page, 0) == seen[0]
     page.keyboard.press("End")
     assert wait_step(page, steps) == seen[-1]
+    # the hand plays by itself, and a pause (or any step asked for) stops it
+    page.keyboard.press("Home")
+    page.click("#rp-play")
+    page.wait_for_function("() => window.stud8replay.at >= 2", timeout=15_000)
+    page.click("#rp-play")  # pause
+    paused = replay_state(page)["at"]
+    page.wait_for_timeout(2_000)
+    assert replay_state(page)["at"] == paused
+    page.locator("body").focus()
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => window.stud8replay.at > {paused}", timeout=15_000)
+    page.keyboard.press("ArrowLeft")
+    stopped = replay_state(page)["at"]
+    page.wait_for_timeout(2_000)
+    assert replay_state(page)["at"] == stopped
     page.keyboard.press("Home")
     page.click("#rp-next-street")
     third = replay_state(page)

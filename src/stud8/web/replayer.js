@@ -19,6 +19,7 @@ const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check"
 const DEALING = new Set(["deal", "community", "first_to_act"]);
 const RESULTS = new Set(["rake", "award", "end"]);
 export const MAX_FILE_BYTES = 1 << 20; // the server's MAX_REPLAY_BYTES (it refuses more: 413)
+export const PLAY_MS = 900; // a step's time when the hand plays by itself
 
 let pendingFile = null; // a file dropped on another page, read when the replayer opens
 
@@ -114,6 +115,7 @@ const VIEW_HTML = `<header class="top"><button id="to-lobby">← Lobby</button>
         <button id="rp-start" title="Start (Home)" aria-label="start of the hand">|‹ Start</button>
         <button id="rp-prev-street" title="Previous street (↑)" aria-label="previous street">« Street</button>
         <button id="rp-prev" title="Previous action (←)" aria-label="previous action">‹ Back</button>
+        <button id="rp-play" title="Play (Space)" aria-label="play" aria-pressed="false">▶ Play</button>
         <button id="rp-next" title="Next action (→)" aria-label="next action">Next ›</button>
         <button id="rp-next-street" title="Next street (↓)" aria-label="next street">Street »</button>
         <button id="rp-end" title="End (End)" aria-label="end of the hand">End ›|</button>
@@ -124,7 +126,7 @@ const VIEW_HTML = `<header class="top"><button id="to-lobby">← Lobby</button>
     <aside class="rp-side">
       <div class="rp-share" id="rp-share" hidden><label>Link to this hand <input id="rp-link" readonly></label>
         <button id="rp-copy">Copy link</button></div>
-      <p class="rp-keys">Keys: ← → an action, ↑ ↓ a street, Home and End.</p>
+      <p class="rp-keys">Keys: ← → an action, ↑ ↓ a street, Home and End, Space plays.</p>
       <section class="log rp-log" aria-label="the hand, step by step"><ol id="rp-log"></ol></section>
     </aside>
   </div></main>`;
@@ -137,6 +139,7 @@ export function replayerView(app, handId) {
   let stopped = false;
 
   function show(r, shareable) {
+    pause();
     replay = r;
     steps = stepsOf(r.events);
     at = 0;
@@ -153,8 +156,35 @@ export function replayerView(app, handId) {
     return steps.map((s, i) => (s.kind === "street" ? i + 1 : -1)).filter((p) => p > 0);
   }
 
+  let player = null; // the timer of a hand playing by itself
+
+  function pause() {
+    clearInterval(player);
+    player = null;
+    const b = $("#rp-play");
+    if (b) { b.textContent = "▶ Play"; b.setAttribute("aria-pressed", "false"); b.setAttribute("aria-label", "play"); }
+  }
+
+  function play() {
+    if (!replay) return;
+    if (player) { pause(); return; }
+    if (at === steps.length) at = 0; // from the start again
+    const b = $("#rp-play");
+    b.textContent = "❚❚ Pause";
+    b.setAttribute("aria-pressed", "true");
+    b.setAttribute("aria-label", "pause");
+    draw();
+    player = setInterval(() => {
+      if (at >= steps.length) { pause(); return; }
+      at += 1;
+      draw();
+      if (at >= steps.length) pause();
+    }, PLAY_MS);
+  }
+
   function moveTo(position) {
     if (!replay) return;
+    pause(); // a step asked for stops the play
     at = Math.max(0, Math.min(steps.length, position));
     draw();
   }
@@ -216,6 +246,7 @@ export function replayerView(app, handId) {
 
   /** Nothing to replay: a file that could not be read leaves no other hand showing. */
   function clear() {
+    pause();
     replay = null;
     $("#rp-view").hidden = true;
     $("#rp-title").textContent = "";
@@ -270,9 +301,12 @@ export function replayerView(app, handId) {
 
   const bind = { "#rp-start": "start", "#rp-end": "end", "#rp-next": "next", "#rp-prev": "prev", "#rp-next-street": "nextStreet", "#rp-prev-street": "prevStreet" };
   for (const [sel, move] of Object.entries(bind)) $(sel).onclick = () => moves[move]();
-  const KEYS = { ArrowRight: "next", ArrowLeft: "prev", ArrowDown: "nextStreet", ArrowUp: "prevStreet", Home: "start", End: "end" };
+  $("#rp-play").onclick = () => play();
+  moves.play = play;
+  const KEYS = { ArrowRight: "next", ArrowLeft: "prev", ArrowDown: "nextStreet", ArrowUp: "prevStreet", Home: "start", End: "end", " ": "play" };
   function onKey(e) {
     if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey || !replay) return;
+    if (e.key === " " && e.target instanceof HTMLButtonElement) return; // the button's own press
     const move = KEYS[e.key];
     if (move) { e.preventDefault(); moves[move](); }
   }
@@ -309,6 +343,7 @@ export function replayerView(app, handId) {
   return {
     stop() {
       stopped = true;
+      pause();
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("dragover", onDragOver);
       document.removeEventListener("dragleave", onDragLeave);
