@@ -21,8 +21,9 @@ it, stores nothing, and answers :class:`Replays`.
 >>> _ = hand.apply(BringIn()); _ = hand.apply(Fold())
 >>> record = HandRecord.from_hand(hand, names={1: "ann", 2: "bob"}, table="Dawn")
 >>> seen = replay_of(record, viewer=1)
->>> [e["card"] is not None for e in seen.events if e["k"] == "deal" and not e["face_up"]]
-[True, True, False, False]
+>>> downs = [e for e in seen.events if e["k"] == "deal" and not e["face_up"]]
+>>> [(e["seat"], e["card"] is not None) for e in downs]
+[(1, True), (2, False), (1, True), (2, False)]
 """
 
 from __future__ import annotations
