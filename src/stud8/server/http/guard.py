@@ -62,6 +62,8 @@ class AccountGuard(Protocol):
 
     async def signup_failed(self, address: str) -> None: ...
 
+    def replay_attempt(self, address: str) -> float: ...
+
 
 class Guard:
     """The limits on log-ins and sign-ups of one room, counted in this process (see

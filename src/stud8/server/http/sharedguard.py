@@ -182,6 +182,12 @@ class SharedGuard:
             await self._local.signup_failed(address)
 
     # ------------------------------------------------------------ Redis away
+    # ------------------------------------------------------------ the replayer's files
+    def replay_attempt(self, address: str) -> float:
+        """Counted by this node: a file is read and replayed by the node it was sent
+        to, so the limit is on each node's work, not the room's."""
+        return self._local.replay_attempt(address)
+
     def _redis_away(self, exc: BaseException) -> None:
         if not self._away:
             self._away = True
