@@ -43,14 +43,16 @@ from stud8.core import (
     Deck,
     FirstToActTie,
     Fold,
+    Game,
     Hand,
     HeadsUpCap,
     OddChip,
+    OddChipHalf,
     ShowOrderNoBet,
     TableRules,
     TimeoutPolicy,
 )
-from stud8.core.evaluate import evaluate_hi_lo
+from stud8.core.evaluate import best_high, best_razz_low, evaluate_hi_lo
 from stud8.core.events import (
     ActionOpened,
     BetMade,
@@ -63,6 +65,7 @@ from stud8.core.events import (
     StreetStarted,
 )
 from stud8.formats.phh import (
+    VARIANTS,
     PhhError,
     hand_to_phh,
     phh_to_hand,
@@ -80,17 +83,23 @@ SIZED = (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)
 # --------------------------------------------------------------- random hands
 
 
-def random_rules(rng: random.Random, *, for_pokerkit: bool) -> TableRules:
+def random_rules(
+    rng: random.Random, *, for_pokerkit: bool, game: Game = Game.STUD_HI_LO
+) -> TableRules:
     small_bet = rng.randint(2, 10)
     ante = rng.choice((0, 1, 1, 2, rng.randint(0, small_bet)))
     bring_in = rng.randint(1, small_bet - 1)
     big_bet = rng.choice((small_bet, 2 * small_bet, rng.randint(small_bet, 3 * small_bet)))
-    stakes = TableRules(ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet)
+    stakes = TableRules(
+        ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet, game=game
+    )
     if for_pokerkit:  # timeouts fold or check: plain PHH actions with a commentary
         return replace(
             stakes,
             heads_up_cap=HeadsUpCap.NEVER_LIFTED,
             timeout_policy=TimeoutPolicy.CHECK_OR_FOLD,
+            # PokerKit's Seven Card Stud has no big bet on an open pair on 4th street
+            open_pair_big_bet=False,
         )
     return replace(
         stakes,
@@ -104,6 +113,11 @@ def random_rules(rng: random.Random, *, for_pokerkit: bool) -> TableRules:
         rake_percent=rng.choice((Fraction(0), Fraction(0), Fraction(5), Fraction(5, 2))),
         rake_cap=rng.choice((None, 3)),
         big_bet_street=rng.choice((5, 5, 6)),
+        # (drawn for the other games only: the Stud Hi/Lo hands stay the seeds' own)
+        open_pair_big_bet=game is Game.STUD_HI_LO or rng.random() < 0.7,
+        odd_chip_half=OddChipHalf.HIGH
+        if game is Game.STUD_HI_LO
+        else rng.choice(list(OddChipHalf)),
     )
 
 
@@ -118,10 +132,12 @@ def random_stack(rng: random.Random, rules: TableRules) -> int:
     return rng.randint(20 * rules.big_bet, 60 * rules.big_bet)
 
 
-def play_random_hand(seed: int, *, for_pokerkit: bool = False) -> Hand:
-    """A finished random hand; everything comes from ``seed``."""
+def play_random_hand(
+    seed: int, *, for_pokerkit: bool = False, game: Game = Game.STUD_HI_LO
+) -> Hand:
+    """A finished random hand of ``game``; everything comes from ``seed``."""
     rng = random.Random(seed)
-    rules = random_rules(rng, for_pokerkit=for_pokerkit)
+    rules = random_rules(rng, for_pokerkit=for_pokerkit, game=game)
     seats = sorted(rng.sample(range(1, 9), rng.randint(2, 8)))
     stacks = {seat: random_stack(rng, rules) for seat in seats}
     fold, aggression = rng.choice(((0.0, 0.0), (0.03, 0.15), (0.1, 0.35), (0.05, 0.6), (0.3, 0.2)))
@@ -160,11 +176,14 @@ def assert_same_hand(again: Hand, hand: Hand) -> None:
     assert again.result == hand.result
 
 
-def test_round_trips_give_back_the_same_hand_event_for_event() -> None:
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_round_trips_give_back_the_same_hand_event_for_event(game: Game) -> None:
     seen: Counter[str] = Counter()
+    offset = list(Game).index(game) * 3_000_000
     for i in range(ROUND_TRIPS):
-        hand = play_random_hand(MASTER_SEED + i)
+        hand = play_random_hand(MASTER_SEED + offset + i, game=game)
         text = hand_to_phh(hand)
+        assert hand.rules.game is game and read_phh(text).variant == VARIANTS[game]
         phh = read_phh(text, source=f"r{i}.phh")
         assert_same_hand(phh_to_hand(phh), hand)
         assert verify_phh(phh).reproduced
@@ -297,6 +316,14 @@ def pokerkit_mask(hand: Hand) -> str:
     if not result.showdown:
         return ""
     community = () if hand.community_card is None else (hand.community_card,)
+    if hand.rules.game is not Game.STUD_HI_LO:  # one winner a pot: only odd chips differ
+        best = best_razz_low if hand.rules.game is Game.RAZZ else best_high
+        one: dict[int, object] = {s: best(hand.cards(s) + community) for s in hand.live_seats()}
+        for pot in result.pots:
+            top = max(one[s] for s in pot.eligible)  # type: ignore[type-var]
+            if pot.amount % sum(one[s] == top for s in pot.eligible):
+                return "odd chip"
+        return ""
     values = {s: evaluate_hi_lo(hand.cards(s) + community) for s in hand.live_seats()}
     split = [p for p in result.pots if len(p.eligible) > 1]
     lows = [any(values[s][1] is not None for s in p.eligible) for p in split]
@@ -346,23 +373,35 @@ def replay_in_pokerkit(text: str) -> list[int]:
     return list(state.stacks)
 
 
-def test_our_phh_files_replay_in_pokerkit_to_the_same_stacks() -> None:
+#: Each game's variant code, its seeds and how many hands PokerKit replays.
+GAMES = {
+    Game.STUD_HI_LO: ("F7S/8", 100_000, POKERKIT_HANDS),
+    Game.STUD_HIGH: ("F7S", 1_100_000, POKERKIT_HANDS // 2),
+    Game.RAZZ: ("FR", 2_100_000, POKERKIT_HANDS // 2),
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES), ids=lambda g: g.value)
+def test_our_phh_files_replay_in_pokerkit_to_the_same_stacks(game: Game) -> None:
+    code, offset, wanted = GAMES[game]
     masked: Counter[str] = Counter()
     compared = generated = 0
     seen: Counter[str] = Counter()
-    while compared < POKERKIT_HANDS:
-        assert generated < 10 * POKERKIT_HANDS, (compared, masked)
-        hand = play_random_hand(MASTER_SEED + 100_000 + generated, for_pokerkit=True)
+    while compared < wanted:
+        assert generated < 10 * wanted, (compared, masked)
+        seed = MASTER_SEED + offset + generated
+        hand = play_random_hand(seed, for_pokerkit=True, game=game)
         generated += 1
         text = hand_to_phh(hand)
-        assert "_stud8_rules = {heads_up_cap" in text  # PokerKit ignores _fields
+        assert text.startswith(f'variant = "{code}"\n')
+        assert "_stud8_rules = {" in text and "heads_up_cap" in text  # PokerKit ignores them
         reason = pokerkit_mask(hand)
         if reason:
             masked[reason] += 1
             continue
         assert hand.result is not None
         ours = [hand.result.stacks[s] for s in hand.seats]
-        assert replay_in_pokerkit(text) == ours, f"seed {MASTER_SEED + 100_000 + generated - 1}"
+        assert replay_in_pokerkit(text) == ours, f"seed {seed}"
         compared += 1
         seen["showdown"] += hand.result.showdown
         opened = [e.street for e in hand.events if isinstance(e, ActionOpened)]
@@ -372,18 +411,23 @@ def test_our_phh_files_replay_in_pokerkit_to_the_same_stacks() -> None:
         seen["timeout"] += "# timed out" in text
         checks = sum(isinstance(e, (Checked, Called)) for e in hand.events)
         seen["lone check"] += text.count(' cc",') + text.count(" cc # timed out") > checks
-    print(f"PokerKit: {compared} compared of {generated}; masked {dict(masked)}; {dict(seen)}")
-    assert seen["showdown"] > 100 and seen["side pots"] > 20 and seen["all-in runout"] > 20, seen
-    assert seen["community"] > 5 and seen["timeout"] > 20 and seen["lone check"] > 5, seen
+    print(
+        f"PokerKit {code}: {compared} compared of {generated}; masked {dict(masked)}; {dict(seen)}"
+    )
+    share = wanted / POKERKIT_HANDS
+    assert seen["showdown"] > 100 * share and seen["side pots"] > 20 * share, seen
+    assert seen["all-in runout"] > 20 * share and seen["timeout"] > 20 * share, seen
+    assert seen["community"] > 5 * share and seen["lone check"] > 5 * share, seen
 
 
-def test_pokerkit_s_own_phh_of_our_hands_reads_and_verifies() -> None:
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_pokerkit_s_own_phh_of_our_hands_reads_and_verifies(game: Game) -> None:
     # PokerKit writes the hand back (HandHistory.from_game_state(...).dumps():
     # one-line arrays, single quotes, no _stud8_rules, ante_trimming_status
     # false): stud8 reads it and reproduces PokerKit's finishing stacks.
     checked = 0
     for i in range(400):
-        hand = play_random_hand(MASTER_SEED + 500_000 + i, for_pokerkit=True)
+        hand = play_random_hand(MASTER_SEED + 500_000 + i, for_pokerkit=True, game=game)
         if pokerkit_mask(hand):
             continue
         history = HandHistory.loads(hand_to_phh(hand))
@@ -395,7 +439,7 @@ def test_pokerkit_s_own_phh_of_our_hands_reads_and_verifies() -> None:
             history.create_game(), final, finishing_stacks=list(final.stacks)
         )
         text = again.dumps()
-        assert "actions = ['d dh p1 " in text
+        assert "actions = ['d dh p1 " in text and f"variant = '{VARIANTS[game]}'" in text
         verdict = verify_phh(read_phh(text, source=f"pokerkit-{i}.phh"))
         assert verdict.reproduced, (verdict, text)
         checked += 1
@@ -498,7 +542,7 @@ def test_another_variant_is_skipped_with_the_reason() -> None:
     )
     verdict = verify_phh(read_phh(text, source="holdem.phh"))
     assert verdict.status == "skipped" and "'NT'" in verdict.detail
-    with pytest.raises(PhhError, match="not Seven Card Stud Hi/Lo"):
+    with pytest.raises(PhhError, match=r"not a stud game stud8 plays \(F7S/8, F7S, FR\)"):
         phh_to_hand(read_phh(text))
 
 

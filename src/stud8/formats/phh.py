@@ -1,4 +1,8 @@
-"""PHH, the Poker Hand History format of PokerKit's authors, for Stud Hi/Lo (``F7S/8``).
+"""PHH, the Poker Hand History format of PokerKit's authors, for the stud games.
+
+The phh-std variant codes: Seven Card Stud Hi/Lo ``F7S/8``, Seven Card Stud
+``F7S`` and Razz ``FR`` (fixed limit, as PokerKit's ``FixedLimitSevenCardStud``
+and ``FixedLimitRazz`` play them).
 
 A PHH hand is a TOML document (https://github.com/uoftcprg/phh-std). How a stud
 hand is written here, as PokerKit 0.7 reads it:
@@ -49,8 +53,11 @@ from stud8.core.hand import Hand, HandSetup
 from stud8.core.rules import TableRules
 from stud8.formats.concede import weakest_fill
 from stud8.formats.phh_write import (
+    CODES,
+    GAME_OF_VARIANT,
     TIMED_OUT,
     VARIANT,
+    VARIANTS,
     PhhError,
     PhhReplayError,
     hand_to_phh,
@@ -58,7 +65,9 @@ from stud8.formats.phh_write import (
 )
 
 __all__ = [
+    "GAME_OF_VARIANT",
     "VARIANT",
+    "VARIANTS",
     "PhhAction",
     "PhhError",
     "PhhHand",
@@ -306,7 +315,7 @@ def read_phh(text: str, *, source: str = "<phh>", first_line: int = 1) -> PhhHan
         raise hand.error(
             f"variant must be a string, got {variant!r}", _key_line(text, first_line, "variant")
         )
-    if variant != VARIANT:
+    if variant not in GAME_OF_VARIANT:
         return PhhHand(source, first_line, variant, data)
     raw: dict[str, Any] = {}
     for key in ("antes", "starting_stacks", "finishing_stacks", "winnings"):
@@ -417,8 +426,8 @@ def read_phh_file(text: str, *, source: str = "<phh>") -> list[PhhHand | PhhErro
 
 
 def _rules(phh: PhhHand) -> TableRules:
-    if phh.variant != VARIANT:
-        raise phh.error(f"variant {phh.variant!r} is not Seven Card Stud Hi/Lo ({VARIANT})")
+    if phh.variant not in GAME_OF_VARIANT:
+        raise phh.error(f"variant {phh.variant!r} is not a stud game stud8 plays ({CODES})")
     if len(set(phh.antes)) != 1:
         raise phh.error(f"stud8 plays one ante for everyone; antes are {list(phh.antes)}")
     options: dict[str, Any] = {}
@@ -432,6 +441,7 @@ def _rules(phh: PhhHand) -> TableRules:
         options[key] = None if value == "none" else value
     try:
         return TableRules(
+            game=GAME_OF_VARIANT[phh.variant],
             ante=phh.antes[0],
             bring_in=phh.bring_in,
             small_bet=phh.small_bet,
@@ -484,7 +494,7 @@ def _deck(phh: PhhHand, rng: random.Random | None = None) -> Deck:
         own = got[i][:6] if community is not None else got[i]
         used = set(known) | {c for g in got for c in g if c is not None}
         left = [c for c in CARDS if c not in used]
-        fill = iter(weakest_fill(own, left, community))
+        fill = iter(weakest_fill(own, left, community, game=GAME_OF_VARIANT[phh.variant]))
         for j, c in enumerate(own):
             if c is None:
                 got[i][j] = next(fill)

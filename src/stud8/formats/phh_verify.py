@@ -8,14 +8,15 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from stud8.core.errors import Stud8Error
-from stud8.core.evaluate import evaluate_hi_lo
+from stud8.core.evaluate import best_razz_low, evaluate_hi_lo
 from stud8.core.events import PotAwarded
 from stud8.core.hand import Hand
-from stud8.core.pots import Pot, build_pots, settle_pot, take_rake
-from stud8.core.showdown import odd_chip_keys
+from stud8.core.pots import Pot, build_pots, settle_pot, settle_razz_pot, take_rake
+from stud8.core.rules import Game, OddChipHalf
+from stud8.core.showdown import high_only, odd_chip_keys
 from stud8.formats import HandHistoryError
 from stud8.formats.phh import (
-    VARIANT,
+    GAME_OF_VARIANT,
     PhhError,
     PhhHand,
     _replay,
@@ -23,6 +24,7 @@ from stud8.formats.phh import (
     phh_to_hand,
     read_phh_file,
 )
+from stud8.formats.phh_write import CODES
 from stud8.formats.record import HandRecord, VoluntaryShow
 from stud8.formats.registry import HandCheck, Reader, Status, View, Writer
 
@@ -65,8 +67,10 @@ def verify_phh(phh: PhhHand) -> PhhVerdict:
     def verdict(status: str, detail: str = "", hand: Hand | None = None) -> PhhVerdict:
         return PhhVerdict(status, phh.source, phh.line, phh.hand_id, detail, hand)
 
-    if phh.variant != VARIANT:
-        return verdict("skipped", f"variant {phh.variant!r} is not Seven Card Stud Hi/Lo")
+    if phh.variant not in GAME_OF_VARIANT:
+        return verdict(
+            "skipped", f"variant {phh.variant!r} is not a stud game stud8 plays ({CODES})"
+        )
     hand, departure = _replay(phh)
     if departure is not None:
         return verdict("mismatched", f"line {departure.line}: {departure.message}", hand)
@@ -159,17 +163,29 @@ def _stacks_if_conceded(hand: Hand, conceded: frozenset[int]) -> dict[int, int]:
     if not contenders:
         raise PhhError("every player at the showdown mucked unknown cards")
     common = (hand.community_card,) if hand.community_card is not None else ()
-    values = {s: evaluate_hi_lo(hand.cards(s) + common) for s in contenders}
+    game = hand.rules.game
+    evaluate = high_only if game is Game.STUD_HIGH else evaluate_hi_lo
+    values = {s: evaluate(hand.cards(s) + common) for s in contenders}
+    razz = {s: best_razz_low(hand.cards(s) + common) for s in contenders if game is Game.RAZZ}
     hi_key, lo_key = odd_chip_keys(
-        hand.rules.odd_chip, {s: hand.cards(s) for s in contenders}, hand.community_card
+        hand.rules.odd_chip,
+        {s: hand.cards(s) for s in contenders},
+        hand.community_card,
+        razz=game is Game.RAZZ,
     )
+    to_low = hand.rules.odd_chip_half is OddChipHalf.LOW
     starting = dict(hand.setup.stacks)
     stacks = {s: starting[s] - contributions[s] for s in hand.seats}
     pots = build_pots(contributions, frozenset(hand.live_seats()))
     rake = hand.result.rake if hand.result is not None else 0
     for index, pot in enumerate(take_rake(pots, rake)):
         eligible = tuple(s for s in pot.eligible if s not in conceded) or tuple(contenders)
-        result = settle_pot(index, Pot(pot.amount, eligible), values, hi_key, lo_key)
+        if game is Game.RAZZ:
+            result = settle_razz_pot(index, Pot(pot.amount, eligible), razz, lo_key)
+        else:
+            result = settle_pot(
+                index, Pot(pot.amount, eligible), values, hi_key, lo_key, odd_chip_to_low=to_low
+            )
         for seat, chips in result.won_by().items():
             stacks[seat] += chips
     return stacks

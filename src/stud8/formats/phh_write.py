@@ -1,6 +1,7 @@
-"""Writing PHH for Stud Hi/Lo: :func:`hand_to_phh` (conventions: :mod:`stud8.formats.phh`).
+"""Writing PHH for the three stud games: :func:`hand_to_phh` (conventions:
+:mod:`stud8.formats.phh`).
 
-Also the pieces the reader shares: :class:`PhhError`, the variant code and the
+Also the pieces the reader shares: :class:`PhhError`, the variant codes and the
 timeout commentary.
 """
 
@@ -35,15 +36,22 @@ from stud8.core.rules import BettingStructure, Game, TableRules
 from stud8.formats import HandHistoryError, ReplayError
 
 __all__ = [
+    "CODES",
+    "GAME_OF_VARIANT",
     "TIMED_OUT",
     "VARIANT",
+    "VARIANTS",
     "PhhError",
     "PhhReplayError",
     "hand_to_phh",
     "rule_options_names",
 ]
 
-VARIANT = "F7S/8"
+VARIANT = "F7S/8"  # Seven Card Stud Hi/Lo, the room's first game
+#: The phh-std variant code of each game (fixed limit), as PokerKit reads them.
+VARIANTS: Mapping[Game, str] = {Game.STUD_HI_LO: VARIANT, Game.STUD_HIGH: "F7S", Game.RAZZ: "FR"}
+GAME_OF_VARIANT: Mapping[str, Game] = {code: game for game, code in VARIANTS.items()}
+CODES = ", ".join(VARIANTS.values())  # for messages: "F7S/8, F7S, FR"
 TIMED_OUT = "timed out"
 _ACTS = (BringInPosted, Completed, BetMade, Raised, Called, Checked, Folded, TimedOut)
 _CHIPS = (AntePosted, BringInPosted, Completed, BetMade, Raised, Called)
@@ -135,8 +143,8 @@ def hand_to_phh(
         state = "cancelled" if hand.cancelled else "not over"
         raise PhhError(f"only a finished hand can be written as PHH; this one is {state}")
     rules = hand.rules
-    if rules.game is not Game.STUD_HI_LO or rules.structure is not BettingStructure.FIXED_LIMIT:
-        raise PhhError(f"PHH's {VARIANT} is fixed-limit Stud Hi/Lo; this table is {rules!r}")
+    if rules.structure is not BettingStructure.FIXED_LIMIT:
+        raise PhhError(f"PHH's stud variants ({CODES}) are fixed-limit; this table is {rules!r}")
     seats = hand.seats
     pn = {seat: f"p{i + 1}" for i, seat in enumerate(seats)}
     events = hand.events
@@ -235,7 +243,7 @@ def hand_to_phh(
         if isinstance(e, PotAwarded):
             won[e.seat] += e.amount
     out = [
-        f'variant = "{VARIANT}"',
+        f'variant = "{VARIANTS[rules.game]}"',
         "ante_trimming_status = true",
         f"antes = {_toml_value([rules.ante] * len(seats))}",
         f"bring_in = {rules.bring_in}",

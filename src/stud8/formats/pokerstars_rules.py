@@ -8,7 +8,7 @@ from stud8.core.rules import BettingStructure, Game, TableRules, TimeoutPolicy
 from stud8.formats.pokerstars import PokerStarsHand, PSAction
 from stud8.formats.pokerstars_write import GAME_NAMES
 
-__all__ = ["pokerstars_rules", "timeout_policy_of"]
+__all__ = ["game_of", "pokerstars_rules", "timeout_policy_of"]
 
 _STRUCTURES = {
     "Limit": BettingStructure.FIXED_LIMIT,
@@ -39,7 +39,7 @@ def pokerstars_rules(
     ante = max((a.amount for a in hand.antes), default=0)
     bring_in = _bring_in(hand)
     policy = timeout_policy or timeout_policy_of(hand)
-    game = _GAME_OF.get(hand.game, Game.STUD_HI_LO)
+    game = game_of(hand)
     key = (
         ante,
         bring_in,
@@ -65,6 +65,11 @@ def pokerstars_rules(
         if len(_RULES_CACHE) < 4096:
             _RULES_CACHE[key] = rules
     return rules
+
+
+def game_of(hand: PokerStarsHand) -> Game:
+    """The hand's game by the name its header gives it."""
+    return _GAME_OF.get(hand.game, Game.STUD_HI_LO)
 
 
 def timeout_policy_of(hand: PokerStarsHand) -> TimeoutPolicy:

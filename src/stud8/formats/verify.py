@@ -45,7 +45,7 @@ from stud8.core.showdown import high_only, odd_chip_keys
 from stud8.formats.concede import weakest_fill
 from stud8.formats.pokerstars import PokerStarsHand, PSAction, ReadError, Skipped
 from stud8.formats.pokerstars_read import read_file
-from stud8.formats.pokerstars_rules import pokerstars_rules, timeout_policy_of
+from stud8.formats.pokerstars_rules import game_of, pokerstars_rules, timeout_policy_of
 from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, format_money, pot_name
 
 __all__ = [
@@ -212,7 +212,8 @@ def _fill_conceded(
             continue
         own = row[:6] if community is not None else row
         spare = [CARDS[c] for c in range(52) if c not in used]
-        fill = iter(weakest_fill([CARDS[c] if c >= 0 else None for c in own], spare, community))
+        cards = [CARDS[c] if c >= 0 else None for c in own]
+        fill = iter(weakest_fill(cards, spare, community, game=game_of(hand)))
         for k, c in enumerate(own):
             if c < 0:
                 row[k] = next(fill).code
