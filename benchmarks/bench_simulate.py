@@ -6,7 +6,9 @@ one core, and where the time goes; and each bot's decisions per second.
 Prints, best of ``--repeat`` runs after a warm-up:
 
 * ``simulate``: :func:`stud8.tools.simulate.simulate` with six rule-based bots (the
-  command's own code path, one process), in hands per second;
+  command's own code path, one process), in hands per second; then the same for each
+  game (Stud Hi/Lo, Seven Card Stud, Razz), side by side in the same run, with the
+  rule-based and the equity bots (``--game-hands``);
 * ``engine only``: the very same hands replayed through the engine from their recorded
   decisions, no bots (the floor: what any bot costs comes on top), and the engine's
   share of a hand, in microseconds;
@@ -28,7 +30,7 @@ from pathlib import Path
 
 import stud8.core.hand as hand_module
 import stud8.tools.bots.rules_based as rules_module
-from stud8.core import Deck, Hand, TableRules
+from stud8.core import Deck, Game, Hand, TableRules
 from stud8.core.actions import Action
 from stud8.tools.bots import BOTS, Bot
 from stud8.tools.bots.base import FastBot
@@ -44,8 +46,10 @@ def best(repeat: int, run: Callable[[], float]) -> float:
     return min(run() for _ in range(repeat))
 
 
-def bench_simulate(hands: int, repeat: int, jobs: int) -> float:
-    config = SimulationConfig(hands=hands, bots=("rules",) * 6, seed=1, jobs=jobs)
+def bench_simulate(
+    hands: int, repeat: int, jobs: int, game: Game = Game.STUD_HI_LO, bot: str = "rules"
+) -> float:
+    config = SimulationConfig(hands=hands, bots=(bot,) * 6, seed=1, jobs=jobs, game=game)
     return best(repeat, lambda: simulate(config).seconds)
 
 
@@ -177,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2, help="also time this many processes")
     parser.add_argument("--equity-hands", type=int, default=300)
+    parser.add_argument("--game-hands", type=int, default=2_000, help="0: skip the games")
     parser.add_argument("--peer-seconds", type=float, default=3.0, help="0: skip PokerKit")
     args = parser.parse_args(argv)
     n = args.hands
@@ -187,6 +192,16 @@ def main(argv: list[str] | None = None) -> int:
     simulate(SimulationConfig(hands=500, bots=("rules",) * 6, seed=9))  # warm-up
     seconds = bench_simulate(n, args.repeat, 1)
     print(f"simulate, rule-based bots, 1 core   {n / seconds:>9,.0f} hands/s")
+    if args.game_hands > 0:
+        print("simulate by game, 1 core (rule-based / equity bots, hands/s):")
+        for game in Game:
+            rules_s = bench_simulate(args.game_hands, 1, 1, game)
+            equity_n = max(1, args.game_hands // 20)
+            equity_s = bench_simulate(equity_n, 1, 1, game, "equity")
+            print(
+                f"  {game.value:<12} {args.game_hands / rules_s:>9,.0f} / "
+                f"{equity_n / equity_s:>7,.0f}"
+            )
     games = recorded_hands(n)
     decisions = sum(len(a) for _, a in games) / n
     engine = bench_engine(games, args.repeat)

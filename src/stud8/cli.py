@@ -245,7 +245,8 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p = sub.add_parser(
         "simulate",
         help="play bots against each other for many hands and report their results",
-        description="Play N fixed-limit Stud Hi/Lo hands between bots and report each "
+        description="Play N fixed-limit hands of a game (Stud Hi/Lo, Seven Card Stud or "
+        "Razz) between bots and report each "
         "one's result in big bets per 100 hands with a 95% confidence interval, and the "
         "hands per second. Every stack is reset to --stack before each hand, so the hands "
         "are independent. The same --seed gives the same hands, whatever --jobs.",
@@ -311,6 +312,12 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="N",
         help="Monte Carlo deals per decision of the equity bot (default 400)",
     )
+    p.add_argument(
+        "--game",
+        choices=("hilo", "stud", "razz"),
+        default="hilo",
+        help="Stud Hi/Lo (default), Seven Card Stud (high only) or Razz (ace-to-five low)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(run=_run_simulate)
 
@@ -331,6 +338,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
         chart=args.chart,
         equity_trials=args.equity_trials,
         as_json=args.json,
+        game=args.game,
     )
 
 

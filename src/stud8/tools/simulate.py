@@ -1,6 +1,7 @@
 """Bots against bots, hand after hand: the engine of ``stud8 simulate``.
 
-Every hand is a fresh fixed-limit Stud Hi/Lo hand played by the rules engine
+Every hand is a fresh fixed-limit hand of the chosen game (Stud Hi/Lo by default,
+Seven Card Stud or Razz) played by the rules engine
 (:class:`stud8.core.hand.Hand`), every seat's stack reset to the same starting stack
 first, so the hands are independent and each seat's result is a sum of independent
 per-hand results (which is what the confidence intervals assume).
@@ -36,13 +37,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from stud8.core import Deck, Hand, TableRules
+from stud8.core import Deck, Game, Hand, TableRules
 from stud8.tools.bots import BOTS, Bot
 from stud8.tools.bots.window import deciders, play_fast
 
 __all__ = [
     "BLOCK",
     "FORMATS",
+    "GAMES",
     "BotStats",
     "SimulationConfig",
     "SimulationError",
@@ -59,6 +61,8 @@ Format = Literal["json", "pokerstars", "phh"]
 FORMATS: dict[str, str] = {"json": "hands.jsonl", "pokerstars": "hands.txt", "phh": "hands.phhs"}
 Progress = Callable[[int, int], None]
 """Called as ``progress(hands_done, hands_total)`` after each block."""
+#: The games by their names on the command line (``--game``).
+GAMES: dict[str, Game] = {"hilo": Game.STUD_HI_LO, "stud": Game.STUD_HIGH, "razz": Game.RAZZ}
 
 
 class SimulationError(ValueError):
@@ -80,6 +84,7 @@ class SimulationConfig:
     equity_trials: int | None = None
     out: Path | None = None
     fmt: Format = "json"
+    game: Game = Game.STUD_HI_LO
 
     def __post_init__(self) -> None:
         if not isinstance(self.hands, int) or self.hands < 1:
@@ -104,7 +109,9 @@ class SimulationConfig:
     def rules(self) -> TableRules:
         ante, bring_in, small, big = self.stakes
         try:
-            return TableRules(ante=ante, bring_in=bring_in, small_bet=small, big_bet=big)
+            return TableRules(
+                ante=ante, bring_in=bring_in, small_bet=small, big_bet=big, game=self.game
+            )
         except ValueError as e:
             raise SimulationError(f"stakes {'/'.join(map(str, self.stakes))}: {e}") from None
 

@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from stud8.formats.pokerstars_write import GAME_NAMES
 from stud8.tools.simulate import (
+    GAMES,
     BotStats,
     SimulationConfig,
     SimulationError,
@@ -74,7 +76,8 @@ def report(result: SimulationResult, out: TextIO) -> None:
     stakes = "/".join(map(str, config.stakes))
     jobs = f"{config.jobs} job{'s' if config.jobs != 1 else ''}"
     out.write(
-        f"{_hands(result.hands)}, {len(config.bots)} players, stakes {stakes} "
+        f"{_hands(result.hands)} of {GAME_NAMES[config.game]}, {len(config.bots)} players, "
+        f"stakes {stakes} "
         f"(ante/bring-in/small/big), seed {config.seed}\n"
         f"Every stack is reset to {config.starting_stack:,} chips "
         f"({config.starting_stack / config.big_bet:g} big bets) before each hand, "
@@ -127,6 +130,7 @@ def to_json(result: SimulationResult) -> dict[str, Any]:
         "bots": list(config.bots),
         "seed": config.seed,
         "stakes": list(config.stakes),
+        "game": config.game.value,
         "stack": config.starting_stack,
         "jobs": config.jobs,
         "seats": [row(s) for s in seat_stats(result)],
@@ -223,6 +227,7 @@ def run_simulate(
     chart: Path | None,
     equity_trials: int | None,
     as_json: bool,
+    game: str = "hilo",
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
@@ -258,6 +263,8 @@ def run_simulate(
             return refuse(f"--chart {chart}: the chart is a PNG file (name it .png)")
         if not chart.parent.is_dir():
             return refuse(f"--chart {chart}: the directory {chart.parent} does not exist")
+    if game not in GAMES:
+        return refuse(f"--game {game!r}: choose from {', '.join(GAMES)}")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
     try:
@@ -271,6 +278,7 @@ def run_simulate(
             equity_trials=equity_trials,
             out=out,
             fmt=fmt or "json",  # type: ignore[arg-type]
+            game=GAMES[game],
         )
         check_ready(config)
     except SimulationError as e:

@@ -16,9 +16,11 @@ still in, ``ev * n`` is what each chip that everyone puts in brings back.
 * On 3rd street, holding the low card, it brings in, and completes only with a strong
   hand.
 
-It values every hand as Stud Hi/Lo (8 or better), the game of :mod:`stud8.tools.equity`.
-Its equity is worked out once a street (again if someone folds), from ``trials`` deals
-seeded from its own random source, so a seeded game replays exactly.
+It values the hand by the table's game: Stud Hi/Lo (8 or better) by
+:mod:`stud8.tools.equity`; Seven Card Stud (high only) and Razz (the ace-to-five low)
+by :func:`stud8.tools.bots.games.game_equity`, the same way in pure Python. Its equity
+is worked out once a street (again if someone folds), from ``trials`` deals seeded
+from its own random source, so a seeded game replays exactly.
 
 >>> import random
 >>> from stud8.core import Deck, Hand, TableRules
@@ -39,8 +41,10 @@ from typing import TYPE_CHECKING
 
 from stud8.core.actions import Action, ActionKind, LegalAction
 from stud8.core.cards import Card
+from stud8.core.rules import Game
 from stud8.core.views import HandView
 from stud8.tools.bots.base import aggressive_action, give_up, passive_action
+from stud8.tools.bots.games import game_equity
 
 if TYPE_CHECKING:
     from stud8.tools.bots.window import SeatWindow
@@ -75,15 +79,22 @@ _Hands = tuple[tuple[Card | str, ...], ...]
 class _Spot:
     """What an equity estimate is for: the cards as the bot sees them."""
 
-    __slots__ = ("community", "dead", "players")
+    __slots__ = ("community", "dead", "game", "players")
 
-    def __init__(self, players: _Hands, dead: tuple[Card | str, ...], community: Card | None):
+    def __init__(
+        self,
+        players: _Hands,
+        dead: tuple[Card | str, ...],
+        community: Card | None,
+        game: Game = Game.STUD_HI_LO,
+    ):
         self.players = players  # the bot's cards first, then each live opponent's
         self.dead = dead
         self.community = community
+        self.game = game
 
     def key(self) -> tuple[object, ...]:
-        return (self.players, self.dead, self.community)
+        return (self.players, self.dead, self.community, self.game)
 
 
 class EquityBot:
@@ -120,7 +131,7 @@ class EquityBot:
                 dead.extend(_UNKNOWN for _ in s.down_cards)
             else:
                 others.append((_UNKNOWN,) * len(s.down_cards) + s.up_cards)
-        spot = _Spot((tuple(mine), *others), tuple(dead), view.community_card)
+        spot = _Spot((tuple(mine), *others), tuple(dead), view.community_card, view.game)
         return self._choose(spot, view.legal_actions, view.street, view.pot, view.current_bet)
 
     def decide(self, window: SeatWindow) -> Action:
@@ -143,7 +154,7 @@ class EquityBot:
             else:
                 dead.extend(up)
                 dead.extend(unknown)
-        spot = _Spot((tuple(mine), *others), tuple(dead), window.community_card)
+        spot = _Spot((tuple(mine), *others), tuple(dead), window.community_card, window.rules.game)
         return self._choose(spot, legal, window.street, window.pot, window.current_bet)
 
     # -------------------------------------------------------------- choosing
@@ -153,6 +164,19 @@ class EquityBot:
         key = spot.key()
         if key == self._key:
             return self.last_equity
+        if spot.game is not Game.STUD_HI_LO:
+            ev = game_equity(
+                spot.game,
+                [[None if c == _UNKNOWN else c for c in p] for p in spot.players],  # type: ignore[misc]
+                [None if c == _UNKNOWN else c for c in spot.dead],  # type: ignore[misc]
+                spot.community,
+                self.trials,
+                random.Random(self.rng.getrandbits(63)),
+            )
+            self.estimates += 1
+            self._key = key
+            self.last_equity = ev
+            return ev
         from stud8.tools.equity import EquityInputError, equity
 
         try:

@@ -1,4 +1,8 @@
-"""A rule-based Stud Hi/Lo player: plain, solid poker from hand-written rules.
+"""A rule-based stud player: plain, solid poker from hand-written rules.
+
+It plays the table's game: the rules below are Stud Hi/Lo's; in Seven Card Stud it
+values its hand for high only and in Razz for the ace-to-five low only
+(:mod:`stud8.tools.bots.games`), with the same betting rules.
 
 It sees only what its seat sees (its own down cards, every up card, the pot and
 the bets) and decides in a few microseconds, without simulation:
@@ -49,7 +53,9 @@ from stud8.core.actions import (
     make_action,
 )
 from stud8.core.cards import Card
+from stud8.core.rules import Game
 from stud8.core.views import HandView, SeatView
+from stud8.tools.bots import games
 from stud8.tools.bots.reading import (
     Holding,
     OwnHand,
@@ -219,6 +225,10 @@ class RuleBasedBot:
         if view.community_card is not None:
             mine.append(view.community_card)
         options = _options(tuple(legal))
+        game = view.game
+        if game is not Game.STUD_HI_LO:
+            ups = [s.up_cards for s in view.seats if s.seat != seat and not s.folded]
+            return self._by_game(game, options, mine, dead, ups, view.current_bet, view)
         if view.street == 3 and len(mine) == 3:
 
             def raised_over(pair: int) -> bool:
@@ -242,6 +252,17 @@ class RuleBasedBot:
         legal = window.legal_actions
         if not legal:
             raise ValueError("a bot acts only on its own turn")
+        game = window.rules.game
+        if game is not Game.STUD_HI_LO:
+            seat = window.seat
+            mine = list(window.own_cards())
+            if window.community_card is not None and window.street == 7:
+                mine.append(window.community_card)
+            dead = list(window.up_rank_counts())
+            for c in window.up_cards(seat):
+                dead[c.rank] -= 1
+            ups = [window.up_cards(s) for s in window.live_seats() if s != seat]
+            return self._by_game(game, _options(legal), mine, dead, ups, window.current_bet, window)
         street = window.street
         if street != self._street or window is not self._window:
             self._read_street(window, street)
@@ -316,6 +337,30 @@ class RuleBasedBot:
                 if up and window.street_bet(s) == current and up[0].rank > pair:
                     return True
         return False
+
+    def _by_game(
+        self,
+        game: Game,
+        options: _Options,
+        mine: Sequence[Card],
+        dead: Sequence[int],
+        boards: Sequence[Sequence[Card]],
+        current_bet: int,
+        table: _Table,
+    ) -> Action:
+        """Seven Card Stud or Razz: the hand valued by the game, the same betting rules."""
+        if len(mine) == 3:
+            tier = games.starting_tier(game, mine, dead)
+            pair = pair_of_three(mine) if game is Game.STUD_HIGH else 0
+
+            def raised_over(rank: int) -> bool:
+                return False  # the tier already counts the live cards
+
+            return self._third_street(options, tier, pair, current_bet, table, raised_over)
+        value, draw, lock = games.later_value(game, mine, max(0, 7 - len(mine)), boards)
+        own = OwnHand(0, value, 0, 0.0, 0, draw, lock)
+        street = min(len(mine), 7)
+        return self._later_street(options, value, own, len(boards), current_bet, table, street)
 
     # ------------------------------------------------------------ 3rd street
     def _third_street(
