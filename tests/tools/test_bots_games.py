@@ -8,7 +8,6 @@ that knows the game beats the same bot valuing every hand as Stud Hi/Lo."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -25,10 +24,12 @@ from stud8.tools.simulate import GAMES, SimulationConfig, simulate
 BOT_KINDS = ("rules", "equity")
 
 
-def make_bot(kind: str, seed: int = 0) -> Bot:
+def make_bot(kind: str, seed: int = 0, game: Game = Game.STUD_HI_LO) -> Bot:
+    """A bot made for ``game`` (a HandView does not say the game: the table's seat
+    window does, and the bot made for a table plays its game)."""
     if kind == "equity":
-        return EquityBot(random.Random(seed), trials=600)
-    return RuleBasedBot(random.Random(seed))
+        return EquityBot(random.Random(seed), trials=600, game=game)
+    return RuleBasedBot(random.Random(seed), game=game)
 
 
 def third_street(game: Game, seat1: str, seat2: str, seat3: str) -> Hand:
@@ -50,7 +51,6 @@ def facing_completion(game: Game, cards: str) -> HandView:
     hand.apply(Complete())
     assert hand.to_act == 1
     view = hand.view(1)
-    assert view.game is game
     return view
 
 
@@ -58,29 +58,41 @@ def facing_completion(game: Game, cards: str) -> HandView:
 @pytest.mark.parametrize("seed", range(3))
 def test_third_street_big_pair_plays_in_stud_and_folds_in_razz(kind: str, seed: int) -> None:
     kings = "Kd Ks 4c"  # a pair of kings: a hand in Stud, a kings-high pair in Razz
-    assert make_bot(kind, seed).act(facing_completion(Game.STUD_HIGH, kings)).kind in (
+    assert on_third(kind, seed, Game.STUD_HIGH, kings).kind in (
         ActionKind.CALL,
         ActionKind.RAISE,
     )
-    assert make_bot(kind, seed).act(facing_completion(Game.RAZZ, kings)) == Fold()
+    assert on_third(kind, seed, Game.RAZZ, kings) == Fold()
 
 
 @pytest.mark.parametrize("kind", BOT_KINDS)
 @pytest.mark.parametrize("seed", range(3))
 def test_third_street_wheel_cards_play_in_razz_and_fold_in_stud(kind: str, seed: int) -> None:
     wheel = "As 3d 4c"  # three to a wheel: the best start in Razz, rags in Stud
-    assert make_bot(kind, seed).act(facing_completion(Game.RAZZ, wheel)).kind in (
+    assert on_third(kind, seed, Game.RAZZ, wheel).kind in (
         ActionKind.CALL,
         ActionKind.RAISE,
     )
-    assert make_bot(kind, seed).act(facing_completion(Game.STUD_HIGH, wheel)) == Fold()
+    assert on_third(kind, seed, Game.STUD_HIGH, wheel) == Fold()
 
 
 def later(
-    game: Game, down: str, up: str, legal: tuple[LegalAction, ...], opponents: tuple[str, ...]
+    down: str, up: str, legal: tuple[LegalAction, ...], opponents: tuple[str, ...]
 ) -> HandView:
-    view = make_view(down, up, legal, street=7, opponents=opponents, pot=60)
-    return dataclasses.replace(view, game=game)
+    """Seat 1's view on 7th street (the game is the bot's: a view does not say it)."""
+    return make_view(down, up, legal, street=7, opponents=opponents, pot=60)
+
+
+def on_third(kind: str, seed: int, game: Game, cards: str) -> Action:
+    """What a bot made for ``game`` does with ``cards`` facing a completion."""
+    return make_bot(kind, seed, game).act(facing_completion(game, cards))
+
+
+def on_seventh(
+    kind: str, game: Game, cards: tuple[str, str], legal: tuple[LegalAction, ...]
+) -> Action:
+    """What a bot made for ``game`` does on 7th street with ``cards`` (down, up)."""
+    return make_bot(kind, 0, game).act(later(*cards, legal, BOARDS))
 
 
 SEVEN_LOW = ("As 2d 9h", "4c 5s 7d Kh")  # 7-5-4-2-A low; no pair, king high
@@ -91,42 +103,29 @@ BOARDS = ("Th 8c 5s Js", "Jd 6d 4h 3c")
 @pytest.mark.parametrize("kind", BOT_KINDS)
 def test_seventh_street_a_made_low_bets_in_razz_and_gives_up_in_stud(kind: str) -> None:
     bet = unopened(8)
-    razz = make_bot(kind).act(later(Game.RAZZ, *SEVEN_LOW, bet, BOARDS))
-    stud = make_bot(kind).act(later(Game.STUD_HIGH, *SEVEN_LOW, bet, BOARDS))
+    razz = on_seventh(kind, Game.RAZZ, SEVEN_LOW, bet)
+    stud = on_seventh(kind, Game.STUD_HIGH, SEVEN_LOW, bet)
     assert razz.kind is ActionKind.BET
     assert stud.kind is ActionKind.CHECK
     facing = facing_bet(8, 16)
-    assert make_bot(kind).act(later(Game.RAZZ, *SEVEN_LOW, facing, BOARDS)).kind in (
+    assert on_seventh(kind, Game.RAZZ, SEVEN_LOW, facing).kind in (
         ActionKind.CALL,
         ActionKind.RAISE,
     )
-    assert make_bot(kind).act(later(Game.STUD_HIGH, *SEVEN_LOW, facing, BOARDS)) == Fold()
+    assert on_seventh(kind, Game.STUD_HIGH, SEVEN_LOW, facing) == Fold()
 
 
 @pytest.mark.parametrize("kind", BOT_KINDS)
 def test_seventh_street_a_full_house_bets_in_stud_and_gives_up_in_razz(kind: str) -> None:
     bet = unopened(8)
-    assert make_bot(kind).act(later(Game.STUD_HIGH, *FULL_HOUSE, bet, BOARDS)).kind is (
-        ActionKind.BET
-    )
-    assert make_bot(kind).act(later(Game.RAZZ, *FULL_HOUSE, bet, BOARDS)).kind is (ActionKind.CHECK)
+    assert on_seventh(kind, Game.STUD_HIGH, FULL_HOUSE, bet).kind is ActionKind.BET
+    assert on_seventh(kind, Game.RAZZ, FULL_HOUSE, bet).kind is ActionKind.CHECK
     facing = facing_bet(8, 16)
-    assert make_bot(kind).act(later(Game.STUD_HIGH, *FULL_HOUSE, facing, BOARDS)).kind in (
+    assert on_seventh(kind, Game.STUD_HIGH, FULL_HOUSE, facing).kind in (
         ActionKind.CALL,
         ActionKind.RAISE,
     )
-    assert make_bot(kind).act(later(Game.RAZZ, *FULL_HOUSE, facing, BOARDS)) == Fold()
-
-
-class HiLoBlind:
-    """The same bot, told every hand is Stud Hi/Lo (what the bots did before)."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.name = f"blind-{bot.name}"
-
-    def act(self, view: HandView) -> Action:
-        return self.bot.act(dataclasses.replace(view, game=Game.STUD_HI_LO))
+    assert on_seventh(kind, Game.RAZZ, FULL_HOUSE, facing) == Fold()
 
 
 def test_a_bot_that_knows_the_game_beats_one_that_plays_it_as_hi_lo() -> None:
@@ -142,9 +141,8 @@ def test_a_bot_that_knows_the_game_beats_one_that_plays_it_as_hi_lo() -> None:
         # two bots know the game, two do not; they swap seats every hand
         aware = (1, 3) if i % 2 == 0 else (2, 4)
         bots: dict[int, Bot] = {
-            s: RuleBasedBot(random.Random(i * 10 + s))
-            if s in aware
-            else HiLoBlind(RuleBasedBot(random.Random(i * 10 + s)))
+            # a bot made for Stud Hi/Lo values every hand as Hi/Lo (what the bots did before)
+            s: RuleBasedBot(random.Random(i * 10 + s), game=game if s in aware else Game.STUD_HI_LO)
             for s in seats
         }
         hand = Hand.start(rules=rules, stacks=dict.fromkeys(seats, 800), deck=Deck.shuffled(rng))
@@ -165,8 +163,8 @@ def test_a_window_decides_as_the_view_does_in_every_game(game: Game, kind: str) 
     for n in range(40 if kind == "rules" else 8):
         deck = Deck.shuffled(rng)
         seats = {1: 300, 2: 300, 3: 300}
-        fast = {s: make_bot(kind, n * 10 + s) for s in seats}
-        slow = {s: make_bot(kind, n * 10 + s) for s in seats}
+        fast = {s: make_bot(kind, n * 10 + s) for s in seats}  # the game from the window
+        slow = {s: make_bot(kind, n * 10 + s, game) for s in seats}
         one = Hand.start(rules=rules, stacks=seats, deck=deck)
         play_fast(one, fast)
         two = Hand.start(rules=rules, stacks=seats, deck=deck)

@@ -25,7 +25,7 @@ from stud8.formats.registry import Status
 from stud8.terminal.hh import check_file
 from stud8.tools import simulate as simulate_module
 from stud8.tools import simulate_report
-from stud8.tools.bots import BOTS, Bot, CallingStation, RuleBasedBot, play_hand
+from stud8.tools.bots import BOTS, Bot, CallingStation, RuleBasedBot, make_bot, play_hand
 from stud8.tools.bots.window import HandWindows, play_fast
 from stud8.tools.simulate import SimulationConfig, SimulationError, simulate, stats_of
 
@@ -364,7 +364,8 @@ def test_the_rule_based_bot_decides_the_same_from_a_window() -> None:
         hand = Hand.start(rules=rules, stacks=stacks, deck=Deck.shuffled(rng))
         windows = HandWindows(hand)
         seed = rng.random()
-        by_view = {s: RuleBasedBot(random.Random(f"{seed}/{s}")) for s in stacks}
+        # made for the table's game: a view does not say it, a window does
+        by_view = {s: RuleBasedBot(random.Random(f"{seed}/{s}"), game=rules.game) for s in stacks}
         by_window = {s: RuleBasedBot(random.Random(f"{seed}/{s}")) for s in stacks}
         while hand.to_act is not None:
             seat = hand.to_act
@@ -384,8 +385,12 @@ def test_fast_play_gives_the_same_hands_as_play_hand() -> None:
         names = {s: rng.choice(kinds) for s in stacks}
         seed = rng.random()
 
-        def bots(names: dict[int, str] = names, seed: float = seed) -> dict[int, Bot]:
-            return {s: BOTS[k](random.Random(f"{seed}/{s}")) for s, k in names.items()}
+        def bots(
+            names: dict[int, str] = names, seed: float = seed, game: Game = rules.game
+        ) -> dict[int, Bot]:
+            return {
+                s: make_bot(k, random.Random(f"{seed}/{s}"), game=game) for s, k in names.items()
+            }
 
         slow = Hand.start(rules=rules, stacks=stacks, deck=deck)
         fast = Hand.start(rules=rules, stacks=stacks, deck=deck)

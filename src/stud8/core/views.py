@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from stud8.core.actions import LegalAction
 from stud8.core.cards import Card
 from stud8.core.events import CardDealt, Event, HandShown
-from stud8.core.rules import Game
 
 if TYPE_CHECKING:
     from stud8.core.hand import Hand
@@ -54,7 +53,6 @@ class HandView:
     seats: tuple[SeatView, ...]
     legal_actions: tuple[LegalAction, ...]  # only for the viewer, when it is his turn
     is_over: bool
-    game: Game = Game.STUD_HI_LO  # the table's game: how the hands are valued
 
     def seat(self, seat: int) -> SeatView:
         for s in self.seats:
@@ -101,7 +99,6 @@ def view_of(hand: Hand, seat: int | None = None, *, everything: bool = False) ->
         if (everything or (seat is not None and seat == hand.to_act))
         else (),
         is_over=hand.is_over,
-        game=hand.rules.game,
     )
 
 

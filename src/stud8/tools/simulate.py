@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Literal
 
 from stud8.core import Deck, Game, Hand, TableRules
-from stud8.tools.bots import BOTS, Bot
+from stud8.tools.bots import BOTS, Bot, make_bot
 from stud8.tools.bots.window import deciders, play_fast
 
 __all__ = [
@@ -222,9 +222,9 @@ def _make_bots(config: SimulationConfig, block: int) -> dict[int, Bot]:
         if name == "equity" and config.equity_trials is not None:
             from stud8.tools.bots.equity_bot import EquityBot
 
-            bots[seat] = EquityBot(rng, trials=config.equity_trials)
+            bots[seat] = EquityBot(rng, trials=config.equity_trials, game=config.game)
         else:
-            bots[seat] = BOTS[name](rng)
+            bots[seat] = make_bot(name, rng, game=config.game)
     return bots
 
 

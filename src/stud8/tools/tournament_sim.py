@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from stud8.core import Deck, Game, Hand, TableRules
-from stud8.tools.bots import BOTS, Bot
+from stud8.tools.bots import BOTS, Bot, make_bot
 from stud8.tools.bots.window import deciders, play_fast
 from stud8.tournament import STRUCTURES, TournamentDefinition
 from stud8.tournament.director import Director, Phase
@@ -223,9 +223,9 @@ class _Run:
             if kind == "equity" and config.equity_trials is not None:
                 from stud8.tools.bots.equity_bot import EquityBot
 
-                self.bots[name] = EquityBot(rng, trials=config.equity_trials)
+                self.bots[name] = EquityBot(rng, trials=config.equity_trials, game=config.game)
             else:
-                self.bots[name] = BOTS[kind](rng)
+                self.bots[name] = make_bot(kind, rng, game=config.game)
         # how each player's bot is asked, worked out once (a protocol check is slow)
         self.ask = {name: deciders({0: bot})[0] for name, bot in self.bots.items()}
         self.player_of: dict[int, str] = {}

@@ -59,7 +59,7 @@ from stud8.server.table.spec import TableConfig
 from stud8.server.table.state import AwayCheck, Seat, Turn
 from stud8.server.table.turns import TableTurns
 from stud8.server.table.waitlist import WaitingList
-from stud8.tools.bots import BOTS, Bot
+from stud8.tools.bots import BOTS, Bot, make_bot
 
 log = logging.getLogger("stud8.server")
 
@@ -108,10 +108,11 @@ class TableSeating(TableTurns):
             raise ValueError(f"a seat comes back with chips, not {chips!r}")
         robot: Bot | None = None
         if bot is not None:
-            factory = BOTS.get(bot)
-            if factory is None:
+            if bot not in BOTS:
                 raise ValueError(f"no bot policy {bot!r}")
-            robot = factory(random.Random(self._bot_rng.getrandbits(64)))
+            robot = make_bot(
+                bot, random.Random(self._bot_rng.getrandbits(64)), game=self.rules.game
+            )
         absent = robot is None
         self.seats[seat] = Seat(
             player,
@@ -157,11 +158,10 @@ class TableSeating(TableTurns):
             )
         bot: Bot | None = None
         if isinstance(cmd, SeatBot):
-            factory = BOTS.get(cmd.policy)
-            if factory is None:
+            if cmd.policy not in BOTS:
                 raise Refused(f"no bot policy {cmd.policy!r} (there are {', '.join(BOTS)})")
             seed = cmd.seed if cmd.seed is not None else self._bot_rng.getrandbits(64)
-            bot = factory(random.Random(seed))
+            bot = make_bot(cmd.policy, random.Random(seed), game=self.rules.game)
         try:
             await self._books.sit(
                 self.table_id, cmd.seat, cmd.player, cmd.amount, bot=bot is not None

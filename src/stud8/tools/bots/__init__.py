@@ -12,6 +12,12 @@ from the other players' hidden cards, and draws any randomness from the
 >>> result = play_hand(hand, bots)
 >>> sum(result.stacks.values())
 300
+
+A bot plays the table's game: :func:`make_bot` makes one for a game (from a seat
+window the game is read from the table's rules; a HandView does not say it).
+
+>>> make_bot("rules", random.Random(1), game=Game.RAZZ).game
+<Game.RAZZ: 'razz'>
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from stud8.core.rules import Game
 from stud8.tools.bots.base import Bot, play_hand
 from stud8.tools.bots.equity_bot import EquityBot
 from stud8.tools.bots.rules_based import RuleBasedBot
@@ -32,4 +39,23 @@ BOTS: dict[str, Callable[[random.Random], Bot]] = {
     "equity": EquityBot,  # needs the tools extra (numpy, numba)
 }
 
-__all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "RuleBasedBot", "play_hand"]
+
+def make_bot(kind: str, rng: random.Random, *, game: Game = Game.STUD_HI_LO) -> Bot:
+    """The bot ``kind`` of :data:`BOTS`, made for ``game`` (the bots that value hands
+    play it; the random bot and the calling station need not know it)."""
+    bot = BOTS[kind](rng)
+    if isinstance(bot, (RuleBasedBot, EquityBot)):
+        bot.game = game
+    return bot
+
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "CallingStation",
+    "EquityBot",
+    "RandomBot",
+    "RuleBasedBot",
+    "make_bot",
+    "play_hand",
+]

@@ -18,9 +18,10 @@ still in, ``ev * n`` is what each chip that everyone puts in brings back.
 
 It values the hand by the table's game: Stud Hi/Lo (8 or better) by
 :mod:`stud8.tools.equity`; Seven Card Stud (high only) and Razz (the ace-to-five low)
-by :func:`stud8.tools.bots.games.game_equity`, the same way in pure Python. Its equity
-is worked out once a street (again if someone folds), from ``trials`` deals seeded
-from its own random source, so a seeded game replays exactly.
+by :func:`stud8.tools.bots.games.game_equity`, the same way in pure Python (from a
+seat window the game is the table's; from a HandView, the ``game`` it was made for). Its
+equity is worked out once a street (again if someone folds), from ``trials`` deals
+seeded from its own random source, so a seeded game replays exactly.
 
 >>> import random
 >>> from stud8.core import Deck, Hand, TableRules
@@ -105,10 +106,13 @@ class EquityBot:
 
     name = "equity"
 
-    def __init__(self, rng: random.Random, trials: int = DEFAULT_TRIALS) -> None:
+    def __init__(
+        self, rng: random.Random, trials: int = DEFAULT_TRIALS, *, game: Game = Game.STUD_HI_LO
+    ) -> None:
         if not isinstance(trials, int) or isinstance(trials, bool) or trials < 1:
             raise ValueError(f"trials must be a positive whole number, got {trials!r}")
         self.rng = rng
+        self.game = game  # the game of act(view): a view does not say it; a window does
         self.trials = trials
         self._key: tuple[object, ...] | None = None
         self.last_equity = 0.0  # the share of the pot last estimated
@@ -131,7 +135,7 @@ class EquityBot:
                 dead.extend(_UNKNOWN for _ in s.down_cards)
             else:
                 others.append((_UNKNOWN,) * len(s.down_cards) + s.up_cards)
-        spot = _Spot((tuple(mine), *others), tuple(dead), view.community_card, view.game)
+        spot = _Spot((tuple(mine), *others), tuple(dead), view.community_card, self.game)
         return self._choose(spot, view.legal_actions, view.street, view.pot, view.current_bet)
 
     def decide(self, window: SeatWindow) -> Action:

@@ -2,7 +2,9 @@
 
 It plays the table's game: the rules below are Stud Hi/Lo's; in Seven Card Stud it
 values its hand for high only and in Razz for the ace-to-five low only
-(:mod:`stud8.tools.bots.games`), with the same betting rules.
+(:mod:`stud8.tools.bots.games`), with the same betting rules. Deciding from a seat
+window it reads the game from the table's rules; from a HandView (which does not say
+the game) it plays the ``game`` it was made for.
 
 It sees only what its seat sees (its own down cards, every up card, the pot and
 the bets) and decides in a few microseconds, without simulation:
@@ -188,8 +190,9 @@ class RuleBasedBot:
 
     name = "rules"
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, *, game: Game = Game.STUD_HI_LO) -> None:
         self.rng = rng
+        self.game = game  # the game of act(view): a view does not say it
         # decide(): what was worked out for this window's hand, on this street
         self._window: SeatWindow | None = None
         self._holding: Holding | None = None  # its cards in this window's hand
@@ -225,7 +228,7 @@ class RuleBasedBot:
         if view.community_card is not None:
             mine.append(view.community_card)
         options = _options(tuple(legal))
-        game = view.game
+        game = self.game
         if game is not Game.STUD_HI_LO:
             ups = [s.up_cards for s in view.seats if s.seat != seat and not s.folded]
             return self._by_game(game, options, mine, dead, ups, view.current_bet, view)
