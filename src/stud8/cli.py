@@ -27,8 +27,15 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "play",
         help="play at a fixed-limit table in the terminal, against bots",
-        description="Sit down at a fixed-limit Stud Hi/Lo table with bots and play hand "
-        "after hand. Type an action at the prompt (h for help, q to quit).",
+        description="Sit down at a fixed-limit table with bots (Stud Hi/Lo, Seven Card Stud "
+        "or Razz) and play hand after hand. Type an action at the prompt (h for help, q to "
+        "quit).",
+    )
+    p.add_argument(
+        "--game",
+        choices=("hilo", "stud", "razz"),
+        default="hilo",
+        help="Stud Hi/Lo (default), Seven Card Stud (high only) or Razz (ace-to-five low)",
     )
     p.add_argument(
         "--bots", type=_int_range(1, 7), default=5, metavar="N", help="bots at the table, 1-7"
@@ -78,8 +85,10 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _run_play(args: argparse.Namespace) -> int:
     from stud8.play import PlayOptions, play
     from stud8.terminal.hh import hands_file
+    from stud8.tools.simulate import GAMES
 
     options = PlayOptions(
+        game=GAMES[args.game],
         bots=args.bots,
         stack=args.stack,
         stakes=args.stakes,

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from stud8.core import Deck, Hand, HandResult, TableRules
+from stud8.core import Deck, Game, Hand, HandResult, TableRules
 from stud8.core.actions import ActionKind
 from stud8.core.errors import IllegalActionError, Stud8Error
 from stud8.formats.record import HandRecord, write_file
@@ -42,7 +42,7 @@ from stud8.terminal.commands import (
     reason,
 )
 from stud8.terminal.render import Narrator, Style, cards_text
-from stud8.tools.bots import BOTS, Bot
+from stud8.tools.bots import BOTS, Bot, make_bot
 from stud8.tools.bots.base import is_legal, passive_action
 
 #: Reads one line of input (without its prompt); raises EOFError at the end of input.
@@ -60,10 +60,28 @@ class PlayOptions:
     hands: int | None = None  # None: until you quit or bust
     bot_kind: str = "rules"
     save_to: Path | None = None  # a JSON-lines file each finished hand is added to
+    game: Game = Game.STUD_HI_LO
 
     def rules(self) -> TableRules:
         ante, bring_in, small, big = self.stakes
-        return TableRules(ante=ante, bring_in=bring_in, small_bet=small, big_bet=big)
+        return TableRules(
+            ante=ante, bring_in=bring_in, small_bet=small, big_bet=big, game=self.game
+        )
+
+
+#: Each game's title at the table (the games by their ``--game`` names: ``GAMES``).
+TITLES: dict[Game, str] = {
+    Game.STUD_HI_LO: "Seven Card Stud Hi/Lo, eight or better: fixed limit",
+    Game.STUD_HIGH: "Seven Card Stud, high only: fixed limit",
+    Game.RAZZ: "Razz, Seven Card Stud for the ace-to-five low: fixed limit",
+}
+#: How each game is won, said once at the start.
+HOW_TO_WIN: dict[Game, str] = {
+    Game.STUD_HI_LO: "The best high hand and the best low (eight or better) split each pot.",
+    Game.STUD_HIGH: "The best high hand takes each pot; the lowest up card brings in.",
+    Game.RAZZ: "The lowest hand takes each pot (aces low, straights and flushes do not "
+    "count); the highest up card brings in.",
+}
 
 
 def parse_stakes(text: str) -> tuple[int, int, int, int]:
@@ -152,7 +170,7 @@ class TerminalTable:
         number = self.bots_seated
         seed = self.options.seed
         rng = random.Random(f"stud8-play-{seed}-bot-{number}") if seed is not None else None
-        bot = BOTS[self.options.bot_kind](rng or random.Random())
+        bot = make_bot(self.options.bot_kind, rng or random.Random(), game=self.options.game)
         stack = self.options.stack
         self.players[seat] = _Player(seat, f"Bot {number}", stack, stack, bot)
         self.names[seat] = f"Bot {number}"
@@ -162,7 +180,8 @@ class TerminalTable:
         0, or 130 after Ctrl-C."""
         o = self.options
         ante, bring_in, small, big = o.stakes
-        self.say(self.style.bold("Seven Card Stud Hi/Lo, eight or better: fixed limit"))
+        self.say(self.style.bold(TITLES[o.game]))
+        self.say(HOW_TO_WIN[o.game])
         self.say(
             f"Ante {ante}, bring-in {bring_in}, bets {small}/{big}. You sit in seat 1 with "
             f"{o.stack} chips against {o.bots} bot{'s' if o.bots > 1 else ''} ({o.bot_kind})."

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
-from stud8.core import Hand
-from stud8.core.cards import Card
+from stud8.core import Game, Hand
+from stud8.core.cards import RANK_CHARS, Card
 from stud8.core.evaluate import describe_up_cards
 from stud8.core.events import (
     ActionOpened,
@@ -105,6 +105,19 @@ def cards_text(seat_view: SeatView, style: Style | None = None) -> str:
     if down[2:]:
         parts.append(f"[{show(down[2:])}]")
     return " ".join(parts)
+
+
+def razz_showing(up: Sequence[Card]) -> str:
+    """Up cards as a Razz player says them: ``"7-4-A low"``, or the pair they make.
+
+    >>> from stud8.core.cards import parse_cards
+    >>> razz_showing(parse_cards("4d Ac 7s")), razz_showing(parse_cards("Kd 9c Ks"))
+    ('7-4-A low', 'pair of kings')
+    """
+    if len({c.rank for c in up}) < len(up):
+        return describe_up_cards(up).lower()
+    ranks = sorted((c.low_rank for c in up), reverse=True)
+    return "-".join("A" if r == 1 else RANK_CHARS[r - 2] for r in ranks) + " low"
 
 
 class Narrator:
@@ -216,11 +229,13 @@ class Narrator:
         """One event as a line of text ('' for an event not worth a line)."""
         hand = self.hand
         assert hand is not None
+        game = hand.rules.game
         if isinstance(e, ActionOpened):
             up = hand.up_cards(e.seat)
-            if e.street == 3:
-                return self.does(e.seat, "have", f" the low card ({up[0]}) and must bring in.")
-            showing = describe_up_cards(up).lower()
+            if e.street == 3:  # the lowest card brings in; in Razz the highest (RULES.md 8)
+                card = "high" if game is Game.RAZZ else "low"
+                return self.does(e.seat, "have", f" the {card} card ({up[0]}) and must bring in.")
+            showing = razz_showing(up) if game is Game.RAZZ else describe_up_cards(up).lower()
             return self.does(e.seat, "act", f" first ({showing} showing).")
         if isinstance(e, (BringInPosted, Completed, BetMade, Raised, Called)):
             if isinstance(e, BringInPosted):
@@ -244,8 +259,13 @@ class Narrator:
             return f"{e.amount} uncalled returned to {self.who(e.seat)}."
         if isinstance(e, HandShown):
             sv = hand.view(self.viewer).seat(e.seat)
-            low = str(e.low) if e.low is not None else "no low"
-            return self.does(e.seat, "show", f" {cards_text(sv, self.style)}: {e.high}; {low}")
+            if game is Game.STUD_HIGH:
+                value = str(e.high)
+            elif game is Game.RAZZ:
+                value = str(e.low)  # the razz low is the hand that plays
+            else:
+                value = f"{e.high}; {e.low if e.low is not None else 'no low'}"
+            return self.does(e.seat, "show", f" {cards_text(sv, self.style)}: {value}")
         if isinstance(e, HandMucked):
             return self.does(e.seat, "muck", ".")
         if isinstance(e, RakeTaken):
@@ -268,6 +288,12 @@ class Narrator:
             if not result.showdown or len(pr.eligible) == 1:
                 for seat, chips in pr.high:
                     self.say(self.does(seat, "win", f" {name} ({chips})"))
+                continue
+            game = hand.rules.game
+            if game is not Game.STUD_HI_LO:  # one hand takes the pot: the best high, or low
+                best = "low" if game is Game.RAZZ else "high"
+                self.say(f"The best {best} hand takes {name} ({pr.amount}).")
+                self._say_wins(pr.high, pr.low_value if game is Game.RAZZ else pr.high_value)
                 continue
             if not pr.low:
                 self.say(
