@@ -5,11 +5,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from stud8.core.cards import Card
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, ReadError, Skipped
 
-__all__ = ["Item", "card", "cards", "decode", "money", "read_hands", "split_hands"]
+__all__ = [
+    "Item",
+    "card",
+    "cards",
+    "decode",
+    "money",
+    "read_hands",
+    "seat_line",
+    "speaker",
+    "split_hands",
+    "total_line",
+]
 
 Item = PokerStarsHand | Skipped | ReadError
 
@@ -111,3 +123,45 @@ def read_hands(
         first_line = next((i + 1 for i, t in enumerate(lines) if t.strip()), 1)
         out.append(ReadError(file, first_line, f"no {site} hand found"))
     return out
+
+
+# ------------------------------------------------- lines every site writes alike
+class _Seats(Protocol):
+    """What the line helpers need of a :class:`~stud8.formats.sites._build.HandBuilder`."""
+
+    by_name: dict[str, int]
+    total: int | None
+    rake: int | None
+
+    def seat(
+        self, seat: int, name: str, stack: int, line: int, *, sitting_out: bool = False
+    ) -> None: ...
+
+
+def speaker(b: _Seats, line: str, seps: tuple[str, ...] = (" ",)) -> tuple[int, str] | None:
+    """The seat of the player a line starts with (the longest name that fits, then one
+    of ``seps``) and the rest of the line; None for a line of nobody's (table talk).
+
+    >>> class B:
+    ...     by_name = {"Bob": 1, "Bob B": 2}
+    >>> speaker(B(), "Bob B calls 2"), speaker(B(), "Bob: folds", (": ", " "))
+    ((2, 'calls 2'), (1, 'folds'))
+    """
+    for name in sorted(b.by_name, key=len, reverse=True):
+        for sep in seps:
+            if line.startswith(name + sep):
+                return b.by_name[name], line[len(name) + len(sep) :].strip()
+    return None
+
+
+def seat_line(b: _Seats, m: re.Match[str], line: int, cents: bool) -> None:
+    """A seat line read by a site's pattern: groups 1 to 3 the seat, the name and the
+    chips; a fourth group, if any, says the player is sitting out."""
+    out = m.re.groups >= 4 and bool(m.group(4))
+    b.seat(int(m.group(1)), m.group(2), money(m.group(3), line, cents), line, sitting_out=out)
+
+
+def total_line(b: _Seats, m: re.Match[str], line: int, cents: bool) -> None:
+    """A summary's ``Total pot X ... Rake Y`` read by a site's pattern (groups 1, 2)."""
+    b.total = money(m.group(1), line, cents)
+    b.rake = money(m.group(2), line, cents) if m.group(2) else 0

@@ -15,7 +15,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
-from stud8.formats.sites._text import Item, cards, money, read_hands
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, total_line
 
 _HEADER = re.compile(r"^Stage #(\w+):\s*(.*?)(?: - (\d{4}-\d\d-\d\d .*))?$")
 _STAKES = re.compile(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)")
@@ -70,7 +70,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         if in_summary:
             m = _TOTAL.match(line)
             if m:
-                b.total, b.rake = money(m.group(1), i, cents), money(m.group(2), i, cents)
+                total_line(b, m, i, cents)
             continue
         if line.startswith("*** SUMMARY ***"):
             in_summary = True
@@ -87,7 +87,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             continue
         m = _SEAT.match(line)
         if m:
-            b.seat(int(m.group(1)), m.group(2), money(m.group(3), i, cents), i)
+            seat_line(b, m, i, cents)
             continue
         m = _POCKET.match(line)
         if m:

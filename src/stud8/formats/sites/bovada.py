@@ -16,7 +16,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
-from stud8.formats.sites._text import Item, cards, money, read_hands
+from stud8.formats.sites._text import Item, cards, money, read_hands, total_line
 
 _HEADER = re.compile(r"^(?:Bovada|Bodog|Ignition) Hand #(\d+)\s*(.*?)(?: - (\d{4}-\d\d-\d\d .*))?$")
 _SEAT = re.compile(r"^Seat\+(\d+)(?: \[ME\])?: ([$€£]?[\d,.]+) in chips")
@@ -76,7 +76,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         if in_summary:
             m = _TOTAL.match(line)
             if m:
-                b.total, b.rake = money(m.group(1), i, cents), money(m.group(2), i, cents)
+                total_line(b, m, i, cents)
             continue
         if line.startswith("*** SUMMARY ***"):
             in_summary = True

@@ -14,7 +14,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
-from stud8.formats.sites._text import Item, cards, money, read_hands
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, total_line
 
 _HEADER = re.compile(r"^Full Tilt Poker (?:Game|Hand) #(\d+):\s*(.*)$")
 _STUD8 = re.compile(r"Stud H/L|Stud Hi/Lo|Stud 8", re.I)
@@ -74,8 +74,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         if in_summary:
             m = _TOTAL.match(line)
             if m:
-                b.total = money(m.group(1), i, cents)
-                b.rake = money(m.group(2), i, cents)
+                total_line(b, m, i, cents)
             continue
         if line == "*** SUMMARY ***":
             in_summary = True
@@ -91,13 +90,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             continue
         m = _SEAT.match(line)
         if m and not b.antes and not b.actions:
-            b.seat(
-                int(m.group(1)),
-                m.group(2),
-                money(m.group(3), i, cents),
-                i,
-                sitting_out=bool(m.group(4)),
-            )
+            seat_line(b, m, i, cents)
             continue
         m = _DEALT.match(line)
         if m:
@@ -138,11 +131,9 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
 
 
 def _action(b: HandBuilder, line: str, n: int, cents: bool) -> bool:
-    for name in sorted(b.by_name, key=len, reverse=True):
-        if not line.startswith(name + " "):
-            continue
-        seat = b.by_name[name]
-        rest = line[len(name) + 1 :].removesuffix(", and is all in")
+    said = speaker(b, line)
+    if said is not None:
+        seat, rest = said[0], said[1].removesuffix(", and is all in")
         verb, _, arg = rest.partition(" ")
         if rest == "folds":
             b.fold(seat, n)

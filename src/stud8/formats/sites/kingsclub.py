@@ -18,7 +18,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
-from stud8.formats.sites._text import Item, cards, money, read_hands
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
 
 _HEADER = re.compile(r"^#(\d+): (.*?) - ([\d,.]+)/([\d,.]+)\s*(.*)$")
 _SEAT = re.compile(r"^Seat (\d+): (.+) \(([\d,.]+)\)$")
@@ -86,7 +86,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             continue
         m = _SEAT.match(line)
         if m:
-            b.seat(int(m.group(1)), m.group(2), money(m.group(3), i, cents), i)
+            seat_line(b, m, i, cents)
             continue
         m = _DEALT.match(line)
         if m:
@@ -105,13 +105,10 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
 
 
 def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
-    for name in sorted(b.by_name, key=len, reverse=True):
-        if line.startswith(name + ": ") or line.startswith(name + " "):
-            rest = line[len(name) :].lstrip(":").strip()
-            break
-    else:
+    said = speaker(b, line, (": ", " "))
+    if said is None:
         return  # table talk
-    seat = b.by_name[name]
+    seat, rest = said
     verb, _, arg = rest.partition(" ")
     arg = arg.removesuffix(" and is all-in")
     if rest.startswith("posts ante "):

@@ -19,7 +19,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
-from stud8.formats.sites._text import Item, cards, money, read_hands
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
 
 _HEADER = re.compile(r"^\*{5} Hand History [Ff]or Game (\d+) \*{5}")
 _GAME = re.compile(
@@ -86,7 +86,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             continue
         m = _SEAT.match(line)
         if m and not b.antes:
-            b.seat(int(m.group(1)), m.group(2), money(m.group(3), i, cents), i)
+            seat_line(b, m, i, cents)
             continue
         m = _DEALT.match(line)
         if m:
@@ -118,13 +118,10 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
 
 
 def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
-    for name in sorted(b.by_name, key=len, reverse=True):
-        if line.startswith(name + " "):
-            break
-    else:
+    said = speaker(b, line)
+    if said is None:
         return  # "Seat 0 is the button", "Total number of players", chat
-    seat = b.by_name[name]
-    rest = line[len(name) + 1 :]
+    seat, rest = said
     verb = rest.split(" ")[0]
     amount = _AMOUNT.search(rest)
     if verb == "folds":

@@ -16,7 +16,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
-from stud8.formats.sites._text import Item, cards, money, read_hands
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
 
 _HEADER = re.compile(r"^Winamax Poker - (.*?)HandId: #([\w-]+) - (.*) - (\d{4}/\d\d/\d\d .*)$")
 _STAKES = re.compile(r"\(([\d,.]+)[€$]?/([\d,.]+)[€$]?/([\d,.]+)[€$]?\)")
@@ -92,7 +92,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             continue  # *** ANTE/BLINDS ***
         m = _SEAT.match(line)
         if m and not b.antes:
-            b.seat(int(m.group(1)), m.group(2), money(m.group(3), i, cents), i)
+            seat_line(b, m, i, cents)
             continue
         m = _DEALT.match(line)
         if m:
@@ -119,13 +119,10 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
 
 
 def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
-    for name in sorted(b.by_name, key=len, reverse=True):
-        if line.startswith(name + " "):
-            break
-    else:
+    said = speaker(b, line)
+    if said is None:
         return  # table talk
-    seat = b.by_name[name]
-    rest = line[len(name) + 1 :].removesuffix(" and is all-in")
+    seat, rest = said[0], said[1].removesuffix(" and is all-in")
     verb, _, arg = rest.partition(" ")
     if rest.startswith("posts ante "):
         b.ante(seat, money(rest[11:], n, cents), n)

@@ -26,7 +26,7 @@ from stud8.core.rules import OddChipHalf
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
-from stud8.formats.sites._text import Item, cards, money, read_hands
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
 
 # ------------------------------------------------------------------ the old client
 _GAME_ID = re.compile(r"^Game ID: (\d+) ([\d,.]+)/([\d,.]+) (.*) \(([^)]*)\)(?: \d+-max)?$")
@@ -242,13 +242,7 @@ def _parse_acr(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
             continue
         m = _SEAT2.match(line)
         if m and not b.antes:
-            b.seat(
-                int(m.group(1)),
-                m.group(2),
-                money(m.group(3), i, cents),
-                i,
-                sitting_out=bool(m.group(4)),
-            )
+            seat_line(b, m, i, cents)
             continue
         m = _DEALT2.match(line)
         if m:
@@ -272,13 +266,10 @@ def _parse_acr(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
 
 
 def _action2(b: HandBuilder, line: str, n: int, cents: bool) -> None:
-    for name in sorted(b.by_name, key=len, reverse=True):
-        if line.startswith(name + " "):
-            break
-    else:
+    said = speaker(b, line)
+    if said is None:
         return  # table talk
-    seat = b.by_name[name]
-    rest = line[len(name) + 1 :].removesuffix(" and is all-in")
+    seat, rest = said[0], said[1].removesuffix(" and is all-in")
     verb, _, arg = rest.partition(" ")
     if rest.startswith("posts ante "):
         b.ante(seat, money(rest[11:], n, cents), n)
