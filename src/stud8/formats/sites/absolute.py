@@ -50,7 +50,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     stakes = _STAKES.search(game)
     if stakes is None:
         raise BadLine(n0, "cannot find the stakes in the header")
-    tournament = re.search(r"Tourn\w* ?#?(\d+)?", game, re.I)
+    tournament = re.search(r"Tourn\w*(?: ID)? ?#?(\d+)?", game, re.I)
     if tournament:
         b.tournament = tournament.group(1) or head.group(1)
     cents = bool(stakes.group(1)) and not b.tournament

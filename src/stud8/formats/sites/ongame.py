@@ -19,7 +19,10 @@ from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
 
-_HEADER = re.compile(r"^\*{5} History for hand (\S+) \*{5}$")
+# a tournament's hand names it: (TOURNAMENT: "NAME", ID, buy-in: $X) (fpdb's OnGame parser)
+_HEADER = re.compile(
+    r'^\*{5} History for hand (\S+)(?: \(TOURNAMENT:(?: "[^"]*",)? ?([-\w]+)?[^)]*\))? \*{5}$'
+)
 _TABLE = re.compile(r"^Table: (.*?) \[\d+\] \((\w+) (\w+) ([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)(.*)\)$")
 _SEAT = re.compile(r"^Seat (\d+): (.+) \(([$€£]?[\d,.]+)\)$")
 _STREET = re.compile(r"^Dealing (4th|5th|6th) street$|^Dealing river$")
@@ -65,14 +68,14 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             b.structure = {"LIMIT": "Limit", "POT_LIMIT": "Pot Limit", "NO_LIMIT": "No Limit"}.get(
                 m.group(2), "Limit"
             )
-            cents = "Real money" in m.group(7) or bool(m.group(4))
+            tournament = re.search(r"[Tt]ournament (\d+)", m.group(7))
+            b.tournament = tournament.group(1) if tournament else head.group(2) or ""
+            cents = ("Real money" in m.group(7) or bool(m.group(4))) and not b.tournament
             b.currency = (
                 {"$": "USD", "€": "EUR", "£": "GBP"}.get(m.group(4), "USD") if cents else ""
             )
             b.small_bet = money(m.group(5), i, cents)
             b.big_bet = money(m.group(6), i, cents)
-            tournament = re.search(r"[Tt]ournament (\d+)", m.group(7))
-            b.tournament = tournament.group(1) if tournament else ""
             continue
         if line.startswith("Summary:"):
             in_summary = True

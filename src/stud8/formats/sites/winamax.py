@@ -43,7 +43,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     if head is None:
         raise BadLine(n0, f"cannot read the header {lines[0].strip()!r}")
     game = head.group(3)
-    if not re.search(r"7-Card Stud Hi/Lo", game, re.I):
+    if not re.search(r"7-Card Stud Hi/Lo|7stud8", game, re.I):  # (fpdb knows both names)
         return Skipped(file, n0, head.group(2), f"not a Stud Hi/Lo hand: {game}")
     b = HandBuilder(file=file, line=n0, hand_id=head.group(2))
     kind = head.group(1)
