@@ -65,7 +65,6 @@ from stud8.core.events import (
     StreetStarted,
 )
 from stud8.formats.phh import (
-    VARIANTS,
     PhhError,
     hand_to_phh,
     phh_to_hand,
@@ -73,6 +72,7 @@ from stud8.formats.phh import (
     read_phh_file,
 )
 from stud8.formats.phh_verify import verify_phh
+from stud8.formats.phh_write import VARIANTS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "phh"
 MASTER_SEED = 20_251_122

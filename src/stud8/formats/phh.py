@@ -1,8 +1,4 @@
-"""PHH, the Poker Hand History format of PokerKit's authors, for the stud games.
-
-The phh-std variant codes: Seven Card Stud Hi/Lo ``F7S/8``, Seven Card Stud
-``F7S`` and Razz ``FR`` (fixed limit, as PokerKit's ``FixedLimitSevenCardStud``
-and ``FixedLimitRazz`` play them).
+"""PHH (PokerKit's authors' format) for Stud Hi/Lo ``F7S/8``, Stud ``F7S`` and Razz ``FR``.
 
 A PHH hand is a TOML document (https://github.com/uoftcprg/phh-std). How a stud
 hand is written here, as PokerKit 0.7 reads it:
@@ -57,7 +53,6 @@ from stud8.formats.phh_write import (
     GAME_OF_VARIANT,
     TIMED_OUT,
     VARIANT,
-    VARIANTS,
     PhhError,
     PhhReplayError,
     hand_to_phh,
@@ -65,9 +60,7 @@ from stud8.formats.phh_write import (
 )
 
 __all__ = [
-    "GAME_OF_VARIANT",
     "VARIANT",
-    "VARIANTS",
     "PhhAction",
     "PhhError",
     "PhhHand",

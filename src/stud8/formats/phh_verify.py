@@ -16,7 +16,6 @@ from stud8.core.rules import Game, OddChipHalf
 from stud8.core.showdown import high_only, odd_chip_keys
 from stud8.formats import HandHistoryError
 from stud8.formats.phh import (
-    GAME_OF_VARIANT,
     PhhError,
     PhhHand,
     _replay,
@@ -24,7 +23,7 @@ from stud8.formats.phh import (
     phh_to_hand,
     read_phh_file,
 )
-from stud8.formats.phh_write import CODES
+from stud8.formats.phh_write import CODES, GAME_OF_VARIANT
 from stud8.formats.record import HandRecord, VoluntaryShow
 from stud8.formats.registry import HandCheck, Reader, Status, View, Writer
 
