@@ -151,6 +151,7 @@ class Table(TableSeating):
         self._hand_players: Mapping[int, str] = MappingProxyType({})
         self._hand_started_at: datetime | None = None
         self._hand_times: list[datetime] = []  # when each event of the hand happened
+        self._hand_lines, self._hand_idle = [], ()  # its history's sit-out lines
         self._held: list[Event] = []  # the hand's events not sent yet (its end, until durable)
         self._turn: Turn | None = None
         self._windows: HandWindows | None = None  # the bots' windows onto the hand
@@ -530,6 +531,7 @@ class Table(TableSeating):
         self._hand_players = MappingProxyType(players)
         self._hand_started_at = started_at
         self._hand_times = []
+        self._hand_lines, self._hand_idle = [], self._idle_seats(stacks)
         hand = Hand.start(
             rules=self.rules, stacks=stacks, deck=self._deck_source(), hand_id=hand_id
         )
@@ -562,12 +564,14 @@ class Table(TableSeating):
     async def _finish_hand(self, hand: Hand) -> None:
         self._cancel_turn()
         players = self._hand_players
-        record = HandRecord.from_hand(
-            hand,
-            names=dict(players),
-            table=self.table_id,
-            started_at=self._hand_started_at,
-            times=self._hand_times,
+        record = self._with_table_lines(
+            HandRecord.from_hand(
+                hand,
+                names=dict(players),
+                table=self.table_id,
+                started_at=self._hand_started_at,
+                times=self._hand_times,
+            )
         )
         end = HandEnd.of(hand, players, record)
         # durable before anyone sees how the hand ended

@@ -48,6 +48,11 @@ class TableConfig:
     offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
     # a player dealt out (sat out, disconnected, no chips) this long is stood up
     sit_out_seconds: float = 600.0
+    # A player (never a bot) whose time runs out is sat out from the next hand until he
+    # says he is back (``come_back``), as real rooms do. Off here, so a table built
+    # directly keeps its players dealt in; the room's tables get it from their
+    # TableSpec, where it is on by default.
+    sit_out_on_timeout: bool = False
     # Events kept for viewers who come back (one who missed more gets a snapshot):
     # about five hands at a full table. Every event kept is an object the garbage
     # collector walks, at every table, so not more.
@@ -110,6 +115,8 @@ class TableSpec:
     offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
     timeout_policy: str = "all_in_protection"  # or "check_or_fold" (RULES.md section 6)
     sit_out_seconds: float = 600.0  # a player dealt out this long is stood up
+    # a player whose time runs out sits out from the next hand until he is back
+    sit_out_on_timeout: bool = True
 
     def rules(self) -> TableRules:
         """The game's rules at this table; ValueError says what is wrong."""
@@ -159,6 +166,10 @@ class TableSpec:
         rules = self.rules()
         if not 0 <= self.bots <= rules.max_seats:
             raise ValueError(f"bots must be 0 to {rules.max_seats}, got {self.bots}")
+        if not isinstance(self.sit_out_on_timeout, bool):
+            raise ValueError(
+                f"sit_out_on_timeout must be true or false, got {self.sit_out_on_timeout!r}"
+            )
         if self.bot_policy not in BOTS:
             raise ValueError(f"no bot policy {self.bot_policy!r} (there are {', '.join(BOTS)})")
         return TableConfig(
@@ -171,5 +182,6 @@ class TableSpec:
             bot_delay=self.bot_delay,
             offer_seconds=self.offer_seconds,
             sit_out_seconds=self.sit_out_seconds,
+            sit_out_on_timeout=self.sit_out_on_timeout,
             first_seq=first_seq,
         )

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from stud8.core.errors import Stud8Error
 from stud8.core.events import Event
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
+from stud8.formats.record import HandRecord, SeatRecord, TableLine
 from stud8.server.clock import Clock
-from stud8.server.table.events import TimerStarted
+from stud8.server.table.events import SatOut, TimerStarted
 from stud8.server.table.spec import TableConfig
 from stud8.server.table.state import BotTurn, Seat, Tick, Turn
 from stud8.tools.bots.base import FastBot
@@ -46,6 +48,8 @@ class TableTurns:
     _token: int
     _windows: HandWindows | None
     _windows_of: Hand | None
+    _hand_lines: list[TableLine]  # the hand history's table lines ("ann is sitting out")
+    _hand_idle: tuple[SeatRecord, ...]  # seated, not dealt in: listed as sitting out
 
     async def _progress(self, new: list[Event]) -> None:
         raise NotImplementedError
@@ -111,4 +115,33 @@ class TableTurns:
             self._set_phase(turn, "time_bank", self._clock.now() + self.rules.time_bank_seconds)
         else:
             self._turn = None
-            await self._progress(hand.time_out())
+            events = hand.time_out()
+            seat = self.seats.get(turn.seat)
+            timed_out = (
+                self.config.sit_out_on_timeout
+                and seat is not None
+                and seat.bot is None
+                and not seat.sitting_out
+                and not seat.leaving
+            )
+            if timed_out and seat is not None:
+                # sat out from the next hand until "I'm back" (he may still act in this one)
+                seat.sitting_out, seat.out_reason = True, "timed_out"
+                line = TableLine(len(hand.events), f"{seat.player} is sitting out")
+                self._hand_lines.append(line)
+            await self._progress(events)
+            if timed_out:
+                self._emit(SatOut(turn.seat, "timed_out"))
+
+    def _idle_seats(self, dealt: Mapping[int, int]) -> tuple[SeatRecord, ...]:
+        """The seats with chips that are not dealt into the hand about to start: the
+        hand's history lists them as sitting out."""
+        return tuple(
+            SeatRecord(n, s.player, s.chips, True)
+            for n, s in sorted(self.seats.items())
+            if n not in dealt and s.chips > 0
+        )
+
+    def _with_table_lines(self, record: HandRecord) -> HandRecord:
+        """The hand's record with the seats sitting out and the table's lines."""
+        return replace(record, idle=self._hand_idle, table_lines=tuple(self._hand_lines))

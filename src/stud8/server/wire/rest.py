@@ -49,6 +49,17 @@ class LoggedIn:
 
 
 @dataclass(frozen=True, slots=True)
+class Me:
+    """The logged-in account: its name as registered, whether it is an operator's,
+    and its bank ``balance`` in chips (the chips not at a table; null if the room
+    keeps no bank)."""
+
+    name: str
+    operator: bool
+    balance: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     ok: bool
 
@@ -81,8 +92,10 @@ class TableInfo:
     ``timeout_policy`` (what a time-out does, RULES.md section 6:
     ``all_in_protection`` or ``check_or_fold``); ``offer_seconds`` (a freed seat
     held for the waiting list), ``sit_out_seconds`` (a player dealt out this long
-    is stood up); the rake: ``rake_percent`` (a string: ``"5"``, ``"5/2"``) of
-    each pot, at most ``rake_cap`` (null: no cap); the showdown's pace:
+    is stood up), ``sit_out_on_timeout`` (a player whose time runs out sits out
+    from the next hand until he says he is back: ``come_back``); the rake:
+    ``rake_percent`` (a string: ``"5"``, ``"5/2"``) of each pot, at most
+    ``rake_cap`` (null: no cap); the showdown's pace:
     ``reveal_seconds`` between two hands turned over (in show order), then
     ``showdown_seconds`` that the results stay before the next deal."""
 
@@ -99,6 +112,7 @@ class TableInfo:
     timeout_policy: str
     offer_seconds: float
     sit_out_seconds: float
+    sit_out_on_timeout: bool
     rake_percent: str
     rake_cap: int | None
     reveal_seconds: float
@@ -205,6 +219,15 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         Done,
         login=True,
     ),
+    Endpoint(
+        "GET",
+        "/api/v1/me",
+        "The account of the bearer token: its name, role and bank balance (the chips not "
+        "at a table; a buy-in, a top-up or a cash-out just made is in it).",
+        None,
+        Me,
+        login=True,
+    ),
     Endpoint("GET", "/api/v1/tables", "The lobby: every open table.", None, Tables),
     Endpoint(
         "POST",
@@ -260,6 +283,7 @@ def table_info(table_id: str, name: str, spec: TableSpec) -> TableInfo:
         timeout_policy=rules.timeout_policy.value,
         offer_seconds=spec.offer_seconds,
         sit_out_seconds=spec.sit_out_seconds,
+        sit_out_on_timeout=spec.sit_out_on_timeout,
         rake_percent=str(rules.rake_percent),
         rake_cap=rules.rake_cap,
         reveal_seconds=REVEAL_SECONDS,
