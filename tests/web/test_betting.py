@@ -107,7 +107,10 @@ def test_a_pot_limit_hand_with_the_slider_the_box_and_the_pot_button(stage: Stag
           return s.notice && s.notice.text;
         }"""
     )
-    assert said == "Time ran out for bob: folded (he could not check)", said
+    assert said == (
+        "Time ran out for bob: folded (the player could not check);"
+        " the player sits out from the next hand until back"
+    ), said
     bob = players.new("bob", table="pl")
     assert sit(bob, table="pl") == 2
 
@@ -228,7 +231,10 @@ def test_the_clock_runs_out_and_the_time_out_rule_is_shown(stage: Stage) -> None
     ann.wait_for_selector(".seat.to-act .clock.bank")
     notice = ann.locator("#notice")
     notice.wait_for(state="visible")
-    assert notice.inner_text() == f"Time ran out for {low_name}: the bring-in is posted for him"
+    assert notice.inner_text() == (
+        f"Time ran out for {low_name}: the bring-in is posted for the player;"
+        " the player sits out from the next hand until back"
+    )
     assert ann.locator(f'.seat[data-seat="{low}"] .badge.timed-out').count() == 1
     assert wait_turn([ann, bob], timeout=5) is other
     other.click("button.act-call")
@@ -236,7 +242,8 @@ def test_the_clock_runs_out_and_the_time_out_rule_is_shown(stage: Stage) -> None
     expect(notice).to_contain_text("all-in protection", timeout=8_000)
     text = notice.inner_text()
     assert text.startswith("Time ran out for ") and text.endswith(
-        "all-in protection, he stays in for the 3 chips he has put in and takes no further action"
+        "all-in protection, the player stays in for the 3 chips put in and takes no further"
+        " action; the player sits out from the next hand until back"
     ), text
     assert "timed out" in ann.locator(".seat .badge.timed-out").first.inner_text()
     screenshot(ann, "time-out")

@@ -8,8 +8,11 @@ import { actionLabel } from "./words.js";
 import { presets, isAllIn, checkAmount, betting } from "./sizing.js";
 import { who } from "./store.js";
 import { resultsHTML, showdownDone } from "./showdown.js";
+import { potOddsText } from "./hud.js";
 
 const KEYS = { fold: "f", check: "c", call: "c", bring_in: "b", complete: "r", bet: "r", raise: "r" };
+/** The keyboard shortcuts, said once (the action bar's title, and the rules panel). */
+export const SHORTCUTS = "Keys: F fold, C check or call, B bring in, R complete, bet or raise (Enter in the amount box bets it)";
 export const SIZED = new Set(["complete", "bet", "raise"]);
 
 /** "turn" (my buttons), "pre" (the pre-action boxes) or "" (nothing to do). */
@@ -58,13 +61,14 @@ function turnHTML(state) {
     let key = KEYS[a.kind] || "";
     if (used.has(key)) key = "";
     if (key) used.add(key);
-    const keyAttr = key ? ` data-key="${key}" aria-keyshortcuts="${key}"` : "";
+    const keyAttr = key ? ` data-key="${key}" aria-keyshortcuts="${key}" title="${esc(actionLabel(a))} (key ${key.toUpperCase()})"` : "";
     return `<button class="act act-${a.kind}" data-kind="${a.kind}" data-to="${a.min_to}"${keyAttr}><span class="label">${esc(actionLabel(a))}</span>${key ? `<kbd aria-hidden="true">${key}</kbd>` : ""}</button>`;
   });
   const b = betting(state);
   const facing = b.toCall ? `${b.toCall} to call` : "no bet to you";
-  return `<div class="actions your-turn" role="toolbar" aria-label="your actions">
-  <div class="turn-head"><strong>Your turn</strong><span>${facing} · pot ${state.hand.pot}</span><span class="my-clock" aria-hidden="true"></span></div>
+  const odds = potOddsText(state);
+  return `<div class="actions your-turn" role="toolbar" aria-label="your actions" title="${SHORTCUTS}">
+  <div class="turn-head"><strong>Your turn</strong><span>${facing} · pot ${state.hand.pot}</span>${odds ? `<span class="pot-odds">${odds}</span>` : ""}<span class="my-clock" aria-hidden="true"></span></div>
   ${sized ? sizerHTML(state, sized) : ""}
   <div class="buttons">${buttons.join("")}</div></div>`;
 }

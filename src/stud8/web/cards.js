@@ -17,6 +17,14 @@ export function cardLabel(card) {
   return `${r} of ${SUITS[card[1]].name}`;
 }
 
+/** What a screen reader says of a card: "King of spades, face up"; my own down
+ * card "King of spades, face down (down card, only you see it)". */
+export function cardSpoken(card, down = false) {
+  const name = cardLabel(card);
+  const said = name[0].toUpperCase() + name.slice(1);
+  return `${said}, ${down ? "face down (down card, only you see it)" : "face up"}`;
+}
+
 // Your own down cards carry a band like the back of a card, "DOWN": only you see them
 // (not a tint alone: it reads in any colours, on any screen).
 const DOWN_MARK = `<path class="down-mark" d="M2.5 64 H57.5 V76 Q57.5 81.5 52 81.5 H8 Q2.5 81.5 2.5 76 Z" fill="#1d3f8f"/>
@@ -25,7 +33,7 @@ const DOWN_MARK = `<path class="down-mark" d="M2.5 64 H57.5 V76 Q57.5 81.5 52 81
 /** One card as an SVG string. card: "Td" or null (a back). opts: {down, fourColor}. */
 export function cardSVG(card, opts = {}) {
   if (!card) {
-    return `<svg class="card back" viewBox="0 0 60 84" role="img" aria-label="face-down card">
+    return `<svg class="card back" viewBox="0 0 60 84" role="img" aria-label="A face-down card">
 <rect x="1" y="1" width="58" height="82" rx="6" fill="#1d3f8f" stroke="#0c1f4a" stroke-width="1.5"/>
 <rect x="6" y="6" width="48" height="72" rx="4" fill="none" stroke="#8fb0ff" stroke-width="1.2"/>
 <path d="M6 20 L30 6 L54 20 M6 40 L30 26 L54 40 M6 60 L30 46 L54 60 M6 78 L30 66 L54 78" stroke="#4f74cf" fill="none" stroke-width="1.2"/>
@@ -34,7 +42,7 @@ export function cardSVG(card, opts = {}) {
   const suit = SUITS[card[1]];
   const colour = opts.fourColor ? suit.four : suit.two;
   const rank = card[0] === "T" ? "10" : card[0];
-  const label = cardLabel(card) + (opts.down ? " (down card)" : "");
+  const label = cardSpoken(card, !!opts.down);
   return `<svg class="card face${opts.down ? " own-down" : ""}" viewBox="0 0 60 84" role="img" aria-label="${label}">
 <rect x="1" y="1" width="58" height="82" rx="6" fill="${opts.down ? "#fff7dd" : "#fff"}" stroke="${opts.down ? "#1d3f8f" : "#555"}" stroke-width="${opts.down ? 3 : 1.2}"/>
 <text x="6" y="22" font-family="Arial,Helvetica,sans-serif" font-weight="700" font-size="${rank.length > 1 ? 17 : 20}" fill="${colour}">${rank}</text>

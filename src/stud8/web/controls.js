@@ -3,6 +3,7 @@
 
 import { $, toast } from "./util.js";
 import { inPlayingHand, maxSeats } from "./store.js";
+import { rememberBuyIn, rememberedBuyIn } from "./hud.js";
 
 export const DIALOG_HTML = `<dialog id="money-dialog" aria-labelledby="md-title">
 <form method="dialog" id="md-form"><h2 id="md-title"></h2>
@@ -60,7 +61,7 @@ export function controlsHTML(state) {
     if (me.leaving) return `<span class="status">Leaving after this hand</span>`;
     const topUpOk = !inPlayingHand(state);
     const away = me.sitting_out
-      ? `<button data-cmd="come_back">Come back</button>`
+      ? `<button data-cmd="come_back" class="im-back">I'm back</button>`
       : `<button data-cmd="sit_out">Sit out</button>`;
     return `${away}<button data-cmd="top_up" ${topUpOk ? "" : 'disabled title="between hands only"'}>Top up</button><button data-cmd="leave">Leave seat</button>`;
   }
@@ -86,8 +87,9 @@ export function offerHTML(state) {
   const o = state.offer;
   if (!o || o.player !== state.player || state.mySeat !== null) return "";
   const b = buyIn(state);
+  const value = state.rules ? rememberedBuyIn(state.rules) : b.min;
   return `<div class="offer" role="alert"><span class="offer-text">Seat ${o.seat} is yours for <span class="offer-secs">${secondsLeft(o)}</span> s:</span>
-  <input type="number" class="offer-buyin" min="${b.min}" max="${b.max}" value="${b.min}" aria-label="buy-in (${b.min} to ${b.max})">
+  <input type="number" class="offer-buyin" min="${b.min}" max="${b.max}" value="${value}" aria-label="buy-in (${b.min} to ${b.max})">
   <button class="offer-sit" data-seat="${o.seat}">Sit</button></div>`;
 }
 
@@ -116,13 +118,15 @@ export function bindControls({ state, send, toolsRoot, tableRoot, offerRoot }) {
     if (!b) return;
     const seat = Number(b.dataset.seat);
     const range = buyIn(state);
-    const amount = await askChips({ title: `Sit in seat ${seat}`, min: range.min, max: range.max, value: range.min, ok: "Sit" });
-    if (amount !== null) send("sit", { seat, amount });
+    const value = state.rules ? rememberedBuyIn(state.rules) : range.min;
+    const amount = await askChips({ title: `Sit in seat ${seat}`, min: range.min, max: range.max, value, ok: "Sit" });
+    if (amount !== null) { rememberBuyIn(state.rules, amount); send("sit", { seat, amount }); }
   });
   offerRoot.addEventListener("click", (e) => {
     const b = e.target.closest("button.offer-sit");
     if (!b) return;
     const amount = Number($("input.offer-buyin", offerRoot).value);
+    rememberBuyIn(state.rules, amount);
     send("sit", { seat: Number(b.dataset.seat), amount });
   });
 }

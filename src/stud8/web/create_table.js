@@ -3,7 +3,7 @@
 
 import { $, esc, session, api, toast } from "./util.js";
 
-// [field, label, kind, default, extra attributes]; kinds: int, num, text, select
+// [field, label, kind, default, extra attributes]; kinds: int, num, text, select, bool
 const FIELDS = [
   ["table_id", "Table id (optional)", "text", "", 'pattern="[A-Za-z_][A-Za-z0-9_]{0,31}" placeholder="e.g. pl1"'],
   ["name", "Name (optional)", "text", "", 'maxlength="40" placeholder="e.g. Low stakes PL"'],
@@ -28,6 +28,7 @@ const FIELDS = [
   ["bot_delay", "Bot delay (s)", "num", 0.5, 'min="0" step="0.1"'],
   ["offer_seconds", "Seat offer (s)", "num", 30, 'min="1" step="1" title="how long a freed seat is held for the first on the waiting list"'],
   ["timeout_policy", "When time runs out", "select", "all_in_protection", ""],
+  ["sit_out_on_timeout", "Sit out a player who times out", "bool", true, 'title="until the player clicks I\'m back"'],
   ["sit_out_seconds", "Stand up after sitting out (s)", "num", 600, 'min="1" step="1" title="a player dealt out this long leaves the table, his chips back to his account"'],
 ];
 const OPTIONS = {
@@ -50,6 +51,9 @@ function fieldHTML([name, label, kind, value, extra]) {
       .join("");
     return `<label for="${id}">${esc(label)}<select id="${id}" name="${name}">${opts}</select></label>`;
   }
+  if (kind === "bool") {
+    return `<label for="${id}" class="check"><input id="${id}" name="${name}" type="checkbox"${value ? " checked" : ""} ${extra}> ${esc(label)}</label>`;
+  }
   const type = kind === "text" ? "text" : "number";
   return `<label for="${id}">${esc(label)}<input id="${id}" name="${name}" type="${type}" value="${esc(value)}" ${extra}></label>`;
 }
@@ -67,6 +71,7 @@ export function createTableHTML() {
 export function tableBody(form) {
   const body = {};
   for (const [name, , kind] of FIELDS) {
+    if (kind === "bool") { body[name] = form.elements[name].checked; continue; }
     const raw = form.elements[name].value.trim();
     if (raw === "") continue;
     if (kind === "int") {

@@ -6,6 +6,7 @@ import { go, header, bindLogout } from "./nav.js";
 import { createTableHTML, bindCreateTable, mayOpenTables } from "./create_table.js";
 import { downloadHands } from "./history.js";
 import { rulesBrief } from "./words.js";
+import { refreshBank, rememberBuyIn, rememberedBuyIn } from "./hud.js";
 
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
@@ -25,7 +26,7 @@ function rowHTML(t, typed, operator) {
   const id = esc(t.table_id);
   const full = t.seats_taken >= t.seats;
   const waiting = waitingCount(t);
-  const value = typed[t.table_id] || t.buy_in.min;
+  const value = typed[t.table_id] || rememberedBuyIn(t);
   const seatCell = `${t.seats_taken}/${t.seats}${waiting ? ` <small class="waiting-count">${waiting} waiting</small>` : ""}`;
   const join = full
     ? `<button class="wait" data-table="${id}">Join waiting list</button>`
@@ -61,12 +62,14 @@ export function lobbyView(app) {
   $("#download-hands").onclick = (e) => { e.preventDefault(); downloadHands(); };
   let stopped = false;
   let arming = null; // {table, until}: the close button asked, waiting for the second click
+  let tables = new Map(); // table id -> its lobby entry (its stakes: the buy-in remembered)
 
   async function load() {
     const r = await api("GET", "/api/v1/tables");
     if (stopped) return;
     const body = $("#tables");
     if (r.status !== 200) { body.innerHTML = `<tr><td colspan="7">Could not load the tables</td></tr>`; return; }
+    tables = new Map(r.data.tables.map((t) => [t.table_id, t]));
     const typed = {}; // keep what the player is typing in a buy-in box
     for (const input of $$("input.buyin", body)) typed[input.dataset.table] = input.value;
     const focused = document.activeElement && document.activeElement.matches("input.buyin")
@@ -87,6 +90,7 @@ export function lobbyView(app) {
     else if (b.classList.contains("wait")) go(`#/table/${id}?wait=1`);
     else if (b.classList.contains("sit")) {
       const amount = Number($(`input.buyin[data-table="${b.dataset.table}"]`).value);
+      rememberBuyIn(tables.get(b.dataset.table), amount);
       go(`#/table/${id}?buyin=${amount}`);
     }
   };
@@ -118,6 +122,7 @@ export function lobbyView(app) {
   }
 
   load();
+  refreshBank();
   const timer = setInterval(load, 5000);
   return { stop() { stopped = true; clearInterval(timer); } };
 }

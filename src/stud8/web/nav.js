@@ -1,6 +1,7 @@
 // Moving between views, and the page header they share.
 
 import { $, esc, session, api } from "./util.js";
+import { bankHTML } from "./hud.js";
 
 /** Show the view at `hash` (again, if it is showing). */
 export function go(hash) {
@@ -10,7 +11,7 @@ export function go(hash) {
 
 export function header() {
   const me = session.name
-    ? `<span class="who">${esc(session.name)}</span> <button id="logout">Log out</button>`
+    ? `<span class="who">${esc(session.name)}</span> ${bankHTML()} <button id="logout">Log out</button>`
     : "";
   return `<header class="top"><h1>stud8 <small>Seven Card Stud Hi/Lo</small></h1><div class="me">${me}</div></header>`;
 }

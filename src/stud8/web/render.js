@@ -6,6 +6,7 @@ import { maxSeats, who } from "./store.js";
 import { STREETS, potName, namesList } from "./words.js";
 import { handPots } from "./pots.js";
 import { revealed, showdownDone, handNames, winsOf } from "./showdown.js";
+import { bigBets } from "./hud.js";
 
 /** Where seat number `seat` sits: its place around the oval, counted from the
  * viewer's seat at the bottom (table.css turns the place into an angle: classes,
@@ -21,7 +22,7 @@ function emptySeatHTML(state, seat) {
   const inner = held && offer.player !== state.player
     ? `<span class="muted">held for ${esc(offer.player)}</span>`
     : canSit
-      ? `<button class="sit-here" data-seat="${seat}" aria-label="Sit in seat ${seat}">Sit</button>`
+      ? `<button class="sit-here" data-seat="${seat}" data-focus="sit-${seat}" aria-label="Sit in seat ${seat}">Sit</button>`
       : `<span class="muted">Seat ${seat}</span>`;
   return `<div class="seat empty" data-seat="${seat}">${inner}</div>`;
 }
@@ -82,10 +83,13 @@ function seatHTML(state, seat, opts) {
   const clock = toAct ? `<div class="clock" role="timer" aria-live="off"><div class="bar"><i></i></div><span class="secs"></span></div>` : "";
   const bet = hs && hs.bet > 0 && !hand.over ? `<div class="bet" aria-label="bet ${hs.bet}">${hs.bet}</div>` : "";
   const wins = won ? `<div class="won">+${won}</div>` : "";
-  const label = `${name}${mine ? " (you)" : ""}, seat ${seat}, ${stack} chips${toAct ? ", to act" : ""}`;
+  const bb = bigBets(stack, state.rules);
+  const label = `${name}${mine ? " (you)" : ""}, seat ${seat}, ${stack} chips${bb ? ` (${bb})` : ""}${toAct ? ", to act" : ""}`;
+  // the stack in big bets on hover and on focus (table.js keeps the focus across redraws)
+  const stackAttrs = bb ? ` tabindex="0" data-focus="stack-${seat}" data-bb="${bb}" title="${stack} chips: ${bb}" aria-label="${stack} chips, ${bb}"` : "";
   return `<div class="${classes.join(" ")}" data-seat="${seat}" role="group" aria-label="${esc(label)}">
   ${hs ? cardsHTML(state, hs, opts) : ""}
-  <div class="plate-row"><div class="plate"><div class="name">${esc(name)}</div><div class="stack">${stack}</div>${badges.length ? `<div class="badges">${badges.join("")}</div>` : ""}${clock}</div>${bet}</div>
+  <div class="plate-row"><div class="plate"><div class="name">${esc(name)}</div><div class="stack"${stackAttrs}>${stack}</div>${badges.length ? `<div class="badges">${badges.join("")}</div>` : ""}${clock}</div>${bet}</div>
   ${hs ? namesHTML(state, hs, seat) : ""}${wins}
 </div>`;
 }

@@ -90,7 +90,7 @@ export function resultsHTML(state) {
     return `<li class="pot-result" data-pot="${pot}"><div class="pot-head">${potName(pot)} <strong>${total}</strong></div>${lines.join("")}</li>`;
   });
   const rake = hand.rake ? `<li class="rake">Rake ${hand.rake}</li>` : "";
-  return `<div class="results"><ul>${items.join("")}${rake}</ul></div>`;
+  return `<div class="results" role="status" aria-label="results"><ul>${items.join("")}${rake}</ul></div>`;
 }
 
 /** The results in one sentence, for screen readers. */

@@ -164,8 +164,10 @@ const HANDLERS = {
       if (ev.outcome === "fold") hs.folded = true;
       if (ev.outcome === "all_in_protection") hs.all_in = true;
     }
-    const policy = (state.rules && state.rules.timeout_policy) || undefined;
-    const text = timeoutText(who(state, ev.seat), ev.outcome, hs ? hs.contributed : 0, policy);
+    const rules = state.rules || {};
+    const human = !(state.seats[ev.seat] && state.seats[ev.seat].bot);
+    const text = timeoutText(who(state, ev.seat), ev.outcome, hs ? hs.contributed : 0,
+      rules.timeout_policy || undefined, !!rules.sit_out_on_timeout && human);
     state.notice = { seat: ev.seat, text };
     note(state, text);
   },
@@ -230,9 +232,9 @@ const HANDLERS = {
     const s = state.seats[ev.seat];
     if (!s) return;
     if (ev.reason === "leaving") s.leaving = true;
-    else s.sitting_out = true;
+    else { s.sitting_out = true; s.out_reason = ev.reason; }
   },
-  come_back(state, ev) { if (state.seats[ev.seat]) state.seats[ev.seat].sitting_out = false; },
+  come_back(state, ev) { if (state.seats[ev.seat]) Object.assign(state.seats[ev.seat], { sitting_out: false, out_reason: "" }); },
   disconnected(state, ev) { if (state.seats[ev.seat]) state.seats[ev.seat].connected = false; },
   reconnected(state, ev) { if (state.seats[ev.seat]) state.seats[ev.seat].connected = true; },
   waiting_list(state, ev) {

@@ -11,6 +11,7 @@ import { HistoryPanel, PANEL_HTML } from "./history.js";
 import { Reveal, revealMs, stepText, showdownDone, resultsText } from "./showdown.js";
 import { gameName } from "./lobby.js";
 import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
+import { bankHTML, refreshBank, clockText, myHandHTML, TurnSound } from "./hud.js";
 
 const PHASES = { action: "", time_bank: " (time bank)", reconnect: " (extra time)" };
 
@@ -22,17 +23,20 @@ export function tableView(app, tableId, query) {
   let snapshotSeen = false;
   let stopped = false;
   let frame = 0;
-  const drawn = { bar: null, tools: null, offer: null, log: null, notice: null };
+  const drawn = { bar: null, tools: null, offer: null, log: null, notice: null, mine: null, away: null };
+  const sound = new TurnSound();
+  let beeped = null; // the turn the sound was played for
 
   app.innerHTML = `<header class="top table-top"><button id="to-lobby" aria-label="back to the lobby">← Lobby</button>
   <h1><span id="table-name">Table ${esc(tableId)}</span> <small id="table-info"></small></h1>
   <div class="tools">
+    ${bankHTML()}<span id="mute-slot">${sound.buttonHTML()}</span>
     <label class="four"><input type="checkbox" id="four-colour" ${prefs.fourColor ? "checked" : ""}> 4-colour</label>
     <span id="seat-controls" class="seat-controls"></span>
   </div></header>
   <div id="offer"></div>
   <main class="room"><div id="table" class="table-area"></div>
-  <div class="under"><div id="notice" class="notice" role="status"></div><div id="actions" class="action-bar"></div></div>
+  <div class="under"><div id="notice" class="notice" role="status"></div><div id="away" class="away-prompt"></div><div id="my-hand" class="my-hand" aria-label="your hand"></div><div id="actions" class="action-bar"></div></div>
   <aside class="side"><details class="rules-panel" id="rules-panel" hidden><summary>Rules <small id="rules-brief"></small></summary><ul id="rules-list"></ul></details>
   <section class="log" aria-label="hand log"><ol id="log"></ol></section>${PANEL_HTML}</aside></main>
   ${DIALOG_HTML}`;
@@ -126,6 +130,7 @@ export function tableView(app, tableId, query) {
   }
 
   function onEvent(ev, mine) {
+    if (["sit", "top_up", "leave"].includes(ev.k) && (ev.seat === mine || ev.player === state.player)) refreshBank();
     if (ev.k === "hand_finish") history.handFinished();
     else if (ev.k === "leave" && ev.seat === mine) toast(myLeaveText(ev));
     else if (ev.k === "seat_offered" && ev.player === state.player) announce(`Seat ${ev.seat} is yours for ${ev.seconds} seconds`);
@@ -147,6 +152,7 @@ export function tableView(app, tableId, query) {
     }
     const kinds = state.turn.legal.map((a) => a.kind.replace("_", " ")).join(", ");
     announce(`Your turn: ${kinds}`);
+    if (beeped !== state.turn.v || state.turn.v === null) { beeped = state.turn.v; sound.beep(); }
   }
 
   function schedule() {
@@ -156,7 +162,13 @@ export function tableView(app, tableId, query) {
 
   function draw() {
     reveal.update(state.hand);
+    const focused = document.activeElement && document.activeElement.closest("#table") ? document.activeElement.dataset.focus : null;
     $("#table").innerHTML = tableHTML(state, { fourColor: prefs.fourColor });
+    if (focused) { const el = document.querySelector(`#table [data-focus="${focused}"]`); if (el) el.focus(); }
+    const mineHTML = myHandHTML(state);
+    if (mineHTML !== drawn.mine) { drawn.mine = mineHTML; $("#my-hand").innerHTML = mineHTML; }
+    const away = awayHTML();
+    if (away !== drawn.away) { drawn.away = away; $("#away").innerHTML = away; }
     const sent = state.turn && state.sentFor === state.turn;
     const key = barKey(state) + (sent ? ":sent" : "");
     if (key !== drawn.bar) {
@@ -206,7 +218,7 @@ export function tableView(app, tableId, query) {
       clock.title = `${Math.ceil(left)} seconds to act${PHASES[timer.phase] || ""}`;
       clock.setAttribute("aria-label", clock.title);
       const mine = actionsRoot.querySelector(".my-clock");
-      if (mine) mine.textContent = `${secs}${PHASES[timer.phase] || ""}`;
+      if (mine) mine.textContent = clockText(timer, state.rules);
     }
     const offer = state.offer;
     if (offer) {
@@ -217,6 +229,28 @@ export function tableView(app, tableId, query) {
     }
   }
   const ticker = setInterval(tick, 250);
+
+  /** Sitting out: why, and the "I'm back" button (a time-out sits a player out). */
+  function awayHTML() {
+    const me = state.mySeat !== null ? state.seats[state.mySeat] : null;
+    if (!me || !me.sitting_out || me.leaving) return "";
+    const why = me.out_reason === "timed_out" ? "Your time ran out: you are sitting out" : "You are sitting out";
+    return `<div class="away-note" role="alert"><span>${why}. You are dealt in again from the next hand when you are back.</span> <button type="button" class="im-back" data-cmd="come_back">I'm back</button></div>`;
+  }
+  $("#away").addEventListener("click", (e) => {
+    if (e.target.closest("button.im-back")) send("come_back", {});
+  });
+  $("#mute-slot").addEventListener("click", (e) => {
+    if (!e.target.closest("#mute")) return;
+    sound.muted = !sound.muted;
+    $("#mute-slot").innerHTML = sound.buttonHTML();
+    $("#mute").focus();
+  });
+  // the page may play sound once the player has clicked or pressed a key
+  const unlock = () => sound.unlock();
+  document.addEventListener("pointerdown", unlock, { once: true });
+  document.addEventListener("keydown", unlock, { once: true });
+  refreshBank();
 
   function onKey(e) {
     if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -231,7 +265,7 @@ export function tableView(app, tableId, query) {
 
   // drawn(): the page shows the state as it is now (no frame waiting to draw it);
   // redraw(): draw the state again (the tests set a state to look at the layout)
-  window.stud8 = { state, socket, drawn: () => frame === 0, redraw: schedule };
+  window.stud8 = { state, socket, sound, drawn: () => frame === 0, redraw: schedule };
   return {
     stop() {
       stopped = true;
@@ -239,6 +273,9 @@ export function tableView(app, tableId, query) {
       reveal.stop();
       history.stop();
       clearInterval(ticker);
+      sound.stop();
+      document.removeEventListener("pointerdown", unlock);
+      document.removeEventListener("keydown", unlock);
       document.removeEventListener("keydown", onKey);
       if (frame) cancelAnimationFrame(frame);
       document.body.classList.remove("my-turn");

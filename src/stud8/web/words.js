@@ -36,23 +36,25 @@ export function actionLabel(a, to = a.min_to, allIn = a.all_in) {
   }
 }
 
-/** A time-out said plainly, with the rule that decided it (RULES.md section 6). The
- * table's timeout policy is all-in protection unless its rules say otherwise. */
-export function timeoutText(name, outcome, contributed, policy = "all_in_protection") {
+/** A time-out said plainly, with the rule that decided it (RULES.md section 6), of
+ * "the player" (never "he"). The table's timeout policy is all-in protection unless
+ * its rules say otherwise; `sitsOut`: the table sits out a player who times out. */
+export function timeoutText(name, outcome, contributed, policy = "all_in_protection", sitsOut = false) {
   const head = `Time ran out for ${name}`;
+  const tail = sitsOut ? "; the player sits out from the next hand until back" : "";
   switch (outcome) {
     case "fold":
-      return policy === "check_or_fold"
-        ? `${head}: folded (he could not check)`
-        : `${head}: folded, as he had put nothing in beyond the ante`;
+      return (policy === "check_or_fold"
+        ? `${head}: folded (the player could not check)`
+        : `${head}: folded, as the player had put nothing in beyond the ante`) + tail;
     case "check":
-      return `${head}: checked for him (check if he can, else fold)`;
+      return `${head}: checked for the player (check if possible, else fold)${tail}`;
     case "bring_in":
-      return `${head}: the bring-in is posted for him`;
+      return `${head}: the bring-in is posted for the player${tail}`;
     case "all_in_protection":
-      return `${head}: all-in protection, he stays in for the ${contributed} chips he has put in and takes no further action`;
+      return `${head}: all-in protection, the player stays in for the ${contributed} chips put in and takes no further action${tail}`;
     default:
-      return `${head}: ${String(outcome).replaceAll("_", " ")}`;
+      return `${head}: ${String(outcome).replaceAll("_", " ")}${tail}`;
   }
 }
 
@@ -107,6 +109,7 @@ export function rulesLines(t) {
       : `You have ${duration(t.action_seconds)} to act.`,
     timeoutRuleText(t.timeout_policy),
   ];
+  if (t.sit_out_on_timeout) lines.push("If your time runs out, you sit out from the next hand until you click I'm back.");
   if (t.reconnect_seconds) {
     lines.push(`If you lose your connection during your turn, you get ${duration(t.reconnect_seconds)} more when you come back, once a turn.`);
   }
