@@ -66,7 +66,8 @@ def test_two_players_play_a_hand_to_showdown_through_the_buttons(stage: Stage) -
     ann.wait_for_selector(".seat.to-act", timeout=15_000)
     mine = ann.locator('.seat[data-seat="1"] svg.card.own-down')
     assert mine.count() == 2 and ann.locator('.seat[data-seat="2"] svg.card.back').count() == 2
-    assert "face down (down card, only you see it)" in (mine.first.get_attribute("aria-label") or "")
+    label = mine.first.get_attribute("aria-label") or ""
+    assert label.endswith(", face down (down card, only you see it)"), label
     assert ann.locator(".badge.bring-in").count() == 1  # bob's 4s is the low card
     # fixed limit: plain buttons with their amounts, no slider
     bob.wait_for_selector("button.act-bring_in")

@@ -72,12 +72,14 @@ export function lobbyView(app) {
     tables = new Map(r.data.tables.map((t) => [t.table_id, t]));
     const typed = {}; // keep what the player is typing in a buy-in box
     for (const input of $$("input.buyin", body)) typed[input.dataset.table] = input.value;
-    const focused = document.activeElement && document.activeElement.matches("input.buyin")
-      ? document.activeElement.dataset.table : null;
+    // the rows are drawn again: the focus stays where the keyboard left it
+    const el = document.activeElement;
+    const focused = el && el.closest("#tables") && el.dataset.table
+      ? `${el.tagName.toLowerCase()}.${el.classList[0]}[data-table="${el.dataset.table}"]` : null;
     body.innerHTML = r.data.tables.map((t) => rowHTML(t, typed, mayOpenTables())).join("")
       || `<tr><td colspan="7">No tables open</td></tr>`;
     if (arming && Date.now() < arming.until) armed($(`button.close-table[data-table="${arming.table}"]`, body));
-    if (focused) { const el = $(`input.buyin[data-table="${focused}"]`, body); if (el) el.focus(); }
+    if (focused) { const again = $(focused, body); if (again) again.focus(); }
   }
 
   // one delegated handler: the rows are redrawn every few seconds

@@ -173,8 +173,12 @@ export function tableView(app, tableId, query) {
     const key = barKey(state) + (sent ? ":sent" : "");
     if (key !== drawn.bar) {
       drawn.bar = key;
+      const lost = !document.activeElement || document.activeElement === document.body || actionsRoot.contains(document.activeElement);
       actionsRoot.innerHTML = actionBarHTML(state);
       if (sent) for (const b of actionsRoot.querySelectorAll("button.act")) b.disabled = true;
+      // my turn: the keyboard starts on the passive action (unless it was busy elsewhere)
+      const first = !sent && lost && actionsRoot.querySelector("button.act-check, button.act-call, button.act-bring_in, button.act");
+      if (first) first.focus();
     }
     const notice = state.notice ? state.notice.text : "";
     if (notice !== drawn.notice) { drawn.notice = notice; $("#notice").textContent = notice; }
