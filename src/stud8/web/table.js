@@ -177,8 +177,11 @@ export function tableView(app, tableId, query) {
       actionsRoot.innerHTML = actionBarHTML(state);
       if (sent) for (const b of actionsRoot.querySelectorAll("button.act")) b.disabled = true;
       // my turn: the keyboard starts on the passive action (unless it was busy elsewhere)
-      const first = !sent && lost && actionsRoot.querySelector("button.act-check, button.act-call, button.act-bring_in, button.act");
-      if (first) first.focus();
+      if (!sent && lost) {
+        const passive = ["check", "call", "bring_in"].map((k) => actionsRoot.querySelector(`button.act-${k}`)).find(Boolean);
+        const first = passive || actionsRoot.querySelector("button.act:not(.act-fold)");
+        if (first) first.focus();
+      }
     }
     const notice = state.notice ? state.notice.text : "";
     if (notice !== drawn.notice) { drawn.notice = notice; $("#notice").textContent = notice; }
@@ -239,7 +242,7 @@ export function tableView(app, tableId, query) {
     const me = state.mySeat !== null ? state.seats[state.mySeat] : null;
     if (!me || !me.sitting_out || me.leaving) return "";
     const why = me.out_reason === "timed_out" ? "Your time ran out: you are sitting out" : "You are sitting out";
-    return `<div class="away-note" role="alert"><span>${why}. You are dealt in again from the next hand when you are back.</span> <button type="button" class="im-back" data-cmd="come_back">I'm back</button></div>`;
+    return `<div class="away-note" role="alert"><span>${why}<span class="more">. You are dealt in again from the next hand when you are back</span>.</span> <button type="button" class="im-back" data-cmd="come_back">I'm back</button></div>`;
   }
   $("#away").addEventListener("click", (e) => {
     if (e.target.closest("button.im-back")) send("come_back", {});
