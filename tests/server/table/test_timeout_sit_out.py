@@ -22,7 +22,7 @@ from stud8.core.events import TimedOut
 from stud8.core.rules import TableRules
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.clock import ManualClock
-from stud8.server.table.commands import Act, ComeBack, Sit
+from stud8.server.table.commands import Act, ComeBack, SeatBot, Sit
 from stud8.server.table.events import CameBack, HandStarted, Numbered, SatOut
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableConfig, TableSpec
@@ -201,3 +201,30 @@ def test_the_option_is_on_by_default_in_a_table_spec_and_checked() -> None:
     assert TableSpec(sit_out_on_timeout=False).config("t1").sit_out_on_timeout is False
     with pytest.raises(ValueError, match="sit_out_on_timeout must be true or false"):
         TableSpec(sit_out_on_timeout="yes").config("t1")  # type: ignore[arg-type]
+
+
+def test_bots_play_on_and_are_never_sat_out_while_a_player_who_times_out_is() -> None:
+    """Bots never need "I'm back": at a table of two bots and ann, who never acts, ann
+    is sat out after her first time-out and the bots play hand after hand, dealt in."""
+
+    async def body(h: Harness) -> None:
+        h.books.issue("bot1", 1000)
+        h.books.issue("bot2", 1000)
+        for seat, bot in ((2, "bot1"), (3, "bot2")):
+            command = SeatBot(
+                player=bot, seat=seat, amount=100, policy="calling-station", seed=seat
+            )
+            assert (await h.send(command)).ok
+        assert (await h.send(Sit(player="ann", seat=1, amount=100))).ok
+        for _ in range(40):  # the bots act at once; ann's clocks run out
+            await h.advance(RULES.action_seconds + RULES.time_bank_seconds)
+            if len(h.of(HandStarted)) >= 4:
+                break
+        assert h.of(SatOut) == [SatOut(1, "timed_out")]
+        assert not h.table.seats[2].sitting_out and not h.table.seats[3].sitting_out
+        started = [e for e in h.of(HandStarted) if isinstance(e, HandStarted)]
+        assert len(started) >= 4
+        assert all({2, 3} <= dict(e.stacks).keys() for e in started[1:] if len(e.stacks) > 1)
+        assert all(1 not in dict(e.stacks) for e in started[1:])
+
+    run(body)
