@@ -158,6 +158,9 @@ def test_the_lobby_and_the_table_at_phone_sizes(stage: Stage) -> None:
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], (where, width)
         assert_apart(layout_boxes(page), size)
+        # each row's buttons say which table they are for
+        for b in page.locator('tr[data-table="t1"] button').all():
+            assert (b.get_attribute("aria-label") or "").endswith("table t1"), b.inner_text()
     sit(ann), sit(bob)
     turn_seen = {"ann": False, "bob": False}
 
@@ -182,6 +185,9 @@ def test_the_lobby_and_the_table_at_phone_sizes(stage: Stage) -> None:
     for page, size in ((ann, PHONE), (bob, SMALL)):
         where = f"{size['width']}x{size['height']}"
         wait_state(page, HAND_OVER)
+        results = page.locator(".results")
+        expect(results).to_be_visible(timeout=10_000)  # once every hand is turned over
+        assert results.get_attribute("role") == "status"
         screenshot(page, f"phone-results-{where}")
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], where
     assert players.room.audit()

@@ -29,16 +29,16 @@ function rowHTML(t, typed, operator) {
   const value = typed[t.table_id] || rememberedBuyIn(t);
   const seatCell = `${t.seats_taken}/${t.seats}${waiting ? ` <small class="waiting-count">${waiting} waiting</small>` : ""}`;
   const join = full
-    ? `<button class="wait" data-table="${id}">Join waiting list</button>`
+    ? `<button class="wait" data-table="${id}" aria-label="Join waiting list of table ${id}">Join waiting list</button>`
     : `<input class="buyin" data-table="${id}" type="number" min="${t.buy_in.min}" max="${t.buy_in.max}" value="${esc(value)}" aria-label="buy-in for table ${id} (${t.buy_in.min} to ${t.buy_in.max})">
-       <button class="sit" data-table="${id}">Sit</button>`;
+       <button class="sit" data-table="${id}" aria-label="Sit at table ${id}">Sit</button>`;
   const name = t.name && t.name !== t.table_id ? `${esc(t.name)} <small>${id}</small>` : id;
   const brief = t.action_seconds === undefined ? "" : ` <small class="rules-brief">${esc(rulesBrief(t))}</small>`;
   return `<tr data-table="${id}"><td class="tid">${name}</td><td>${esc(gameName(t))}${brief}</td>
     <td>${s.small_bet}/${s.big_bet} <small>ante ${s.ante}, bring-in ${s.bring_in}</small></td>
     <td>${seatCell}</td><td class="players">${t.players.map(esc).join(", ") || "—"}</td>
     <td>${Math.round(t.average_pot)}</td>
-    <td class="go"><button class="observe" data-table="${id}">Observe</button>${join}${operator ? closeHTML(id) : ""}</td></tr>`;
+    <td class="go"><button class="observe" data-table="${id}" aria-label="Observe table ${id}">Observe</button>${join}${operator ? closeHTML(id) : ""}</td></tr>`;
 }
 
 // Operators close a table from its row: a first click asks, a second (within a few

@@ -36,11 +36,14 @@ async def _call_down(port: int, table_id: str, token: str, seat: int) -> None:
 
         await send("sit", seat=seat, amount=200)
         finished = 0
+        dealt = False  # the hand in play is one of his (he may sit during the bots' first)
         while finished < HANDS:
             msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
             assert msg["t"] != "reject", msg
-            if msg["t"] == "event" and msg["d"]["k"] == "hand_finish":
-                finished += 1
+            if msg["t"] == "event" and msg["d"]["k"] == "hand_start":
+                dealt = any(s == seat for s, _ in msg["d"]["stacks"])
+            elif msg["t"] == "event" and msg["d"]["k"] == "hand_finish":
+                finished += dealt
             elif msg["t"] == "turn":
                 legal = {a["kind"] for a in msg["d"]["legal"]}
                 kind = next(k for k in ("bring_in", "check", "call", "fold") if k in legal)
