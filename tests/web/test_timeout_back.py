@@ -21,8 +21,9 @@ from .roomkit import HAND_OVER, PHONE, Stage, play, screenshot, sit, start_room,
 def test_time_out_sat_out_then_im_back_and_dealt_in_again(
     stage: Stage, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # a short clock, but long enough for bob and cat to act in time on a busy machine
     spec = TableSpec(
-        bots=0, action_seconds=1, time_bank_seconds=1, between_hands=1.0, showdown_seconds=1.0
+        bots=0, action_seconds=3, time_bank_seconds=2, between_hands=1.0, showdown_seconds=1.0
     )
     players = stage.start(start_room(spec, operators=["boss"]))
     ann, bob, cat = players.new("ann", PHONE), players.new("bob"), players.new("cat")
