@@ -16,6 +16,7 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
                                             account ends (its websockets closed)
 ``POST /api/v1/accounts/{name}/ban``        an operator bans an account (its sessions
                                             end, its websockets closed, 4403)
+``GET /api/v1/me``                          the account: name, role, bank balance
 ``GET /api/v1/tables``                      the lobby: ``{"tables": [...]}``
 ``POST /api/v1/tables``                     create a table (operators only)
 ``DELETE /api/v1/tables/{table_id}``        close a table (operators only)
