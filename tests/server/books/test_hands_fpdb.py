@@ -20,7 +20,7 @@ from stud8.server.runtime import memory_app
 from stud8.server.settings import Settings
 from trackercheck import fpdb_check, totals_are_ours, trackable
 
-HANDS = 4
+HANDS = 6  # hands each player is dealt: enough for a raked showdown (pots of 20 and up)
 
 
 async def _call_down(port: int, table_id: str, token: str, seat: int) -> None:
