@@ -22,6 +22,10 @@ existing account an operator instead. Registering never makes an operator.
 ``stud8 admin ban NAME`` bans an account: it may no longer log in and its sessions
 end; a room serving on the database closes its websockets within a second or two
 (:mod:`stud8.server.http.sessions`).
+
+``stud8 admin silence NAME [--undo]`` silences a player (or lets him chat again):
+his chat messages are refused at every table, checked as each is said
+(:mod:`stud8.server.books.chat`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
 from stud8.server.accounts.accounts import AccountError, Accounts
+from stud8.server.books.chat import ChatStore
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import AuditReport, Ledger, LedgerError, bank
 from stud8.server.storage import create_engine_for, upgrade
@@ -203,4 +208,20 @@ def run_ban(url: str, name: str) -> int:
         print(f"ban refused: {exc}")
         return 1
     print(f"{player.name} is banned: he may not log in, and his sessions have ended")
+    return 0
+
+
+def run_silence(url: str, name: str, *, undo: bool = False) -> int:
+    """``stud8 admin silence``: the exit code (0 done, 1 no such account, 2 no schema)."""
+    try:
+        with _room_database(url) as engine:
+            player = Accounts(engine, Ledger(engine)).get(name)
+            if player is None:
+                print(f"silence refused: no account {name!r}")
+                return 1
+            said = ChatStore(engine).silence(player.name, undo=undo)
+    except NoSchemaError as exc:
+        print(f"silence: {exc}")
+        return 2
+    print(said)
     return 0

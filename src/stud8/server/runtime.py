@@ -68,6 +68,7 @@ from stud8.core.cards import Deck
 from stud8.server.accounts.accounts import Accounts
 from stud8.server.accounts.auth import Auth, MemoryAuth
 from stud8.server.accounts.database import AccountsAuth
+from stud8.server.books.chat import ChatStore
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger, LedgerError, UnknownAccountError, bank
 from stud8.server.books.memory import MemoryBooks
@@ -81,7 +82,7 @@ from stud8.server.clock import AsyncioClock, Clock
 from stud8.server.collector import tune_for_serving
 from stud8.server.edge import Edge
 from stud8.server.http.app import create_app
-from stud8.server.http.services import HandTexts, RoomServices
+from stud8.server.http.services import ChatBook, HandTexts, RoomServices
 from stud8.server.logs import uvicorn_log_config
 from stud8.server.room.lobby import Lobby, TableKeeper
 from stud8.server.room.restore import RoomKeeper, next_bot_number, prepare_restore
@@ -123,6 +124,7 @@ def room_app(
     keeper: TableKeeper | None = None,
     writer: RoomWriter | None = None,
     bank: Callable[[str], int] | None = None,
+    chat: ChatBook | None = None,
 ) -> Starlette:
     """The room's web app on these accounts and books (see the module).
     ``app.state.room`` is its :class:`~stud8.server.http.services.RoomServices`."""
@@ -156,6 +158,8 @@ def room_app(
         startup=[open_tables],
         shutdown=[lobby.close_all],
     )
+    if chat is not None:
+        room.chat = chat
     if writer is not None:
         room.shutdown.append(writer.drain)  # after the hands in play are cancelled
     return create_app(room)
@@ -273,6 +277,7 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         keeper=RoomKeeper(tables, plan),
         writer=writer,
         bank=lambda name: bank_balance(reads, name),
+        chat=ChatStore(requests_engine),
     )
     return Room(
         app, engine, ledger, store, report, plan.returned, writer, requests_engine=requests_engine
@@ -379,6 +384,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         shutdown=[stop, writer.drain],
         # every node counts the log-ins and sign-ups together
         guard_for=lambda limits: SharedGuard(redis, limits, prefix=PREFIX),
+        chat=ChatStore(engine),
     )
     app = create_app(room)
     app.state.node = node
@@ -452,6 +458,7 @@ def memory_app(
         deck_source=deck_source,
         default_spec=spec or default_spec(settings, environ),
         bank=books.balance,
+        chat=books.chat,
     )
     app.state.books = books
     return app

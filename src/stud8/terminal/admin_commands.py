@@ -93,6 +93,16 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     b.add_argument("name", help="the account's name")
     b.add_argument("--database", default=None, metavar="URL", help="as for audit")
     b.set_defaults(run=_run_admin_ban)
+    q = admin.add_parser(
+        "silence",
+        help="silence a player: his chat messages are refused at every table",
+        description="Silence a player: his chat messages are refused, with a clear reason, "
+        "at every table of the room on the database (at once: each message is checked).",
+    )
+    q.add_argument("name", help="the player's name")
+    q.add_argument("--undo", action="store_true", help="let him chat again")
+    q.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    q.set_defaults(run=_run_admin_silence)
 
 
 def _run_admin_audit(args: argparse.Namespace) -> int:
@@ -153,3 +163,11 @@ def _run_admin_ban(args: argparse.Namespace) -> int:
 
     url = Settings.from_env().with_overrides(database_url=args.database).database_url
     return run_ban(url, args.name)
+
+
+def _run_admin_silence(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_silence
+    from stud8.server.settings import Settings
+
+    url = Settings.from_env().with_overrides(database_url=args.database).database_url
+    return run_silence(url, args.name, undo=args.undo)

@@ -18,6 +18,7 @@ from stud8.core.hand import Hand
 from stud8.core.rules import BettingStructure, Game, TableRules
 from stud8.core.views import HandView
 from stud8.server.table.commands import (
+    Chat,
     ComeBack,
     Command,
     Connect,
@@ -73,6 +74,7 @@ def table_session(hands: int = 14, seed: int = 15) -> Session:
             await send(h, SitOut(player=seats[min(seats)].player))
         if number == 4:
             await send(h, ComeBack(player=seats[min(seats)].player))
+            await send(h, Chat(player=seats[max(seats)].player, text="between hands"))
         for seat in list(seats.values()):
             if 0 < seat.chips < 60 and rng.random() < 0.5:
                 await send(h, TopUp(player=seat.player, amount=200 - seat.chips))
@@ -104,6 +106,8 @@ def table_session(hands: int = 14, seed: int = 15) -> Session:
             elif r < 0.10:  # his connection drops and comes back
                 await send(h, Disconnect(player=player))
                 await send(h, Connect(player=player))
+            elif r < 0.12:  # he says something (in the hand)
+                await send(h, Chat(player=player, text=f"nh <b>{steps}</b>"))
             else:
                 choices = hand.legal_actions()
                 legal = rng.choice(choices)

@@ -87,6 +87,10 @@ class Auth(Protocol):
         banned): the open websockets of the others are closed."""
         ...
 
+    async def find(self, name: str) -> Account | None:
+        """The account of that name (any case), if there is one."""
+        ...
+
 
 def check_credentials(name: str, password: str) -> None:
     """The rules of :mod:`stud8.server.accounts.accounts` (one set for every room)."""
@@ -181,3 +185,7 @@ class MemoryAuth:
 
     async def live_tokens(self, tokens: Iterable[str]) -> set[str]:
         return {token for token in tokens if token in self._tokens}
+
+    async def find(self, name: str) -> Account | None:
+        found = next((n for n in self._accounts if n.casefold() == name.casefold()), None)
+        return None if found is None else self._accounts[found]

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from stud8.server.books.chat import ChatSilenced, MemoryChat
 from stud8.server.books.memory_hands import MemoryHandStore
-from stud8.server.table.books import BooksRefused, HandEnd, HandNote
+from stud8.server.table.books import BooksRefused, ChatLine, HandEnd, HandNote
 
 
 class MemoryBooks:
@@ -49,6 +50,7 @@ class MemoryBooks:
         self.noted: dict[str, HandNote] = {}  # hands dealt and not ended
         self.ended: dict[str, HandEnd] = {}  # hands settled or refunded, by id
         self.journal: list[tuple[str, ...]] = []
+        self.chat = MemoryChat()  # the tables' chat, and who is silenced
 
     # ------------------------------------------------------------ accounts
     def issue(self, player: str, amount: int) -> None:
@@ -146,3 +148,9 @@ class MemoryBooks:
         self.hands.add(end.record)
         kind = "refund" if end.cancelled else "settle"
         self.journal.append((kind, end.hand_id, table))
+
+    async def chat_said(self, line: ChatLine) -> None:
+        try:
+            self.chat.say(line)
+        except ChatSilenced as exc:
+            raise BooksRefused(str(exc)) from None

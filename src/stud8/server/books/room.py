@@ -13,6 +13,7 @@ table asked is durable:
 ``hand_dealt``       the hand noted in ``hands_in_progress`` (before its cards are dealt)
 ``hand_ended``       the settlement (gross contributions, payouts, rake) or the refund,
                      the hand's record, and the removal of its note
+``chat_said``        the line of chat (refused if its player is silenced)
 ===================  ===================================================================
 
 A refusal of the ledger (:class:`~stud8.server.books.ledger.LedgerError`: not
@@ -54,12 +55,13 @@ from typing import TypeVar
 
 from sqlalchemy import Connection
 
+from stud8.server.books.chat import ChatStore
 from stud8.server.books.fencing import TableEpochs
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import DuplicateHandError, HandMoney, Ledger, LedgerError
 from stud8.server.books.seats import TableStore
 from stud8.server.books.writer import RoomWriter
-from stud8.server.table.books import BooksRefused, HandEnd, HandNote
+from stud8.server.table.books import BooksRefused, ChatLine, HandEnd, HandNote
 
 T = TypeVar("T")
 
@@ -149,3 +151,13 @@ class RoomBooks:
             HandStore.store_in(conn, end.record)
 
         await self._job(end.table_id, work, f"the end of hand {end.hand_id}")
+
+    async def chat_said(self, line: ChatLine) -> None:
+        # not fenced: a line of chat moves no chip, and a table that lost its lease
+        # stops at its next write of money
+        try:
+            await self.writer.call(
+                lambda conn: ChatStore.say_in(conn, line), what=f"a line of chat at {line.table_id}"
+            )
+        except LedgerError as exc:
+            raise BooksRefused(str(exc)) from exc

@@ -30,7 +30,7 @@ from stud8.server.edge.channel import TableChannel, Viewer
 from stud8.server.edge.outbox import Outbox
 from stud8.server.edge.ratelimit import Throttle, TokenBucket
 from stud8.server.table.commands import Connect, Disconnect, Reply
-from stud8.server.wire.client import PingMessage, parse_command
+from stud8.server.wire.client import ChatMessage, PingMessage, parse_command
 from stud8.server.wire.codec import ProtocolError
 from stud8.server.wire.limits import MAX_MESSAGE_BYTES
 from stud8.server.wire.rest import table_info
@@ -174,7 +174,9 @@ class Connection:
             push(PongMessage(command_id).encode(self.channel.last_seq))
             return
         if self.player is None:
-            push(RejectMessage(command_id, "observers cannot play: log in to sit").encode(None))
+            what = "chat" if isinstance(message, ChatMessage) else "play"
+            reason = f"observers cannot {what}: log in to {'chat' if what == 'chat' else 'sit'}"
+            push(RejectMessage(command_id, reason).encode(None))
             return
         if self.channel.closed:
             push(RejectMessage(command_id, "the table is closed").encode(None))

@@ -65,6 +65,7 @@ from stud8.core.evaluate import build_tables
 from stud8.server.collector import collect_regularly, paced
 from stud8.server.http.accounts import ban, change_password, login, logout, register
 from stud8.server.http.bodylimit import BodyLimit
+from stud8.server.http.chat import silence, table_chat, unsilence
 from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.hands import hands
 from stud8.server.http.headers import SecurityHeaders
@@ -94,9 +95,12 @@ ROUTES = [
     Route("/api/v1/password", change_password, methods=["POST"]),
     Route("/api/v1/accounts/{name}/ban", ban, methods=["POST"]),
     Route("/api/v1/me", me, methods=["GET"]),
+    Route("/api/v1/accounts/{name}/silence", silence, methods=["POST"]),
+    Route("/api/v1/accounts/{name}/silence", unsilence, methods=["DELETE"]),
     Route("/api/v1/tables", list_tables, methods=["GET"]),
     Route("/api/v1/tables", create_table, methods=["POST"]),
     Route("/api/v1/tables/{table_id}", close_table, methods=["DELETE"]),
+    Route("/api/v1/tables/{table_id}/chat", table_chat, methods=["GET"]),
     Route("/api/v1/hands", hands, methods=["GET"]),
     Route("/api/v1/hands/list", hand_list, methods=["GET"]),
     Route("/api/v1/hands/{hand_id}/replay", hand_replay, methods=["GET"]),

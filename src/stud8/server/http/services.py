@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import Auth
+from stud8.server.books.chat import MemoryChat
 from stud8.server.edge import Edge
 from stud8.server.http.guard import AccountGuard, Guard
 from stud8.server.http.sessions import OpenSockets
 from stud8.server.room.lobby import Lobby
 from stud8.server.settings import Settings
 
-__all__ = ["HandTexts", "RoomServices"]
+__all__ = ["ChatBook", "HandTexts", "RoomServices"]
 
 
 class HandTexts(Protocol):
@@ -53,6 +54,20 @@ class HandTexts(Protocol):
     ) -> list[tuple[str, str, bool]]: ...
 
 
+class ChatBook(Protocol):
+    """The tables' chat as kept, and who is silenced:
+    :class:`~stud8.server.books.chat.ChatStore` (a database) or
+    :class:`~stud8.server.books.chat.MemoryChat`."""
+
+    def lines(
+        self, table_id: str, *, hand_id: str | None = None, limit: int = 500
+    ) -> list[Any]: ...
+
+    def silence(self, name: str, *, undo: bool = False) -> str: ...
+
+    def silenced(self) -> list[str]: ...
+
+
 @dataclass(slots=True)
 class RoomServices:
     """The room as the web app serves it (see the module)."""
@@ -72,6 +87,7 @@ class RoomServices:
     guard_for: Callable[[Settings], AccountGuard] = Guard
     guard: AccountGuard = field(init=False)
     sockets: OpenSockets = field(default_factory=OpenSockets)  # the open table websockets
+    chat: ChatBook = field(default_factory=MemoryChat)  # the tables' chat, who is silenced
 
     def __post_init__(self) -> None:
         self.guard = self.guard_for(self.settings)

@@ -34,6 +34,7 @@ from stud8.server.table.commands import Leave, SeatBot
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
 from stud8.server.wire.codec import to_json
+from stud8.server.wire.limits import CHAT_RATE
 from stud8.server.wire.rest import lobby_table
 
 __all__ = [
@@ -212,7 +213,7 @@ class Lobby:
             # a table back after a restart numbers its events from the wall clock in
             # microseconds: above any number it gave before
             first_seq = 0 if new else int(self._clock.wall().timestamp() * 1_000_000)
-            config = spec.config(table_id, first_seq=first_seq)
+            config = spec.config(table_id, first_seq=first_seq, chat_rate=CHAT_RATE)
         except (ValueError, ZeroDivisionError) as exc:
             raise LobbyError(str(exc)) from None
         if len(name) > 100:

@@ -27,6 +27,10 @@
     was closed, if it was) and who sits in which seat of an open table (a bot or
     not), so a restart brings the tables back with their players; the chips are
     the ledger's. See ``stud8.server.books.seats``.
+``chat_lines``, ``silenced_players``
+    Every line of every table's chat, with the hand it fell in (none between
+    hands) and its time, on the hands' time line; and the players an operator has
+    silenced (their messages are refused). See ``stud8.server.books.chat``.
 
 Changing these tables means a new Alembic revision in ``migrations/versions``.
 """
@@ -194,3 +198,28 @@ class TableSeat(Base):
     seated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
     __table_args__ = (Index("ix_table_seats_table_seat", "table_id", "seat", unique=True),)
+
+
+class ChatLineRow(Base):
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(100))
+    hand_id: Mapped[str | None] = mapped_column(String(100), default=None)
+    player: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    said_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    __table_args__ = (
+        Index("ix_chat_lines_table_id", "table_id", "id"),
+        Index("ix_chat_lines_hand_id", "hand_id"),
+    )
+
+
+class SilencedPlayer(Base):
+    __tablename__ = "silenced_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name_key: Mapped[str] = mapped_column(String(200), unique=True)  # the name, case-folded
+    player: Mapped[str] = mapped_column(String(200))
+    silenced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)

@@ -15,7 +15,10 @@ what it asked is **durable** (or raising):
   (RULES.md section 7);
 - :meth:`~TableBooks.hand_ended`: a finished or cancelled hand, as ONE
   :class:`HandEnd` (its gross amounts, its rake, its record) that the books keep in
-  one step: its settlement (or refund), its history and the removal of its note.
+  one step: its settlement (or refund), its history and the removal of its note;
+- :meth:`~TableBooks.chat_said`: a line of the table's chat (:class:`ChatLine`),
+  kept on the hands' time line before anyone is shown it; :class:`BooksRefused`
+  if an operator has silenced the player.
 
 **A finished hand is announced only once its end is durable.** The table holds
 back the events of the action that ended the hand (the showdown, the pots
@@ -52,6 +55,7 @@ from stud8.formats.record import HandRecord
 __all__ = [
     "BooksFenced",
     "BooksRefused",
+    "ChatLine",
     "HandEnd",
     "HandNote",
     "TableBooks",
@@ -79,6 +83,18 @@ class HandNote:
     table_id: str
     seats: tuple[tuple[int, str, int], ...]  # (seat, player, chips), by seat
     started_at: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatLine:
+    """A line of a table's chat: who said what, when, during which hand (None:
+    between hands)."""
+
+    table_id: str
+    hand_id: str | None
+    player: str
+    text: str
+    said_at: datetime
 
 
 def gross_amounts(
@@ -178,4 +194,9 @@ class TableBooks(Protocol):
         """Keep a finished or cancelled hand: its settlement or refund, its record
         and the removal of its note, in one step. Applied once per hand id (a repeat
         changes nothing)."""
+        ...
+
+    async def chat_said(self, line: ChatLine) -> None:
+        """Keep a line of the table's chat; :class:`BooksRefused` (nothing kept) if
+        its player is silenced."""
         ...

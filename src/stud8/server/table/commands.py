@@ -90,6 +90,14 @@ class LeaveWaitlist(Command):
     pass
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chat(Command):
+    """Say ``text`` at the table (checked at the edge: its length and characters;
+    the table checks who may chat, how often, and keeps it in its books)."""
+
+    text: str
+
+
 class Reply(NamedTuple):
     """The table's answer to a command.
 

@@ -135,6 +135,18 @@ class HandFinished(TableEvent):
     kind: ClassVar[str] = "hand_finish"
 
 
+@dataclass(frozen=True, slots=True)
+class ChatSaid(TableEvent):
+    """``player`` said ``text`` at the table: from ``seat``, or as an observer (None),
+    during hand ``hand_id`` (None: between hands). Text, never markup."""
+
+    player: str
+    text: str
+    seat: int | None = None
+    hand_id: str | None = None
+    kind: ClassVar[str] = "chat"
+
+
 AnyEvent = Event | TableEvent
 
 

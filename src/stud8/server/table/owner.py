@@ -57,8 +57,10 @@ from stud8.core.hand import Hand
 from stud8.formats.record import HandRecord
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksFenced, HandEnd, HandNote, TableBooks
+from stud8.server.table.chat import TableChat
 from stud8.server.table.commands import (
     Act,
+    Chat,
     ComeBack,
     Command,
     Connect,
@@ -185,6 +187,10 @@ class Table(TableSeating):
         self._pots: deque[tuple[float, int]] = deque(maxlen=500)  # (when, pot) of each hand
         self._status_listeners: list[Callable[[TableStatus], None]] = []
         self._listed_changed = True
+        self.chat = TableChat(
+            self.table_id, books, clock, self._emit,
+            observer_chat=config.observer_chat, rate=config.chat_rate,
+        )  # fmt: skip
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -433,6 +439,9 @@ class Table(TableSeating):
             self.waiting.join(cmd.player, seated=seated, free_seats=self._free_seats())
         elif isinstance(cmd, LeaveWaitlist):
             self.waiting.leave(cmd.player, self._free_seats())
+        elif isinstance(cmd, Chat):
+            hand_id = self.hand.hand_id if self.hand is not None else None
+            await self.chat.say(cmd, seat=self.seat_of(cmd.player), hand_id=hand_id)
         else:
             raise Refused(f"unknown command {type(cmd).__name__}")
 

@@ -62,6 +62,10 @@ class TableConfig:
     # restart starts far above its old numbers, so that a client's last_seen from
     # before the restart is answered with a snapshot, never with new events.
     first_seq: int = 0
+    observer_chat: bool = False  # viewers who are not seated may chat too
+    # chat lines a player may send in so many seconds (None: no limit); the room
+    # opens its tables with stud8.server.wire.limits.CHAT_RATE
+    chat_rate: tuple[int, float] | None = None
 
     def __post_init__(self) -> None:
         if not 0 < self.min_buy_in <= self.max_buy_in:
@@ -117,6 +121,7 @@ class TableSpec:
     sit_out_seconds: float = 600.0  # a player dealt out this long is stood up
     # a player whose time runs out sits out from the next hand until he is back
     sit_out_on_timeout: bool = True
+    observer_chat: bool = False  # viewers who are not seated may chat too (off: players only)
 
     def rules(self) -> TableRules:
         """The game's rules at this table; ValueError says what is wrong."""
@@ -161,8 +166,15 @@ class TableSpec:
             timeout_policy=policy,
         )
 
-    def config(self, table_id: str, *, first_seq: int = 0) -> TableConfig:
-        """The table's settings; ValueError says what is wrong with the spec."""
+    def config(
+        self,
+        table_id: str,
+        *,
+        first_seq: int = 0,
+        chat_rate: tuple[int, float] | None = None,
+    ) -> TableConfig:
+        """The table's settings (``chat_rate``: the room's limit on chat, see
+        :class:`TableConfig`); ValueError says what is wrong with the spec."""
         rules = self.rules()
         if not 0 <= self.bots <= rules.max_seats:
             raise ValueError(f"bots must be 0 to {rules.max_seats}, got {self.bots}")
@@ -184,4 +196,6 @@ class TableSpec:
             sit_out_seconds=self.sit_out_seconds,
             sit_out_on_timeout=self.sit_out_on_timeout,
             first_seq=first_seq,
+            observer_chat=self.observer_chat,
+            chat_rate=chat_rate,
         )

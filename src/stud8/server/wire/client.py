@@ -33,6 +33,7 @@ from typing import ClassVar
 from stud8.core.actions import Action, make_action
 from stud8.server.table.commands import (
     Act,
+    Chat,
     ComeBack,
     Command,
     JoinWaitlist,
@@ -43,11 +44,17 @@ from stud8.server.table.commands import (
     TopUp,
 )
 from stud8.server.wire.codec import ProtocolError, object_fields, shown
-from stud8.server.wire.limits import MAX_ID_CHARS, MAX_JSON_DEPTH, MAX_MESSAGE_BYTES
+from stud8.server.wire.limits import (
+    CHAT_CHARS,
+    MAX_ID_CHARS,
+    MAX_JSON_DEPTH,
+    MAX_MESSAGE_BYTES,
+)
 
 __all__ = [
     "CLIENT_MESSAGES",
     "ActMessage",
+    "ChatMessage",
     "ClientMessage",
     "ComeBackMessage",
     "JoinWaitlistMessage",
@@ -194,6 +201,46 @@ class LeaveWaitlistMessage(ClientMessage):
         return LeaveWaitlist(player=player, command_id=self.id)
 
 
+def _control(ch: str) -> bool:
+    """A character that is no part of a line of text (C0 and C1 controls, DEL, the
+    line and paragraph separators, the bidirectional overrides and isolates)."""
+    code = ord(ch)
+    return (
+        code < 0x20
+        or 0x7F <= code <= 0x9F
+        or code in (0x2028, 0x2029)
+        or 0x202A <= code <= 0x202E
+        or 0x2066 <= code <= 0x2069
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage(ClientMessage):
+    text: str
+    id: str
+    t: ClassVar[str] = "chat"
+    doc: ClassVar[str] = (
+        "Say something at the table: text is 1 to CHAT_CHARS characters once its outer "
+        "spaces are trimmed, one line, no control characters. It is text, never markup. "
+        "Seated players may chat; observers only at a table that allows it "
+        "(observer_chat). At most CHAT_RATE messages per player; a silenced player's "
+        "message is refused. Said: a chat event."
+    )
+
+    def __post_init__(self) -> None:
+        text = self.text.strip()
+        if not text:
+            raise ProtocolError("chat: text is empty")
+        if len(text) > CHAT_CHARS:
+            raise ProtocolError(f"chat: text is {len(text)} characters (the limit is {CHAT_CHARS})")
+        bad = next((ch for ch in text if _control(ch)), None)
+        if bad is not None:
+            raise ProtocolError(f"chat: text may not contain control characters (U+{ord(bad):04X})")
+
+    def command(self, player: str) -> Chat:
+        return Chat(player=player, text=self.text.strip(), command_id=self.id)
+
+
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     ActMessage,
     SitMessage,
@@ -204,6 +251,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (
     JoinWaitlistMessage,
     LeaveWaitlistMessage,
     PingMessage,
+    ChatMessage,
 )
 
 

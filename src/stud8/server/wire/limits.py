@@ -22,6 +22,8 @@ NAME_PATTERN = f"[A-Za-z0-9_-]{{{NAME_CHARS[0]},{NAME_CHARS[1]}}}"  # letters, d
 PASSWORD_CHARS = (8, 1024)  # a password, fewest and most characters
 MAX_REPLAY_BYTES = 1 << 20  # a hand history file sent to the replayer
 MAX_REPLAY_HANDS = 200  # the hands of such a file read, at most
+CHAT_CHARS = 200  # characters in a chat message (after its outer spaces are trimmed)
+CHAT_RATE = (5, 10.0)  # chat messages a player may send a table in so many seconds
 
 LIMITS: dict[str, tuple[int | str, str]] = {
     "MAX_MESSAGE_BYTES": (MAX_MESSAGE_BYTES, "bytes in a client's websocket message"),
@@ -52,5 +54,15 @@ LIMITS: dict[str, tuple[int | str, str]] = {
     "MAX_REPLAY_HANDS": (
         MAX_REPLAY_HANDS,
         "hands of such a file read and replayed: the rest are left out (and counted)",
+    ),
+    "CHAT_CHARS": (
+        CHAT_CHARS,
+        "characters in a chat message: 1 to this many, after its outer spaces are trimmed; "
+        "no control characters (no new lines)",
+    ),
+    "CHAT_RATE": (
+        f"{CHAT_RATE[0]} in {CHAT_RATE[1]:g} s",
+        "chat messages a player may send one table (all his connections together); "
+        "one more is refused, and nothing is said",
     ),
 }

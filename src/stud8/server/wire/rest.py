@@ -18,6 +18,7 @@ from dataclasses import dataclass, fields
 
 from stud8.server.table.spec import REVEAL_SECONDS, TableSpec
 from stud8.server.table.status import TableStatus
+from stud8.server.wire.limits import CHAT_CHARS, CHAT_RATE
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +98,9 @@ class TableInfo:
     ``rake_percent`` (a string: ``"5"``, ``"5/2"``) of each pot, at most
     ``rake_cap`` (null: no cap); the showdown's pace:
     ``reveal_seconds`` between two hands turned over (in show order), then
-    ``showdown_seconds`` that the results stay before the next deal."""
+    ``showdown_seconds`` that the results stay before the next deal; the chat:
+    ``observer_chat`` (whether viewers who are not seated may chat) and
+    ``chat_chars`` (the most characters in a message)."""
 
     table_id: str
     name: str
@@ -117,6 +120,8 @@ class TableInfo:
     rake_cap: int | None
     reveal_seconds: float
     showdown_seconds: float
+    observer_chat: bool
+    chat_chars: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +161,41 @@ class HandsQuery:
     limit: int | None = None
     player: str | None = None
     table: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatQuery:
+    """The query of ``GET /api/v1/tables/{table_id}/chat``: the lines said during
+    hand ``hand`` only (a hand id), else the table's latest; at most ``limit`` (1 to
+    500, default 100), oldest first."""
+
+    hand: str | None = None
+    limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLineInfo:
+    """A line of chat: who said it, its text (text, never markup: show it as text),
+    the hand it fell in (null: between hands) and when (ISO 8601, UTC)."""
+
+    player: str
+    text: str
+    hand_id: str | None
+    said_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLines:
+    table_id: str
+    lines: list[ChatLineInfo]
+
+
+@dataclass(frozen=True, slots=True)
+class Silenced:
+    """Who the silence (or its undoing) was for, and whether he is silenced now."""
+
+    player: str
+    silenced: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +268,34 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         Me,
         login=True,
     ),
+    Endpoint(
+        "POST",
+        "/api/v1/accounts/{name}/silence",
+        "Silence a player (operators only): his chat messages are refused, at every "
+        "table, with a clear reason. 404 if there is no such account.",
+        None,
+        Silenced,
+        login=True,
+    ),
+    Endpoint(
+        "DELETE",
+        "/api/v1/accounts/{name}/silence",
+        "Let a silenced player chat again (operators only).",
+        None,
+        Silenced,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/tables/{table_id}/chat",
+        "A table's chat as it was said, with the hand each line fell in: the lines of "
+        "one hand (hand=HAND_ID), or the table's latest. Any logged-in account may read "
+        f"it (the table's viewers saw it). At most {CHAT_RATE[0]} lines a player every "
+        f"{CHAT_RATE[1]:g} s are ever said.",
+        ChatQuery,
+        ChatLines,
+        login=True,
+    ),
     Endpoint("GET", "/api/v1/tables", "The lobby: every open table.", None, Tables),
     Endpoint(
         "POST",
@@ -288,6 +356,8 @@ def table_info(table_id: str, name: str, spec: TableSpec) -> TableInfo:
         rake_cap=rules.rake_cap,
         reveal_seconds=REVEAL_SECONDS,
         showdown_seconds=spec.showdown_seconds,
+        observer_chat=spec.observer_chat,
+        chat_chars=CHAT_CHARS,
     )
 
 

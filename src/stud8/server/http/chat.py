@@ -1,0 +1,83 @@
+"""The chat's endpoints: a table's chat read back with its hands, and an operator's
+silence (``GET /api/v1/tables/{table_id}/chat``, ``POST`` and ``DELETE
+/api/v1/accounts/{name}/silence``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stud8.server.books.chat import MAX_LINES
+from stud8.server.http.errors import BadRequest, NotFound, ServiceUnavailable
+from stud8.server.http.health import READY_SECONDS
+from stud8.server.http.requests import account_of, operator_of, room_of
+from stud8.server.wire.codec import to_json
+from stud8.server.wire.rest import ChatLineInfo, ChatLines, Silenced
+
+__all__ = ["silence", "table_chat", "unsilence"]
+
+log = logging.getLogger("stud8.server")
+
+DEFAULT_LINES = 100
+
+
+async def table_chat(request: Request) -> Response:
+    """``GET /api/v1/tables/{table_id}/chat?hand=HAND_ID&limit=N`` (bearer token):
+    the lines said at the table (during that hand only, with ``hand``), oldest
+    first, each with the hand it fell in and its time."""
+    await account_of(request)
+    table_id = request.path_params["table_id"]
+    query = request.query_params
+    extra = set(query) - {"hand", "limit"}
+    if extra:
+        raise BadRequest(f"unknown parameters {sorted(extra)}")
+    raw = query.get("limit", str(DEFAULT_LINES))
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LINES:
+        raise BadRequest(f"limit is a whole number from 1 to {MAX_LINES}, not {raw[:20]!r}")
+    hand = query.get("hand")
+    if hand is not None and not 1 <= len(hand) <= 100:
+        raise BadRequest("hand must be a hand id")
+    if not 1 <= len(table_id) <= 100:
+        raise BadRequest("not a table id")
+    room = room_of(request)
+    if room.flush is not None:
+        try:  # read our own writes: the lines said so far
+            await asyncio.wait_for(room.flush(), READY_SECONDS)
+        except TimeoutError:
+            raise ServiceUnavailable("the room's database is busy: try again in a moment") from None
+    lines = await asyncio.to_thread(room.chat.lines, table_id, hand_id=hand, limit=int(raw))
+    answer = ChatLines(
+        table_id,
+        [
+            ChatLineInfo(line.player, line.text, line.hand_id, line.said_at.isoformat())
+            for line in lines
+        ],
+    )
+    return JSONResponse(to_json(answer))
+
+
+async def _silence(request: Request, *, undo: bool) -> Response:
+    operator = await operator_of(request)
+    room = room_of(request)
+    name = request.path_params["name"]
+    account = await room.auth.find(name)
+    if account is None:
+        raise NotFound(f"no account {name[:40]!r}")
+    if account.name.casefold() == operator.name.casefold() and not undo:
+        raise BadRequest("an operator does not silence himself")
+    said = await asyncio.to_thread(room.chat.silence, account.name, undo=undo)
+    log.warning("%s: %s", operator.name, said)
+    return JSONResponse(to_json(Silenced(account.name, not undo)))
+
+
+async def silence(request: Request) -> Response:
+    """``POST /api/v1/accounts/{name}/silence`` (operators): his chat is refused."""
+    return await _silence(request, undo=False)
+
+
+async def unsilence(request: Request) -> Response:
+    """``DELETE /api/v1/accounts/{name}/silence`` (operators): he may chat again."""
+    return await _silence(request, undo=True)
