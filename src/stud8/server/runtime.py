@@ -158,6 +158,8 @@ def room_app(
         startup=[open_tables],
         shutdown=[lobby.close_all],
     )
+    if chat is None and isinstance(books, MemoryBooks):
+        chat = books.chat  # the tables' chat is kept there
     if chat is not None:
         room.chat = chat
     if writer is not None:

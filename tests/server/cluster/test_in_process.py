@@ -123,3 +123,48 @@ def test_three_nodes_share_the_tables_and_one_account_plays_through_two_of_them(
                 assert len(tables) == 6
 
     asyncio.run(asyncio.wait_for(main(), 120))
+
+
+def test_chat_crosses_the_bus_to_a_table_on_another_node(tmp_path: Path, redis_url: str) -> None:
+    """A line said on the node without the table goes to its owner through the bus,
+    comes back to every node's viewers as the same event, is kept in the shared
+    database with its hand, and is refused there for a silenced player."""
+    pg = fresh_database("postgresql", tmp_path)
+
+    async def main() -> None:
+        async with cluster(pg, redis_url, ("a", "b")) as (a, b):
+            boss = await operator(a)
+            headers = {"Authorization": f"Bearer {boss}"}
+            r = await a.http.post(
+                "/api/v1/tables", json={"table_id": "t1", **SPEC}, headers=headers
+            )
+            assert r.status_code == 201, r.text
+            home = await owner(redis_url, "t1")
+            away, here = (b, a) if home == "a" else (a, b)
+            ann, bob = await away.player("ann"), await here.player("bob")
+            text = "<img src=x onerror=alert(1)> gl 玩家"
+            async with away.connect(ann) as c1, here.connect(bob) as c2:
+                await sit(away, c1, 1)  # alone: no hand to finish before the nodes stop
+                reply = await c1.command("chat", text=text)
+                assert reply["t"] == "ack", reply
+                for client in (c1, c2):
+                    seen = [
+                        m for m in client.messages if m["t"] == "event" and m["d"]["k"] == "chat"
+                    ]
+                    got = (
+                        seen[0]
+                        if seen
+                        else await client.until(
+                            lambda m: m["t"] == "event" and m["d"]["k"] == "chat"
+                        )
+                    )
+                    assert got["d"]["player"] == "ann" and got["d"]["text"] == text
+                    assert got["d"]["seat"] == 1
+                r = await away.http.post("/api/v1/accounts/ann/silence", headers=headers)
+                assert r.status_code == 200
+                refused = await c1.command("chat", text="still here?")
+                assert refused["t"] == "reject" and "silenced" in refused["d"]["reason"]
+            r = await away.http.get("/api/v1/tables/t1/chat", headers=headers)
+            assert [(x["player"], x["text"]) for x in r.json()["lines"]] == [("ann", text)]
+
+    asyncio.run(asyncio.wait_for(main(), 90))
