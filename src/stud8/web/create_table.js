@@ -30,6 +30,7 @@ const FIELDS = [
   ["timeout_policy", "When time runs out", "select", "all_in_protection", ""],
   ["sit_out_on_timeout", "Sit out a player who times out", "bool", true, 'title="until the player clicks I\'m back"'],
   ["sit_out_seconds", "Stand up after sitting out (s)", "num", 600, 'min="1" step="1" title="a player dealt out this long leaves the table, his chips back to his account"'],
+  ["observer_chat", "Observers may chat", "bool", false, 'title="viewers who are not seated may chat too"'],
 ];
 const OPTIONS = {
   game: [["stud_hi_lo", "Stud Hi/Lo (8 or better)"], ["stud_high", "Seven Card Stud"], ["razz", "Razz"]],

@@ -1,6 +1,7 @@
 // The table as this client sees it, built from a snapshot and the events after it.
 
 import { timeoutText, leaveText } from "./words.js";
+import { streetLine, upCardsLine, bringInReason, firstToActLine, potsLine } from "./dealer.js";
 
 const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold", "timeout"]);
 
@@ -42,8 +43,9 @@ function newHandSeat(stack) {
 }
 
 export function note(state, text) {
+  if (!text) return;
   state.log.push(text);
-  if (state.log.length > 80) state.log.shift();
+  if (state.log.length > 200) state.log.shift();
 }
 
 export function who(state, seat) {
@@ -123,7 +125,28 @@ const HAND_ONLY = new Set(["ante", "street", "deal", "community", "first_to_act"
 function bet(state, ev, hand, hs) {
   if (hs) { pay(hs, hand, ev.adds); hs.bet = ev.to; hs.all_in = !!ev.all_in; }
   const verb = { call: "calls", bet: "bets", raise: "raises to", complete: "completes to" }[ev.k];
-  note(state, `${who(state, ev.seat)} ${verb} ${ev.k === "call" ? ev.adds : ev.to}${ev.all_in ? " (all-in)" : ""}`);
+  // the bring-in's seat may complete instead of bringing in: say why it was his to open
+  const opens = ev.k === "complete" && hand.street === 3 && hand.bring_in_seat === ev.seat && !hand.broughtIn;
+  const why = opens ? ` instead of bringing in (${bringInReason(state, ev.seat, who)})` : "";
+  hand.broughtIn = hand.broughtIn || opens;
+  note(state, `${who(state, ev.seat)} ${verb} ${ev.k === "call" ? ev.adds : ev.to}${ev.all_in ? " (all-in)" : ""}${why}`);
+}
+
+/** The up cards of the street, once they are all dealt (before its first action, or
+ * when the next street or the showdown comes with nobody left to act). */
+function sayUpCards(state, hand) {
+  sayPots(state, hand);
+  if (!hand.street || hand.upSaid === hand.street) return;
+  hand.upSaid = hand.street;
+  note(state, upCardsLine(state, hand.street, who));
+}
+
+/** The side pots, when they change (said as each betting round ends). */
+function sayPots(state, hand) {
+  const line = potsLine(state, who);
+  if (!line || line === hand.potsSaid) return;
+  hand.potsSaid = line;
+  note(state, line);
 }
 
 const HANDLERS = {
@@ -139,6 +162,8 @@ const HANDLERS = {
   },
   ante(state, ev, hand, hs) { if (hs) { pay(hs, hand, ev.amount); hs.all_in = !!ev.all_in; } },
   street(state, ev, hand) {
+    sayUpCards(state, hand);
+    note(state, streetLine(ev.street));
     hand.street = ev.street;
     for (const s of Object.values(hand.seats)) s.bet = 0;
     hand.to_act = null;
@@ -149,11 +174,15 @@ const HANDLERS = {
   community(state, ev, hand) { hand.community = ev.card; note(state, `Community card ${ev.card}`); },
   first_to_act(state, ev, hand) {
     hand.to_act = ev.seat;
+    sayUpCards(state, hand);
     if (ev.street === 3) hand.bring_in_seat = ev.seat;
+    else note(state, firstToActLine(state, ev.seat, ev.street, who));
   },
   bring_in(state, ev, hand, hs) {
     if (hs) { pay(hs, hand, ev.amount); hs.bet += ev.amount; hs.all_in = !!ev.all_in; }
-    note(state, `${who(state, ev.seat)} brings in for ${ev.amount}`);
+    hand.broughtIn = true;
+    const reason = bringInReason(state, ev.seat, who);
+    note(state, `${who(state, ev.seat)} brings in for ${ev.amount}${ev.all_in ? " (all-in)" : ""}${reason ? ` — ${reason}` : ""}`);
   },
   complete: bet, bet, raise: bet, call: bet,
   check(state, ev) { note(state, `${who(state, ev.seat)} checks`); },
@@ -180,6 +209,7 @@ const HANDLERS = {
   },
   // the showdown: kept in show order; the table view turns the hands over one by one
   show(state, ev, hand, hs) {
+    sayUpCards(state, hand);
     if (!hs) return;
     hs.shown = ev.cards.split(" ").filter(Boolean);
     hs.low = ev.low;
@@ -195,6 +225,7 @@ const HANDLERS = {
   rake(state, ev, hand) { hand.rake += ev.amount; },
   award(state, ev, hand, hs) { if (hs) hand.awards.push(ev); }, // stacks change at "end"
   end(state, ev, hand) {
+    sayUpCards(state, hand);
     hand.over = true;
     hand.to_act = null;
     for (const [seat, chips] of ev.stacks) {

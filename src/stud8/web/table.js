@@ -8,6 +8,7 @@ import { tableHTML } from "./render.js";
 import { actionBarHTML, barKey, barMode, bindActionBar, preActionChoice } from "./actions.js";
 import { controlsHTML, offerHTML, bindControls, DIALOG_HTML, secondsLeft } from "./controls.js";
 import { HistoryPanel, PANEL_HTML } from "./history.js";
+import { ChatPanel, TALK_HTML } from "./chat.js";
 import { Reveal, revealMs, stepText, showdownDone, resultsText } from "./showdown.js";
 import { gameName } from "./lobby.js";
 import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
@@ -38,7 +39,7 @@ export function tableView(app, tableId, query) {
   <main class="room"><div id="table" class="table-area"></div>
   <div class="under"><div id="notice" class="notice" role="status"></div><div id="away" class="away-prompt"></div><div id="my-hand" class="my-hand" aria-label="your hand"></div><div id="actions" class="action-bar"></div></div>
   <aside class="side"><details class="rules-panel" id="rules-panel" hidden><summary>Rules <small id="rules-brief"></small></summary><ul id="rules-list"></ul></details>
-  <section class="log" aria-label="hand log"><ol id="log"></ol></section>${PANEL_HTML}</aside></main>
+  ${TALK_HTML}${PANEL_HTML}</aside></main>
   ${DIALOG_HTML}`;
   const actionsRoot = $("#actions");
 
@@ -61,6 +62,7 @@ export function tableView(app, tableId, query) {
   const send = (type, data) => socket.send(type, data);
 
   const history = new HistoryPanel(app, tableId);
+  const chat = new ChatPanel({ root: app, tableId, state, send });
   const reveal = new Reveal((step) => {
     const text = stepText(state, step);
     note(state, text);
@@ -131,7 +133,8 @@ export function tableView(app, tableId, query) {
 
   function onEvent(ev, mine) {
     if (["sit", "top_up", "leave"].includes(ev.k) && (ev.seat === mine || ev.player === state.player)) refreshBank();
-    if (ev.k === "hand_finish") history.handFinished();
+    if (ev.k === "chat") chat.add(ev);
+    else if (ev.k === "hand_finish") history.handFinished();
     else if (ev.k === "leave" && ev.seat === mine) toast(myLeaveText(ev));
     else if (ev.k === "seat_offered" && ev.player === state.player) announce(`Seat ${ev.seat} is yours for ${ev.seconds} seconds`);
   }
@@ -191,6 +194,7 @@ export function tableView(app, tableId, query) {
     const offerKey = offerHTML(state) ? `${o.seat}:${o.player}` : "";
     if (offerKey !== drawn.offer) { drawn.offer = offerKey; $("#offer").innerHTML = offerHTML(state); }
     drawLog();
+    chat.refresh();
     const myTurn = barMode(state) === "turn";
     document.body.classList.toggle("my-turn", myTurn);
     document.title = `${myTurn ? "● Your turn · " : ""}Table ${tableId} · stud8`;
@@ -206,11 +210,14 @@ export function tableView(app, tableId, query) {
   }
 
   function drawLog() {
-    const log = state.log.slice(-14);
+    const log = state.log;
     const key = `${state.log.length}:${log[log.length - 1] || ""}`;
     if (key === drawn.log) return;
     drawn.log = key;
-    $("#log").innerHTML = log.map((l) => `<li>${esc(l)}</li>`).join("");
+    const pane = $("#pane-dealer");
+    const stick = pane.scrollTop + pane.clientHeight >= pane.scrollHeight - 8;
+    $("#log").innerHTML = log.map((l) => `<li${/^(Third|Fourth|Fifth|Sixth|Seventh) street/.test(l) ? ' class="street-head"' : ""}>${esc(l)}</li>`).join("");
+    if (stick) pane.scrollTop = pane.scrollHeight;
   }
 
   function tick() {
@@ -272,7 +279,7 @@ export function tableView(app, tableId, query) {
 
   // drawn(): the page shows the state as it is now (no frame waiting to draw it);
   // redraw(): draw the state again (the tests set a state to look at the layout)
-  window.stud8 = { state, socket, sound, drawn: () => frame === 0, redraw: schedule };
+  window.stud8 = { state, socket, sound, chat, drawn: () => frame === 0, redraw: schedule };
   return {
     stop() {
       stopped = true;
