@@ -223,3 +223,60 @@ def test_observers_chat_at_a_table_that_allows_it(stage: Stage) -> None:
     ann.set_viewport_size(LAPTOP)
     screenshot(ann, "chat-observer-allowed-desktop")
     assert players.console.errors == []
+
+
+def test_the_dealer_s_words_for_every_game(stage: Stage) -> None:
+    """dealer.js as the page loads it: the bring-in's reason in each game (Razz: the
+    highest card, the ace low; a low card all-in for the ante), the board in words,
+    and the side pots."""
+    players = stage.start(start_room(TableSpec(bots=0)))
+    page = players.open()
+    said = page.evaluate(
+        """async () => {
+          const d = await import('/dealer.js');
+          const who = (state, seat) => state.seats[seat].player;
+          const seat = (up, extra = {}) =>
+            ({ up, folded: false, contributed: 1, all_in: false, ...extra });
+          const table = (game, hand) => ({ rules: { game }, hand,
+            seats: { 1: { player: 'ann' }, 2: { player: 'bob' }, 3: { player: 'cat' } } });
+          const door = { street: 3, seats: { 1: seat(['Kh']), 2: seat(['2d']), 3: seat(['2c']) } };
+          const razz = { street: 3, seats: { 1: seat(['Kh']), 2: seat(['Ks']), 3: seat(['Ac']) } };
+          const allIn = { street: 3, seats: { 1: seat(['Kh']), 2: seat(['3d']),
+            3: seat(['2c'], { all_in: true }) } };
+          const pots = { street: 5, seats: { 1: seat(['Kh'], { contributed: 30 }),
+            2: seat(['3d'], { contributed: 30 }),
+            3: seat(['2c'], { contributed: 10, all_in: true }) } };
+          const boards = [['Ks', 'Kd'], ['As', 'Ad', '4c', '4h'], ['7s', '7d', '7h'],
+            ['Ah', 'Kd', '9c'], ['9s', '9d', '9h', '9c']];
+          const low = table('razz', { seats: { 1: seat(['7s', '5d']) } });
+          return {
+            hilo: d.bringInReason(table('stud_hi_lo', door), 3, who),
+            razz: d.bringInReason(table('razz', razz), 2, who),
+            allIn: d.bringInReason(table('stud_hi_lo', allIn), 2, who),
+            boards: boards.map(d.boardHigh),
+            lows: [['7s', '5d', '3c'], ['As', '2d'], ['5s', '5d', '2h']].map(d.boardLow),
+            razzFirst: d.firstToActLine(low, 1, 4, who),
+            pots: d.potsLine(table('stud_hi_lo', pots), who),
+            onePot: d.potsLine(table('stud_hi_lo', door), who),
+            cards: ['Th', 'As', '2c', '9d'].map(d.cardText),
+            streets: [3, 4, 5, 6, 7].map(d.streetLine),
+          };
+        }"""
+    )
+    assert said["hilo"] == "lowest up card 2♣"  # the deuce of clubs below the deuce of diamonds
+    assert said["razz"] == "highest up card K♠"  # the king of spades above the king of hearts
+    assert said["allIn"] == "cat, with the lowest up card 2♣, is all-in"
+    assert said["boards"] == [
+        "a pair of kings",
+        "two pair, aces and fours",
+        "three of a kind, sevens",
+        "ace-king high",
+        "four of a kind, nines",
+    ]
+    assert said["lows"] == ["7-5-3", "2-A", "a pair of fives"]
+    assert said["razzFirst"] == "ann is low with 7-5 (7♠ 5♦), first to act"
+    assert said["pots"] == "Main pot 30: ann, bob and cat; Side pot 1 40: ann and bob"
+    assert said["onePot"] is None
+    assert said["cards"] == ["10♥", "A♠", "2♣", "9♦"]
+    assert said["streets"][0] == "Third street" and said["streets"][4].startswith("Seventh street")
+    assert players.console.errors == []
