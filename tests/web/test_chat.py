@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import Page
+from playwright.sync_api import Dialog, Page
 
 from stud8.server.table.spec import TableSpec
 
@@ -73,8 +73,13 @@ def test_two_players_chat_beside_the_dealer_s_log(stage: Stage) -> None:
     dialogs: list[str] = []
     ann, bob = players.new("ann"), players.new("bob")
     eve = players.new("eve", viewport=PHONE)
+
+    def on_dialog(dialog: Dialog) -> None:  # an alert() would be one: none may come
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
     for page in (ann, bob, eve):
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.on("dialog", on_dialog)
     assert sit(ann) == 1
     assert sit(bob) == 2
     eve.click('button.observe[data-table="t1"]')
