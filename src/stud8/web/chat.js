@@ -78,12 +78,15 @@ export class ChatPanel {
     this.refresh();
   }
 
+  /** The table's chat read back (when the table opens, and after a snapshot: what was
+   * said while this page was away). */
   async loadHistory() {
     const r = await api("GET", `/api/v1/tables/${encodeURIComponent(this.tableId)}/chat?limit=${HISTORY_LINES}`);
     if (r.status !== 200 || !Array.isArray(r.data.lines)) return;
-    const seen = new Set(this.lines.map((l) => `${l.player}\n${l.text}\n${l.hand_id}`));
-    const older = r.data.lines.filter((l) => !seen.has(`${l.player}\n${l.text}\n${l.hand_id}`));
-    this.lines = [...older, ...this.lines].slice(-KEPT_LINES);
+    // the table's chat as kept, then the lines that came live since (not in it yet)
+    const key = (l) => `${l.player}\n${l.text}\n${l.hand_id}`;
+    const kept = new Set(r.data.lines.map(key));
+    this.lines = [...r.data.lines, ...this.lines.filter((l) => !kept.has(key(l)))].slice(-KEPT_LINES);
     this.draw();
   }
 

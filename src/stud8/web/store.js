@@ -160,7 +160,10 @@ const HANDLERS = {
     state.preAction = null; // pre-action boxes are for one hand
     note(state, `Hand #${String(ev.hand_id).slice(0, 8)} starts`);
   },
-  ante(state, ev, hand, hs) { if (hs) { pay(hs, hand, ev.amount); hs.all_in = !!ev.all_in; } },
+  ante(state, ev, hand, hs) {
+    if (hs) { pay(hs, hand, ev.amount); hs.all_in = !!ev.all_in; }
+    if (ev.all_in) note(state, `${who(state, ev.seat)} is all-in for the ante (${ev.amount})`);
+  },
   street(state, ev, hand) {
     sayUpCards(state, hand);
     note(state, streetLine(ev.street));

@@ -115,6 +115,7 @@ export function tableView(app, tableId, query) {
       if (d.table) setRules(d.table);
     } else if (t === "snapshot") {
       applySnapshot(state, d, v);
+      if (snapshotSeen) chat.loadHistory(); // back after missing too much: the chat too
       snapshotSeen = true;
       join();
     } else if (t === "event") {

@@ -166,5 +166,8 @@ def test_chat_crosses_the_bus_to_a_table_on_another_node(tmp_path: Path, redis_u
                 assert refused["t"] == "reject" and "silenced" in refused["d"]["reason"]
             r = await away.http.get("/api/v1/tables/t1/chat", headers=headers)
             assert [(x["player"], x["text"]) for x in r.json()["lines"]] == [("ann", text)]
+            # closed, so that the nodes stop with no table to hand over
+            r = await away.http.delete("/api/v1/tables/t1", headers=headers)
+            assert r.status_code == 200, r.text
 
     asyncio.run(asyncio.wait_for(main(), 90))
