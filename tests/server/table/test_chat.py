@@ -4,10 +4,16 @@ written) that says why and changes nothing: no event, no line kept."""
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from server.tableharness import Harness, play_passively, run, seat_players
 from stud8.server.books.memory import MemoryBooks
+from stud8.server.clock import ManualClock
 from stud8.server.table.books import ChatLine
-from stud8.server.table.commands import Chat
+from stud8.server.table.chat import TableChat
+from stud8.server.table.commands import Chat, Refused
 from stud8.server.table.events import ChatSaid, Numbered
 from stud8.server.wire.limits import CHAT_RATE
 
@@ -130,3 +136,26 @@ def test_a_line_the_books_cannot_keep_is_not_shown() -> None:
         assert h.table.running
 
     run(body, books=DownBooks({"ann": 1000, "bob": 1000}))
+
+
+def test_the_rate_s_memory_of_players_is_bounded() -> None:
+    """The times kept per player are forgotten once they are past the window (a room
+    with many talkers does not keep them all for ever), a silenced player's too."""
+    books = MemoryBooks()
+    books.chat.silence("mute")
+    clock = ManualClock()
+    chat = TableChat("t1", books, clock, lambda event: None, rate=CHAT_RATE)
+
+    async def main() -> None:
+        with pytest.raises(Refused, match="silenced"):
+            await chat.say(Chat(player="mute", text="hi"), seat=1, hand_id=None)
+        for i in range(10_001):
+            await chat.say(Chat(player=f"p{i}", text="hi"), seat=1, hand_id=None)
+        # past 10,000 players the ones with nothing recent are forgotten (the
+        # silenced one, who never said anything)
+        assert "mute" not in chat._recent and len(chat._recent) == 10_001
+        clock.advance(CHAT_RATE[1])
+        await chat.say(Chat(player="late", text="hi"), seat=1, hand_id=None)
+        assert list(chat._recent) == ["late"]
+
+    asyncio.run(main())

@@ -77,7 +77,9 @@ class TableChat:
         times = self._recent.get(player)
         if times is None:
             if len(self._recent) > 10_000:  # nobody's old lines are kept for ever
-                self._recent = {p: t for p, t in self._recent.items() if now - t[-1] < seconds}
+                self._recent = {
+                    p: t for p, t in self._recent.items() if t and now - t[-1] < seconds
+                }
             times = self._recent[player] = deque(maxlen=max(1, most))
         while times and now - times[0] >= seconds:
             times.popleft()
