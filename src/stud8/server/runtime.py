@@ -69,6 +69,7 @@ from stud8.server.accounts.accounts import Accounts
 from stud8.server.accounts.auth import Auth, MemoryAuth
 from stud8.server.accounts.database import AccountsAuth
 from stud8.server.books.hands import HandStore
+from stud8.server.books.invitations import Invitations, StoredInvitations
 from stud8.server.books.ledger import Ledger, LedgerError, UnknownAccountError, bank
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.books.recovery import RecoveryReport, recover
@@ -123,6 +124,7 @@ def room_app(
     keeper: TableKeeper | None = None,
     writer: RoomWriter | None = None,
     bank: Callable[[str], int] | None = None,
+    invitations: Invitations | None = None,
 ) -> Starlette:
     """The room's web app on these accounts and books (see the module).
     ``app.state.room`` is its :class:`~stud8.server.http.services.RoomServices`."""
@@ -156,6 +158,8 @@ def room_app(
         startup=[open_tables],
         shutdown=[lobby.close_all],
     )
+    if invitations is not None:
+        room.invitations = invitations
     if writer is not None:
         room.shutdown.append(writer.drain)  # after the hands in play are cancelled
     return create_app(room)
@@ -273,6 +277,7 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         keeper=RoomKeeper(tables, plan),
         writer=writer,
         bank=lambda name: bank_balance(reads, name),
+        invitations=StoredInvitations(requests_engine),
     )
     return Room(
         app, engine, ledger, store, report, plan.returned, writer, requests_engine=requests_engine
@@ -379,6 +384,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         shutdown=[stop, writer.drain],
         # every node counts the log-ins and sign-ups together
         guard_for=lambda limits: SharedGuard(redis, limits, prefix=PREFIX),
+        invitations=StoredInvitations(engine),
     )
     app = create_app(room)
     app.state.node = node

@@ -27,6 +27,10 @@
     was closed, if it was) and who sits in which seat of an open table (a bot or
     not), so a restart brings the tables back with their players; the chips are
     the ledger's. See ``stud8.server.books.seats``.
+``table_invitations``, ``table_guests``
+    A private table's invitation (who opened the table, its code: null once revoked)
+    and the accounts the code admitted, who keep their access. See
+    ``stud8.server.books.invitations``.
 
 Changing these tables means a new Alembic revision in ``migrations/versions``.
 """
@@ -194,3 +198,27 @@ class TableSeat(Base):
     seated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
     __table_args__ = (Index("ix_table_seats_table_seat", "table_id", "seat", unique=True),)
+
+
+class TableInvitation(Base):
+    __tablename__ = "table_invitations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(100), unique=True)
+    creator: Mapped[str] = mapped_column(String(200))
+    code: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class TableGuest(Base):
+    __tablename__ = "table_guests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(100))
+    account: Mapped[str] = mapped_column(String(200))
+    admitted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    __table_args__ = (
+        Index("ix_table_guests_table_account", "table_id", "account", unique=True),
+        Index("ix_table_guests_account", "account"),
+    )

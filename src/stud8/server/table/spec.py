@@ -117,6 +117,9 @@ class TableSpec:
     sit_out_seconds: float = 600.0  # a player dealt out this long is stood up
     # a player whose time runs out sits out from the next hand until he is back
     sit_out_on_timeout: bool = True
+    # a private table: only the accounts its invitation admitted (and operators) see
+    # it, watch it or sit at it (stud8.server.books.invitations)
+    private: bool = False
 
     def rules(self) -> TableRules:
         """The game's rules at this table; ValueError says what is wrong."""
