@@ -56,9 +56,10 @@ def test_no_node_shows_a_private_table_to_an_outsider(tmp_path: Path, redis_url:
             r = await here.http.post("/api/v1/invitations", json={"code": code},
                                      headers={"Authorization": f"Bearer {bob}"})  # fmt: skip
             assert r.status_code == 200, r.text
-            async with away.connect(ann, table_id="club") as c1, here.connect(
-                bob, table_id="club"
-            ) as c2:
+            async with (
+                away.connect(ann, table_id="club") as c1,
+                here.connect(bob, table_id="club") as c2,
+            ):
                 await sit(away, c1, 1)
                 await sit(here, c2, 2)
                 await asyncio.gather(play(c1, 2, passive), play(c2, 2, passive))
