@@ -63,17 +63,19 @@ def test_a_private_table_is_invisible_without_its_link(stage: Stage, size: str) 
     choice = ann.locator("#ct-private")
     assert choice.is_checked() and choice.is_disabled()
     assert "Private" in ann.locator("label[for='ct-private']").inner_text()
-    ann.fill("#ct-table_id", "club")
+    assert ann.locator("#ct-table_id").count() == 0  # the room names a player's table
     ann.fill("#ct-name", "Ann's club")
     ann.fill("#ct-action_seconds", "30")
     ann.click("#create-submit")
     ann.wait_for_selector("section.invitation #invite-link")
     link = ann.input_value("#invite-link")
+    club = ann.locator("section.invitation h3").inner_text().removeprefix("Invitation: ")
+    assert re.fullmatch(r"p[0-9a-f]{12}", club), club
     match = re.fullmatch(re.escape(players.room.url) + r"/#/join/([A-Za-z0-9_-]{22})", link)
     assert match, link
     ann.click("#invite-copy")
     ann.wait_for_selector("#invite-copy:has-text('Copied')")
-    row = ann.locator('tr[data-table="club"]')
+    row = ann.locator(f'tr[data-table="{club}"]')
     row.wait_for()
     assert row.locator(".private-tag").inner_text() == "Private"
     assert ann.locator('tr[data-table="t1"] .private-tag').count() == 0
@@ -82,11 +84,11 @@ def test_a_private_table_is_invisible_without_its_link(stage: Stage, size: str) 
     # eve, not invited: her lobby has no such table, and its plain address says so
     eve = players.new("eve", viewport)
     assert lobby_ids(eve) == ["t1"]
-    assert "club" not in eve.content()
+    assert club not in eve.content() and "Ann's club" not in eve.inner_text("body")
     screenshot(eve, f"private-outsider-lobby-{size}")
-    eve.goto(players.room.url + "/#/table/club")
+    eve.goto(f"{players.room.url}/#/table/{club}")
     eve.wait_for_selector("#banner:not([hidden])")
-    assert eve.locator("#banner").inner_text() == "No such table: club"
+    assert eve.locator("#banner").inner_text() == f"No such table: {club}"
     assert eve.evaluate("window.stud8.state.seats") == {}
     screenshot(eve, f"private-outsider-table-{size}")
     # a made-up code: the link does not work
@@ -103,7 +105,7 @@ def test_a_private_table_is_invisible_without_its_link(stage: Stage, size: str) 
     bob.fill("#password", "secret-bob")
     screenshot(bob, f"private-invited-login-{size}")
     bob.click("#register")
-    wait_state(bob, "s.rules && s.rules.table_id === 'club'")
+    wait_state(bob, f"s.rules && s.rules.table_id === '{club}'")
     assert bob.locator("#table-name").inner_text() == "Ann's club"
     bob.click('.seat[data-seat="2"] button.sit-here')
     bob.wait_for_selector("#money-dialog[open]")
@@ -112,15 +114,15 @@ def test_a_private_table_is_invisible_without_its_link(stage: Stage, size: str) 
     wait_state(bob, "s.mySeat === 2")
     # ann sits too, from her lobby row, and they play a hand
     ann.evaluate("location.hash = '#/'")
-    ann.fill('input.buyin[data-table="club"]', "200")
-    ann.click('button.sit[data-table="club"]')
+    ann.fill(f'input.buyin[data-table="{club}"]', "200")
+    ann.click(f'button.sit[data-table="{club}"]')
     wait_state(ann, "s.mySeat !== null")
     play([ann, bob], HAND_OVER)
     screenshot(bob, f"private-invited-seated-{size}")
     # bob keeps his access: the table is in his lobby; eve's still has nothing
     bob.evaluate("location.hash = '#/'")
-    bob.wait_for_selector('tr[data-table="club"] .private-tag')
+    bob.wait_for_selector(f'tr[data-table="{club}"] .private-tag')
     assert lobby_ids(eve) == ["t1"]
-    assert "club" not in eve.content()
+    assert club not in eve.content() and "Ann's club" not in eve.inner_text("body")
     assert players.room.audit()
     assert players.console.errors == [], players.console.errors

@@ -68,9 +68,10 @@ function fieldHTML([name, label, kind, value, extra], privateOnly) {
  * tables): no Private choice to make, the table is private. */
 export function createTableHTML(privateOnly = false) {
   const title = privateOnly ? "Create a private table" : "Create a table";
+  const fields = FIELDS.filter(([name]) => !(privateOnly && name === "table_id")); // the room names a player's table
   return `<details class="create-table"><summary>${title}</summary>
   <form id="create-table" aria-label="${title.toLowerCase()}">
-    <div class="fields">${FIELDS.map((f) => fieldHTML(f, privateOnly)).join("")}</div>
+    <div class="fields">${fields.map((f) => fieldHTML(f, privateOnly)).join("")}</div>
     <div class="row"><button type="submit" id="create-submit">Open the table</button>
     <p class="error" id="create-error" role="alert"></p></div>
   </form></details>`;
@@ -80,8 +81,10 @@ export function createTableHTML(privateOnly = false) {
 export function tableBody(form) {
   const body = {};
   for (const [name, , kind] of FIELDS) {
-    if (kind === "bool") { body[name] = form.elements[name].checked; continue; }
-    const raw = form.elements[name].value.trim();
+    const el = form.elements[name];
+    if (!el) continue; // not in this form
+    if (kind === "bool") { body[name] = el.checked; continue; }
+    const raw = el.value.trim();
     if (raw === "") continue;
     if (kind === "int") {
       const n = Number(raw);
@@ -112,7 +115,7 @@ export function bindCreateTable(root, onCreated) {
       return;
     }
     toast(`Table ${r.data.table.name || r.data.table.table_id} is open`);
-    form.elements.table_id.value = "";
+    if (form.elements.table_id) form.elements.table_id.value = "";
     form.elements.name.value = "";
     onCreated(r.data.table, r.data.invitation || null);
   };

@@ -7,6 +7,7 @@ code admits nobody, and a player once admitted keeps his access."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import httpx
@@ -72,72 +73,73 @@ def test_a_private_table_is_seen_only_by_those_its_code_admitted() -> None:
             oper = await room.player(OPERATOR)
             assert (await lobby(room, ann))["may_open_private"] is True
             assert (await lobby(room))["may_open_private"] is False
-            created = await open_private(room, ann, table_id="home", name="Ann's game")
+            created = await open_private(room, ann, name="Ann's game")
             table, invitation = created["table"], created["invitation"]
-            assert table["private"] is True and table["table_id"] == "home"
+            home = table["table_id"]  # not the room's next number: a random id
+            assert table["private"] is True and re.fullmatch(r"p[0-9a-f]{12}", home), table
             code = invitation["code"]
             assert invitation == {
-                "table_id": "home", "creator": "ann", "code": code, "link": f"/#/join/{code}"
+                "table_id": home, "creator": "ann", "code": code, "link": f"/#/join/{code}"
             }  # fmt: skip
             assert len(code) >= 22  # 128 random bits
             # the creator and operators see it; an outsider and the anonymous lobby do not
-            assert await table_ids(room, ann) == ["t1", "home"]
-            assert await table_ids(room, oper) == ["t1", "home"]
+            assert await table_ids(room, ann) == ["t1", home]
+            assert await table_ids(room, oper) == ["t1", home]
             assert await table_ids(room, eve) == ["t1"]
             assert await table_ids(room) == ["t1"]
             assert await table_ids(room, "not-a-token") == ["t1"]
             # the id alone opens nothing: the answer of a table that does not exist
             for token in (eve, None):
-                assert await refused_socket(room, "home", token) == (4404, "no table home")
+                assert await refused_socket(room, home, token) == (4404, f"no table {home}")
                 assert await refused_socket(room, "nope", token) == (4404, "no table nope")
             for method in ("GET", "POST", "DELETE"):
-                for tid in ("home", "nope"):
+                for tid in (home, "nope"):
                     r = await room.http.request(
                         method, f"/api/v1/tables/{tid}/invitation", headers=auth(eve)
                     )
                     assert (r.status_code, r.json()) == (404, {"error": f"no table {tid}"})
-            for tid in ("home", "nope"):  # closing it: the same refusal either way
+            for tid in (home, "nope"):  # closing it: the same refusal either way
                 r = await room.http.delete(f"/api/v1/tables/{tid}", headers=auth(eve))
                 assert (r.status_code, r.json()) == (403, {"error": "operators only"})
             # bob redeems the code: he sees it, watches it and sits
             r = await redeem(room, bob, code)
             assert r.status_code == 200, r.text
             assert conforms(r.json(), REST["POST /api/v1/invitations"]["answer"])
-            assert r.json()["table"]["table_id"] == "home"
-            assert await table_ids(room, bob) == ["t1", "home"]
+            assert r.json()["table"]["table_id"] == home
+            assert await table_ids(room, bob) == ["t1", home]
             assert await table_ids(room, eve) == ["t1"]
             async with (
-                room.connect(ann, table_id="home") as c1,
-                room.connect(bob, table_id="home") as c2,
+                room.connect(ann, table_id=home) as c1,
+                room.connect(bob, table_id=home) as c2,
             ):
                 await sit(room, c1, 1)
                 await sit(room, c2, 2)
                 await asyncio.gather(play(c1, 2, passive), play(c2, 2, passive))
                 # the creator renews the code: the old one admits nobody, bob stays
-                r = await room.http.post("/api/v1/tables/home/invitation", headers=auth(ann))
+                r = await room.http.post(f"/api/v1/tables/{home}/invitation", headers=auth(ann))
                 assert r.status_code == 200, r.text
                 renewed = REST["POST /api/v1/tables/{table_id}/invitation"]["answer"]
                 assert conforms(r.json(), renewed)
                 new_code = r.json()["code"]
                 assert new_code != code
                 assert (await redeem(room, eve, code)).status_code == 404
-                assert await table_ids(room, bob) == ["t1", "home"]
+                assert await table_ids(room, bob) == ["t1", home]
                 # an operator sees the code; he revokes it: no code works
-                r = await room.http.get("/api/v1/tables/home/invitation", headers=auth(oper))
+                r = await room.http.get(f"/api/v1/tables/{home}/invitation", headers=auth(oper))
                 assert r.json()["code"] == new_code
-                r = await room.http.delete("/api/v1/tables/home/invitation", headers=auth(ann))
-                revoked = {"table_id": "home", "creator": "ann", "code": None, "link": None}
+                r = await room.http.delete(f"/api/v1/tables/{home}/invitation", headers=auth(ann))
+                revoked = {"table_id": home, "creator": "ann", "code": None, "link": None}
                 assert r.json() == revoked
                 assert (await redeem(room, eve, new_code)).status_code == 404
                 assert await table_ids(room, eve) == ["t1"]
                 # bob (admitted) still opens the table afresh; eve still cannot
-                async with room.connect(bob, table_id="home") as again:
+                async with room.connect(bob, table_id=home) as again:
                     assert again.seat == 2
-                assert await refused_socket(room, "home", eve) == (4404, "no table home")
-            r = await room.http.post("/api/v1/tables/home/invitation", headers=auth(oper))
+                assert await refused_socket(room, home, eve) == (4404, f"no table {home}")
+            r = await room.http.post(f"/api/v1/tables/{home}/invitation", headers=auth(oper))
             last = r.json()["code"]
             # the creator closes his table: its code admits nobody now
-            r = await room.http.delete("/api/v1/tables/home", headers=auth(ann))
+            r = await room.http.delete(f"/api/v1/tables/{home}", headers=auth(ann))
             assert r.status_code == 200, r.text
             r = await redeem(room, eve, last)
             assert (r.status_code, r.json()) == (404, {"error": NO_CODE})
@@ -161,6 +163,10 @@ def test_players_may_not_open_tables_unless_the_room_lets_them() -> None:
             created = await open_private(room, oper)
             assert created["invitation"]["creator"] == OPERATOR
             assert created["table"]["table_id"] not in await table_ids(room, ann)
+            # the next public table takes the next number: no gap tells of the private one
+            r = await room.http.post("/api/v1/tables", json=PRIVATE, headers=auth(oper))
+            assert r.json()["table"]["table_id"] == "t2"
+            assert await table_ids(room, ann) == ["t1", "t2"]
         async with serve(LET_PLAYERS) as room:
             ann = await room.player("ann")
             # a player's table is private, and of sane settings
@@ -172,6 +178,12 @@ def test_players_may_not_open_tables_unless_the_room_lets_them() -> None:
             r = await room.http.post("/api/v1/tables", json={"private": True, "seats": 99},
                                      headers=auth(ann))  # fmt: skip
             assert r.status_code == 400, r.text
+            # he may not choose its id (a refusal could tell him a private table has it)
+            r = await room.http.post("/api/v1/tables", json={**PRIVATE, "private": True,
+                                     "table_id": "club"}, headers=auth(ann))  # fmt: skip
+            assert (r.status_code, r.json()) == (
+                400, {"error": "a player's table gets its id from the room: leave out table_id"}
+            )  # fmt: skip
             # at most private_tables_per_player open at once
             for _ in range(LET_PLAYERS.private_tables_per_player):
                 await open_private(room, ann)
@@ -233,13 +245,12 @@ def test_an_outsider_watching_the_lobby_never_learns_of_a_private_table() -> Non
                     await asyncio.sleep(0.01)
 
             watcher = asyncio.create_task(watch())
-            code = (await open_private(room, ann, table_id="secret", name="Secret"))["invitation"][
-                "code"
-            ]
+            created = await open_private(room, ann, name="Secret")
+            code, secret = created["invitation"]["code"], created["table"]["table_id"]
             assert (await redeem(room, bob, code)).status_code == 200
             async with (
-                room.connect(ann, table_id="secret") as c1,
-                room.connect(bob, table_id="secret") as c2,
+                room.connect(ann, table_id=secret) as c1,
+                room.connect(bob, table_id=secret) as c2,
             ):
                 await sit(room, c1, 1)
                 await sit(room, c2, 2)
@@ -252,7 +263,8 @@ def test_an_outsider_watching_the_lobby_never_learns_of_a_private_table() -> Non
                 assert [t["table_id"] for t in answer["tables"]] == ["t1"], answer
                 assert answer["tables"][0] == public
                 text = str(answer)
-                assert "secret" not in text.lower() and "ann" not in text and "bob" not in text
+                assert secret not in text and "Secret" not in text
+                assert "ann" not in text and "bob" not in text
 
     run(body)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -40,6 +41,9 @@ async def create_table(request: Request) -> Response:
     ):
         raise Forbidden("operators only")
     table_id = data.pop("table_id", None)
+    if table_id is not None and not account.operator:
+        # an id a player chose could tell him, by a refusal, that a private table has it
+        raise BadRequest("a player's table gets its id from the room: leave out table_id")
     if table_id is not None and not (
         isinstance(table_id, str) and 1 <= len(table_id) <= 32 and table_id.isidentifier()
     ):
@@ -51,6 +55,10 @@ async def create_table(request: Request) -> Response:
     if not account.operator:
         await _within_players_limit(request, account.name)
     lobby = room.lobby
+    if spec.private and table_id is None:
+        # not the next of the room's numbers: a gap in the public tables' ids would
+        # tell that a private table was opened
+        table_id = f"p{secrets.token_hex(6)}"
     opened = await lobby.open_table(spec, table_id, name=name.strip() if name else None)
     body: dict[str, object] = {}
     if spec.private:

@@ -278,8 +278,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "Open a table (operators only; a player may open a private one if the room lets "
         "players, at most private_tables_per_player open at once): any of the settings, "
         "each with its default; table_id (1 to 32 letters, digits or '_'; never one used "
-        "before) and name are optional; private: true for a table only its invitation "
-        "admits to (the answer's invitation). An unknown field or a wrong type is a 400.",
+        "before; operators only) and name are optional; private: true for a table only its "
+        "invitation admits to (the answer's invitation; its id, if not given, is random). An "
+        "unknown field or a wrong type is a 400.",
         TableSpec,  # with table_id and name
         CreatedTable,
         201,
