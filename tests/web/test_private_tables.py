@@ -124,5 +124,22 @@ def test_a_private_table_is_invisible_without_its_link(stage: Stage, size: str) 
     bob.wait_for_selector(f'tr[data-table="{club}"] .private-tag')
     assert lobby_ids(eve) == ["t1"]
     assert club not in eve.content() and "Ann's club" not in eve.inner_text("body")
+    # ann renews the link from her row's Invite button (the old one stops working),
+    # then closes her table there: bob is stood up with his chips
+    ann.evaluate("location.hash = '#/'")
+    ann.click(f'button.invite[data-table="{club}"]')
+    ann.wait_for_selector("#invite-link")
+    ann.click("#invite-renew")
+    ann.wait_for_function(
+        "(old) => { const el = document.querySelector('#invite-link');"
+        " return !!el && el.value !== old; }",
+        arg=link,
+    )
+    ann.click("#invite-close-table")
+    ann.wait_for_selector("#invite-close-table.armed")
+    screenshot(ann, f"private-invite-panel-{size}")
+    ann.click("#invite-close-table")
+    ann.wait_for_selector(f'tr[data-table="{club}"]', state="detached")
+    bob.wait_for_selector(f'tr[data-table="{club}"]', state="detached", timeout=15_000)
     assert players.room.audit()
     assert players.console.errors == [], players.console.errors

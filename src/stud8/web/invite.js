@@ -28,8 +28,9 @@ export function inviteButton(t) {
   return t.private ? `<button class="invite" data-table="${id}" aria-label="invitation to table ${id}">Invite</button>` : "";
 }
 
-/** Show a private table's invitation (InvitationInfo) in `root`: the link, Copy, New link, Revoke. */
-export function showInvitation(root, invitation) {
+/** Show a private table's invitation (InvitationInfo) in `root`: the link, Copy, New
+ * link, Revoke, and Close the table (asked twice); `onClosed` after it closed. */
+export function showInvitation(root, invitation, onClosed = () => {}) {
   const id = esc(invitation.table_id);
   const body = invitation.code
     ? `<p>Only players with this link see table <b>${id}</b> and may sit. Send it to them:</p>
@@ -40,14 +41,15 @@ export function showInvitation(root, invitation) {
     <h3>Invitation: ${id}</h3>${body}
     <div class="row"><button type="button" id="invite-renew">New link</button>
     ${invitation.code ? `<button type="button" id="invite-revoke">Revoke link</button>` : ""}
-    <button type="button" id="invite-close" aria-label="hide the invitation">Hide</button></div></section>`;
+    <button type="button" id="invite-close" aria-label="hide the invitation">Hide</button>
+    <button type="button" id="invite-close-table" class="close-table">Close the table</button></div></section>`;
   root.hidden = false;
   const path = `/api/v1/tables/${encodeURIComponent(invitation.table_id)}/invitation`;
   const change = async (method, said) => {
     const r = await api(method, path);
     if (r.status !== 200) { toast(r.data.error || `could not change the invitation (${r.status})`); return; }
     toast(said);
-    showInvitation(root, r.data);
+    showInvitation(root, r.data, onClosed);
   };
   const copy = $("#invite-copy", root);
   if (copy) {
@@ -61,13 +63,28 @@ export function showInvitation(root, invitation) {
   $("#invite-renew", root).onclick = () => change("POST", "A new link: the old one no longer works");
   const revoke = $("#invite-revoke", root);
   if (revoke) revoke.onclick = () => change("DELETE", "The link is revoked: invited players keep their seats");
-  $("#invite-close", root).onclick = () => { root.hidden = true; root.innerHTML = ""; };
+  const hide = () => { root.hidden = true; root.innerHTML = ""; };
+  $("#invite-close", root).onclick = hide;
+  const close = $("#invite-close-table", root);
+  close.onclick = async () => {
+    if (!close.classList.contains("armed")) { // a first click asks
+      close.classList.add("armed");
+      close.textContent = "Really close? Everyone is paid out";
+      return;
+    }
+    close.disabled = true;
+    const r = await api("DELETE", `/api/v1/tables/${encodeURIComponent(invitation.table_id)}`);
+    if (r.status !== 200) { toast(r.data.error || `the table could not be closed (${r.status})`); return; }
+    toast(`Table ${invitation.table_id} is closed: everyone was paid out`);
+    hide();
+    onClosed();
+  };
 }
 
 /** The lobby's Invite button: the creator (or an operator) sees the invitation. */
-export async function openInvitation(root, tableId) {
+export async function openInvitation(root, tableId, onClosed) {
   const r = await api("GET", `/api/v1/tables/${encodeURIComponent(tableId)}/invitation`);
-  if (r.status === 200) showInvitation(root, r.data);
+  if (r.status === 200) showInvitation(root, r.data, onClosed);
   else toast("Only the table's creator can share its invitation");
 }
 

@@ -90,7 +90,7 @@ export function lobbyView(app) {
     if (!b) return;
     const id = encodeURIComponent(b.dataset.table);
     if (b.classList.contains("close-table")) closeTable(b);
-    else if (b.classList.contains("invite")) openInvitation($("#invite-slot"), b.dataset.table);
+    else if (b.classList.contains("invite")) openInvitation($("#invite-slot"), b.dataset.table, load);
     else if (b.classList.contains("observe")) go(`#/table/${id}`);
     else if (b.classList.contains("wait")) go(`#/table/${id}?wait=1`);
     else if (b.classList.contains("sit")) {
@@ -125,7 +125,7 @@ export function lobbyView(app) {
   function offerCreate(privateOnly) {
     $("#create-slot").innerHTML = createTableHTML(privateOnly);
     bindCreateTable($("#create-slot"), (table, invitation) => {
-      if (invitation) showInvitation($("#invite-slot"), invitation);
+      if (invitation) showInvitation($("#invite-slot"), invitation, load);
       load();
     });
   }
