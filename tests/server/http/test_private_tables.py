@@ -244,20 +244,27 @@ def test_an_outsider_watching_the_lobby_never_learns_of_a_private_table() -> Non
                     seen.append(await lobby(room))
                     await asyncio.sleep(0.01)
 
+            async def look() -> None:  # at each step, besides the watcher's own looks
+                seen.extend([await lobby(room, eve), await lobby(room)])
+
             watcher = asyncio.create_task(watch())
             created = await open_private(room, ann, name="Secret")
             code, secret = created["invitation"]["code"], created["table"]["table_id"]
+            await look()
             assert (await redeem(room, bob, code)).status_code == 200
+            await look()
             async with (
                 room.connect(ann, table_id=secret) as c1,
                 room.connect(bob, table_id=secret) as c2,
             ):
                 await sit(room, c1, 1)
                 await sit(room, c2, 2)
-                await asyncio.gather(play(c1, 1, passive), play(c2, 1, passive))
+                await look()
+                await asyncio.gather(play(c1, 1, passive), play(c2, 1, passive), look())
+                await look()
             stop.set()
             await watcher
-            assert len(seen) > 10
+            assert len(seen) >= 10
             public = (await lobby(room, ann))["tables"][0]
             for answer in seen:
                 assert [t["table_id"] for t in answer["tables"]] == ["t1"], answer
