@@ -11,10 +11,12 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from server.roomclient import OPERATOR, SPEC, Room, passive, play, run, serve, sit
 from server.schemacheck import SCHEMAS, conforms
+from stud8.cli import build_parser
 from stud8.server.settings import Settings
 
 REST = SCHEMAS["rest"]
@@ -284,3 +286,21 @@ def test_a_table_is_public_unless_opened_private() -> None:
             assert [t["private"] for t in (await lobby(room))["tables"]] == [False]
 
     run(body)
+
+
+def test_the_room_lets_players_open_private_tables_by_flag_or_environment() -> None:
+    assert Settings().players_create_private is False  # off by default
+    args = build_parser().parse_args(["serve", "--players-create-private"])
+    assert Settings().with_overrides(players_create_private=args.players_create_private) == (
+        Settings(players_create_private=True)
+    )
+    unset = build_parser().parse_args(["serve"]).players_create_private
+    on = Settings.from_env({"STUD8_PLAYERS_CREATE_PRIVATE": "1"})
+    assert on.with_overrides(players_create_private=unset).players_create_private is True
+    for raw, value in (("yes", True), ("TRUE", True), ("0", False), ("off", False), ("", False)):
+        settings = Settings.from_env({"STUD8_PLAYERS_CREATE_PRIVATE": raw})
+        assert settings.players_create_private is value, raw
+    with pytest.raises(ValueError, match="STUD8_PLAYERS_CREATE_PRIVATE='maybe' is not valid"):
+        Settings.from_env({"STUD8_PLAYERS_CREATE_PRIVATE": "maybe"})
+    with pytest.raises(ValueError, match="must be positive"):
+        Settings(private_tables_per_player=0)
