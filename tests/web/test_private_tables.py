@@ -31,13 +31,17 @@ from .roomkit import (
 SIZES = {"desktop": LAPTOP, "phone": PHONE}
 
 
-def private_room() -> Room:
-    """A room in memory that lets players open private tables; public table t1."""
+def private_room(*, players_create_private: bool = True) -> Room:
+    """A room in memory (that lets players open private tables); public table t1; the
+    operator ``oper``."""
     settings = Settings(
-        default_tables=1, starting_chips=1000, signups=1000, players_create_private=True
+        default_tables=1,
+        starting_chips=1000,
+        signups=1000,
+        players_create_private=players_create_private,
     )
     spec = TableSpec(bots=0, between_hands=0.5, bot_delay=0.0, showdown_seconds=0.5)
-    app = memory_app(settings, spec=spec)
+    app = memory_app(settings, spec=spec, operators={"oper": "secret-oper"})
     books: MemoryBooks = app.state.books
     return serve(app, books.audit)
 
@@ -142,4 +146,31 @@ def test_a_private_table_is_invisible_without_its_link(stage: Stage, size: str) 
     ann.wait_for_selector(f'tr[data-table="{club}"]', state="detached")
     bob.wait_for_selector(f'tr[data-table="{club}"]', state="detached", timeout=15_000)
     assert players.room.audit()
+    assert players.console.errors == [], players.console.errors
+
+
+def test_an_operator_ticks_private_and_players_get_no_form_unless_the_room_lets_them(
+    stage: Stage,
+) -> None:
+    players = stage.start(private_room(players_create_private=False))
+    ann = players.new("ann")
+    assert ann.locator("details.create-table").count() == 0  # players may not here
+    op = players.new("oper", existing=True)
+    op.click("details.create-table summary")
+    choice = op.locator("#ct-private")
+    assert not choice.is_checked() and choice.is_enabled()  # public unless ticked
+    op.fill("#ct-table_id", "vip")
+    choice.check()
+    op.click("#create-submit")
+    op.wait_for_selector("section.invitation #invite-link")
+    assert op.locator("section.invitation h3").inner_text() == "Invitation: vip"
+    op.wait_for_selector('tr[data-table="vip"] .private-tag')
+    op.fill("#ct-table_id", "open")
+    choice.uncheck()
+    op.click("#create-submit")
+    op.wait_for_selector('tr[data-table="open"]')
+    assert op.locator('tr[data-table="open"] .private-tag').count() == 0
+    screenshot(op, "private-operator-lobby")
+    assert lobby_ids(ann) == ["t1", "open"]
+    assert ann.locator("details.create-table").count() == 0
     assert players.console.errors == [], players.console.errors
