@@ -117,6 +117,15 @@ def test_a_private_table_is_seen_only_by_those_its_code_admitted() -> None:
                 await sit(room, c1, 1)
                 await sit(room, c2, 2)
                 await asyncio.gather(play(c1, 2, passive), play(c2, 2, passive))
+                # its hands replay for its players and operators; to eve and to nobody
+                # logged in, a hand of it does not exist
+                r = await room.http.get(f"/api/v1/hands/list?table={home}", headers=auth(ann))
+                hand = r.json()["hands"][0]["hand_id"]
+                for token, status in ((ann, 200), (bob, 200), (oper, 200), (eve, 404), (None, 404)):
+                    r = await room.http.get(f"/api/v1/hands/{hand}/replay", headers=auth(token))
+                    assert r.status_code == status, (token, r.text)
+                    if status == 404:
+                        assert r.json() == {"error": f"no hand {hand!r} to replay"}
                 # the creator renews the code: the old one admits nobody, bob stays
                 r = await room.http.post(f"/api/v1/tables/{home}/invitation", headers=auth(ann))
                 assert r.status_code == 200, r.text

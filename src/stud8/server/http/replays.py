@@ -4,9 +4,11 @@ list of stored hands, and a hand history file read to replay it.
 ``GET /api/v1/hands/{hand_id}/replay`` decides on the server which cards its viewer
 may see (:func:`~stud8.server.wire.replay.replay_of`): a player of the hand his own
 down cards, anyone else (an observer, no login) only the cards shown at the
-showdown, an operator every card. ``POST /api/v1/replays`` reads the file sent as
-the body (:mod:`stud8.server.http.replay_files`), stores nothing, and is limited in
-size (``MAX_REPLAY_BYTES``) and in rate (``replay_files`` an address a minute).
+showdown, an operator every card; a private table's hand only for those the table
+admitted (:mod:`stud8.server.http.privacy`), else 404 as for no such hand.
+``POST /api/v1/replays`` reads the file sent as the body
+(:mod:`stud8.server.http.replay_files`), stores nothing, and is limited in size
+(``MAX_REPLAY_BYTES``) and in rate (``replay_files`` an address a minute).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ async def hand_replay(request: Request) -> Response:
     viewer = await _viewer(request)
     await _flushed(request)
     record = await asyncio.to_thread(room_of(request).hands.record, hand_id)
-    if record is None:
+    if record is None or not await _may_replay(request, record.table, viewer):
         raise NotFound(f"no hand {hand_id!r} to replay")
     if viewer is not None and viewer.operator:
         replay = replay_of(record, everything=True)
@@ -74,6 +76,19 @@ async def hand_replay(request: Request) -> Response:
             seat = next((s.seat for s in record.seats if s.name == viewer.name), None)
         replay = replay_of(record, viewer=seat)
     return JSONResponse(asdict(replay))
+
+
+async def _may_replay(request: Request, table_id: str, viewer: Account | None) -> bool:
+    """A hand of a private table is replayed only by those the table admitted (its
+    players were) and operators: to anybody else it is a hand that does not exist."""
+    room = room_of(request)
+    if viewer is not None and viewer.operator:
+        return True
+    if await asyncio.to_thread(room.invitations.invitation, table_id) is None:
+        return True  # not a private table
+    return viewer is not None and table_id in await asyncio.to_thread(
+        room.invitations.admitted, viewer.name
+    )
 
 
 async def hand_list(request: Request) -> Response:
