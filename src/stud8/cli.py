@@ -470,6 +470,14 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="NAME",
         help="this node's name in the room (env STUD8_NODE; default: host name and port)",
     )
+    p.add_argument(
+        "--players-create-private",
+        action="store_const",
+        const=True,
+        default=None,
+        help="players may open private tables, not only operators "
+        "(env STUD8_PLAYERS_CREATE_PRIVATE=1)",
+    )
     p.set_defaults(run=_run_serve)
 
 
@@ -488,6 +496,7 @@ def _run_serve(args: argparse.Namespace) -> int:
             redis_url=args.redis,
             node=args.node,
             starting_chips=args.starting_chips,
+            players_create_private=args.players_create_private,
         )
     except ValueError as exc:
         print(f"stud8 serve: {exc}", file=sys.stderr)

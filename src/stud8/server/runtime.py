@@ -70,6 +70,7 @@ from stud8.server.accounts.auth import Auth, MemoryAuth
 from stud8.server.accounts.database import AccountsAuth
 from stud8.server.books.chat import ChatStore
 from stud8.server.books.hands import HandStore
+from stud8.server.books.invitations import Invitations, StoredInvitations
 from stud8.server.books.ledger import Ledger, LedgerError, UnknownAccountError, bank
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.books.recovery import RecoveryReport, recover
@@ -125,6 +126,7 @@ def room_app(
     writer: RoomWriter | None = None,
     bank: Callable[[str], int] | None = None,
     chat: ChatBook | None = None,
+    invitations: Invitations | None = None,
 ) -> Starlette:
     """The room's web app on these accounts and books (see the module).
     ``app.state.room`` is its :class:`~stud8.server.http.services.RoomServices`."""
@@ -162,6 +164,8 @@ def room_app(
         chat = books.chat  # the tables' chat is kept there
     if chat is not None:
         room.chat = chat
+    if invitations is not None:
+        room.invitations = invitations
     if writer is not None:
         room.shutdown.append(writer.drain)  # after the hands in play are cancelled
     return create_app(room)
@@ -280,6 +284,7 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         writer=writer,
         bank=lambda name: bank_balance(reads, name),
         chat=ChatStore(requests_engine),
+        invitations=StoredInvitations(requests_engine),
     )
     return Room(
         app, engine, ledger, store, report, plan.returned, writer, requests_engine=requests_engine
@@ -387,6 +392,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         # every node counts the log-ins and sign-ups together
         guard_for=lambda limits: SharedGuard(redis, limits, prefix=PREFIX),
         chat=ChatStore(engine),
+        invitations=StoredInvitations(engine),
     )
     app = create_app(room)
     app.state.node = node

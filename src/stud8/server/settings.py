@@ -23,6 +23,11 @@ address_rate, _burst   ``STUD8_ADDRESS_RATE``,     ``60`` messages a second from
                        ``STUD8_ADDRESS_BURST``     address, bursts of ``120``
 =====================  ==========================  ==========================
 
+``players_create_private`` (``--players-create-private``,
+``STUD8_PLAYERS_CREATE_PRIVATE=1``; off by default): players, not only operators,
+may open private tables (at most ``private_tables_per_player`` open at once each);
+an operator may open a private table either way.
+
 With ``redis_url`` the process is one node of a room on several nodes
 (:mod:`stud8.server.cluster`): its database must be PostgreSQL, shared by every
 node, and each node needs its own name.
@@ -45,6 +50,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+FLAGS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False,
+         "no": False, "off": False}  # fmt: skip
 NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
@@ -77,6 +84,10 @@ class Settings:
     signup_period: float = 3600.0
     replay_files: int = 30  # hand history files an address sends the replayer
     replay_period: float = 60.0
+    # players may open private tables (``--players-create-private``), at most
+    # ``private_tables_per_player`` open at once each
+    players_create_private: bool = False
+    private_tables_per_player: int = 3
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -86,9 +97,11 @@ class Settings:
         if (
             min(self.rate_per_second, self.account_rate, self.address_rate) <= 0
             or min(self.rate_burst, self.account_burst, self.address_burst) < 1
-            or min(self.account_sockets, self.address_sockets) < 1
+            or min(self.account_sockets, self.address_sockets, self.private_tables_per_player) < 1
         ):
-            raise ValueError("the rate limits and the caps on sockets must be positive")
+            raise ValueError(
+                "the rate limits and the caps on sockets and private tables must be positive"
+            )
         if (
             min(self.login_failures, self.address_failures, self.signups, self.replay_files) < 1
             or min(self.login_period, self.address_period, self.signup_period) <= 0
@@ -139,6 +152,11 @@ class Settings:
             raw = env.get(variable)
             if raw:
                 values[name] = raw
+        private = env.get("STUD8_PLAYERS_CREATE_PRIVATE", "").strip().lower()
+        if private:
+            if private not in FLAGS:
+                raise ValueError(f"STUD8_PLAYERS_CREATE_PRIVATE={private!r} is not valid")
+            values["players_create_private"] = FLAGS[private]
         ops = env.get("STUD8_OPERATORS")
         if ops:
             values["operators"] = tuple(n.strip() for n in ops.split(",") if n.strip())

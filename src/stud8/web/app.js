@@ -5,6 +5,7 @@ import { go, header } from "./nav.js";
 import { lobbyView } from "./lobby.js";
 import { tableView } from "./table.js";
 import { replayerView, replayFileLater } from "./replayer.js";
+import { joinCode, joinView } from "./invite.js";
 
 const app = $("#app");
 let current = null; // the view that is showing: {stop()}
@@ -16,11 +17,14 @@ function route() {
   const hash = location.hash || "#/";
   const m = hash.match(/^#\/table\/([^/?]+)(?:\?(.*))?$/);
   const replay = hash.match(/^#\/replay(?:\/([^/?]+))?\/?$/);
+  const code = joinCode(hash);
   if (replay) {
     // a link to a hand is for anyone: without a log-in, the cards an observer sees
     current = replayerView(app, replay[1] ? decodeURIComponent(replay[1]) : null);
   } else if (!session.token) {
-    current = loginView();
+    current = loginView(code);
+  } else if (code) {
+    current = joinView(app, code);
   } else if (m) {
     const query = Object.fromEntries(new URLSearchParams(m[2] || ""));
     current = tableView(app, decodeURIComponent(m[1]), query);
@@ -29,10 +33,12 @@ function route() {
   }
 }
 
-function loginView() {
+function loginView(code) {
+  // an invitation link opened logged out: log in, then it opens its table
+  const invited = code ? `<p class="invited">You are invited to a private table: log in or register to join it.</p>` : "";
   app.innerHTML = `${header()}<main class="login">
   <form id="login-form" aria-label="log in or register">
-    <h2>Take a seat</h2>
+    <h2>Take a seat</h2>${invited}
     <label>Name <input id="name" name="name" autocomplete="username" required minlength="2"></label>
     <label>Password <input id="password" name="password" type="password" autocomplete="current-password" required></label>
     <div class="row"><button type="submit" id="login">Log in</button><button type="button" id="register">Register</button></div>
@@ -46,7 +52,7 @@ function loginView() {
     // the log-in answers the name as registered and the role: operators get the create-table form
     session.set(r.data.name || creds().name, r.data.token);
     session.operator = r.data.operator === true;
-    go("#/");
+    go(code ? `#/join/${code}` : "#/");
   }
   $("#login-form").onsubmit = (e) => { e.preventDefault(); login(); };
   $("#register").onclick = async () => {

@@ -5,6 +5,7 @@ import { $, esc, session, api, toast } from "./util.js";
 
 // [field, label, kind, default, extra attributes]; kinds: int, num, text, select, bool
 const FIELDS = [
+  ["private", "Private: only players with its invitation link", "bool", false, ""],
   ["table_id", "Table id (optional)", "text", "", 'pattern="[A-Za-z_][A-Za-z0-9_]{0,31}" placeholder="e.g. pl1"'],
   ["name", "Name (optional)", "text", "", 'maxlength="40" placeholder="e.g. Low stakes PL"'],
   ["game", "Game", "select", "stud_hi_lo", ""],
@@ -44,8 +45,13 @@ export function mayOpenTables() {
   return session.operator;
 }
 
-function fieldHTML([name, label, kind, value, extra]) {
+function fieldHTML([name, label, kind, value, extra], privateOnly) {
   const id = `ct-${name}`;
+  if (name === "private") {
+    // a player (not an operator) may open private tables only
+    const attrs = privateOnly ? " checked disabled" : value ? " checked" : "";
+    return `<label for="${id}" class="check"><input id="${id}" name="${name}" type="checkbox"${attrs}> ${esc(label)}</label>`;
+  }
   if (kind === "select") {
     const opts = OPTIONS[name]
       .map(([v, text]) => `<option value="${v}"${v === value ? " selected" : ""}>${esc(text)}</option>`)
@@ -59,10 +65,14 @@ function fieldHTML([name, label, kind, value, extra]) {
   return `<label for="${id}">${esc(label)}<input id="${id}" name="${name}" type="${type}" value="${esc(value)}" ${extra}></label>`;
 }
 
-export function createTableHTML() {
-  return `<details class="create-table"><summary>Create a table</summary>
-  <form id="create-table" aria-label="create a table">
-    <div class="fields">${FIELDS.map(fieldHTML).join("")}</div>
+/** The form; `privateOnly` (a player in a room that lets players open private
+ * tables): no Private choice to make, the table is private. */
+export function createTableHTML(privateOnly = false) {
+  const title = privateOnly ? "Create a private table" : "Create a table";
+  const fields = FIELDS.filter(([name]) => !(privateOnly && name === "table_id")); // the room names a player's table
+  return `<details class="create-table"><summary>${title}</summary>
+  <form id="create-table" aria-label="${title.toLowerCase()}">
+    <div class="fields">${fields.map((f) => fieldHTML(f, privateOnly)).join("")}</div>
     <div class="row"><button type="submit" id="create-submit">Open the table</button>
     <p class="error" id="create-error" role="alert"></p></div>
   </form></details>`;
@@ -72,8 +82,10 @@ export function createTableHTML() {
 export function tableBody(form) {
   const body = {};
   for (const [name, , kind] of FIELDS) {
-    if (kind === "bool") { body[name] = form.elements[name].checked; continue; }
-    const raw = form.elements[name].value.trim();
+    const el = form.elements[name];
+    if (!el) continue; // not in this form
+    if (kind === "bool") { body[name] = el.checked; continue; }
+    const raw = el.value.trim();
     if (raw === "") continue;
     if (kind === "int") {
       const n = Number(raw);
@@ -104,8 +116,8 @@ export function bindCreateTable(root, onCreated) {
       return;
     }
     toast(`Table ${r.data.table.name || r.data.table.table_id} is open`);
-    form.elements.table_id.value = "";
+    if (form.elements.table_id) form.elements.table_id.value = "";
     form.elements.name.value = "";
-    onCreated(r.data.table);
+    onCreated(r.data.table, r.data.invitation || null);
   };
 }

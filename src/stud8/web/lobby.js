@@ -7,6 +7,7 @@ import { createTableHTML, bindCreateTable, mayOpenTables } from "./create_table.
 import { downloadHands } from "./history.js";
 import { rulesBrief } from "./words.js";
 import { refreshBank, rememberBuyIn, rememberedBuyIn } from "./hud.js";
+import { privateMark, inviteButton, openInvitation, showInvitation } from "./invite.js";
 
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
@@ -32,13 +33,13 @@ function rowHTML(t, typed, operator) {
     ? `<button class="wait" data-table="${id}" aria-label="Join waiting list of table ${id}">Join waiting list</button>`
     : `<input class="buyin" data-table="${id}" type="number" min="${t.buy_in.min}" max="${t.buy_in.max}" value="${esc(value)}" aria-label="buy-in for table ${id} (${t.buy_in.min} to ${t.buy_in.max})">
        <button class="sit" data-table="${id}" aria-label="Sit at table ${id}">Sit</button>`;
-  const name = t.name && t.name !== t.table_id ? `${esc(t.name)} <small>${id}</small>` : id;
+  const name = (t.name && t.name !== t.table_id ? `${esc(t.name)} <small>${id}</small>` : id) + privateMark(t);
   const brief = t.action_seconds === undefined ? "" : ` <small class="rules-brief">${esc(rulesBrief(t))}</small>`;
   return `<tr data-table="${id}"><td class="tid">${name}</td><td>${esc(gameName(t))}${brief}</td>
     <td>${s.small_bet}/${s.big_bet} <small>ante ${s.ante}, bring-in ${s.bring_in}</small></td>
     <td>${seatCell}</td><td class="players">${t.players.map(esc).join(", ") || "—"}</td>
     <td>${Math.round(t.average_pot)}</td>
-    <td class="go"><button class="observe" data-table="${id}" aria-label="Observe table ${id}">Observe</button>${join}${operator ? closeHTML(id) : ""}</td></tr>`;
+    <td class="go"><button class="observe" data-table="${id}" aria-label="Observe table ${id}">Observe</button>${join}${inviteButton(t)}${operator ? closeHTML(id) : ""}</td></tr>`;
 }
 
 // Operators close a table from its row: a first click asks, a second (within a few
@@ -57,7 +58,7 @@ export function lobbyView(app) {
     <a href="#" id="download-hands" class="download">Download my hand histories</a></span></div>
   <table class="tables" aria-label="tables"><thead><tr><th>Table</th><th>Game</th><th>Stakes</th><th>Seats</th><th>Players</th><th>Avg pot</th><th></th></tr></thead>
   <tbody id="tables"><tr><td colspan="7">Loading…</td></tr></tbody></table>
-  <div id="create-slot"></div></main>`;
+  <div id="invite-slot" hidden></div><div id="create-slot"></div></main>`;
   bindLogout();
   $("#download-hands").onclick = (e) => { e.preventDefault(); downloadHands(); };
   let stopped = false;
@@ -80,6 +81,7 @@ export function lobbyView(app) {
       || `<tr><td colspan="7">No tables open</td></tr>`;
     if (arming && Date.now() < arming.until) armed($(`button.close-table[data-table="${arming.table}"]`, body));
     if (focused) { const again = $(focused, body); if (again) again.focus(); }
+    if (r.data.may_open_private && !$("#create-table")) offerCreate(!mayOpenTables());
   }
 
   // one delegated handler: the rows are redrawn every few seconds
@@ -88,6 +90,7 @@ export function lobbyView(app) {
     if (!b) return;
     const id = encodeURIComponent(b.dataset.table);
     if (b.classList.contains("close-table")) closeTable(b);
+    else if (b.classList.contains("invite")) openInvitation($("#invite-slot"), b.dataset.table, load);
     else if (b.classList.contains("observe")) go(`#/table/${id}`);
     else if (b.classList.contains("wait")) go(`#/table/${id}?wait=1`);
     else if (b.classList.contains("sit")) {
@@ -118,10 +121,15 @@ export function lobbyView(app) {
     load();
   }
 
-  if (mayOpenTables()) {
-    $("#create-slot").innerHTML = createTableHTML();
-    bindCreateTable($("#create-slot"), load);
+  // operators, and players where the room lets them open private tables (the lobby says)
+  function offerCreate(privateOnly) {
+    $("#create-slot").innerHTML = createTableHTML(privateOnly);
+    bindCreateTable($("#create-slot"), (table, invitation) => {
+      if (invitation) showInvitation($("#invite-slot"), invitation, load);
+      load();
+    });
   }
+  if (mayOpenTables()) offerCreate(false);
 
   load();
   refreshBank();

@@ -56,7 +56,8 @@ export function tableView(app, tableId, query) {
     },
     onFatal(code, reason) {
       if (code === 4401) { session.clear(); go("#/"); return; }
-      showBanner(`This table is not available: ${reason || code}`, "error");
+      // 4404: no such table (a private one the player was not invited to says the same)
+      showBanner(code === 4404 ? `No such table: ${tableId}` : `This table is not available: ${reason || code}`, "error");
     },
   });
   const send = (type, data) => socket.send(type, data);

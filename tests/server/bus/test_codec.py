@@ -518,7 +518,7 @@ hand event award: pot, seat, amount, half
 hand event end: stacks
 hand event cancel: refunds, reason
 legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount""",
-    # format 4: the chat (a command, an event) and a table_spec's observer_chat
+    # format 4: the chat (a command, an event), a table_spec's observer_chat and private
     4: """format 4
 reply: ok bool, reason str, seq int
 sit: player str, command_id str?, seat int, amount int
@@ -550,7 +550,8 @@ table_spec: game str, ante int, bring_in int, small_bet int, big_bet int, struct
 seats int, min_buy_in int, max_buy_in int, action_seconds int, time_bank_seconds int, \
 reconnect_seconds int, rake_percent str, rake_cap int?, bots int, bot_policy str, \
 between_hands float, showdown_seconds float, bot_delay float, offer_seconds float, \
-timeout_policy str, sit_out_seconds float, sit_out_on_timeout bool, observer_chat bool
+timeout_policy str, sit_out_seconds float, sit_out_on_timeout bool, observer_chat bool, \
+private bool
 table_status: table_id str, players strs, waiting int, hands_played int, average_pot float, \
 hands_per_hour float, paused str?
 event sit: seat int, player str, chips int, bot bool
@@ -618,6 +619,7 @@ HOSTILE: list[tuple[Callable[[bytes], Any], bytes, str, str]] = [
     (decode_reply, b"[1]", "reply", "must be a list [format, kind, ...]"),
     (decode_reply, REPLY.replace(b"[4,", b"[5,"), "reply", "format 5 is newer than this node"),
     (decode_reply, REPLY.replace(b"[4,", b"[3,"), "reply", "format 3 is no longer read"),
+    (decode_reply, REPLY.replace(b"[4,", b"[2,"), "reply", "format 2 is no longer read"),
     (decode_reply, REPLY.replace(b"[4,", b'["4",'), "reply", "format must be a whole number"),
     (decode_reply, REPLY.replace(b"[4,", b"[4.0,"), "reply", "format must be a whole number"),
     (decode_reply, REPLY[:-1] + b",0]", "reply", "must be [format, kind, ok, reason, seq]"),
@@ -700,7 +702,7 @@ HOSTILE: list[tuple[Callable[[bytes], Any], bytes, str, str]] = [
         "catch_up.snapshot.turn",
         "must be a timer event",
     ),
-    (decode_listed, b'[4,"listed","t1","Main",[],["t1",[],0,0,0.0,0.0,null]]', "listed.spec", "24"),
+    (decode_listed, b'[4,"listed","t1","Main",[],["t1",[],0,0,0.0,0.0,null]]', "listed.spec", "25"),
 ]
 
 

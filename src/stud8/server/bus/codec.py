@@ -111,8 +111,8 @@ FORMAT = 4  # the format this node writes (see the module's versioning rule)
 # Format 2 (a table's spec gained its game and showdown_seconds) replaced format 1
 # before any release wrote format 1; format 3 (the spec gained sit_out_on_timeout)
 # replaced format 2 before any release wrote it: no node reads either any more.
-# Format 4 (the chat: a command, an event, and a spec's observer_chat) replaced
-# format 3 before any release wrote it.
+# Format 4 (the chat: a command, an event, and a spec's observer_chat; the spec's
+# private) replaced format 3 before any release wrote it.
 READS = frozenset({4})  # the formats it reads
 Bytes = bytes | bytearray | memoryview  # what a decoder reads
 

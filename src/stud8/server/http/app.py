@@ -19,7 +19,12 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``GET /api/v1/me``                          the account: name, role, bank balance
 ``GET /api/v1/tables``                      the lobby: ``{"tables": [...]}``
 ``POST /api/v1/tables``                     create a table (operators only)
-``DELETE /api/v1/tables/{table_id}``        close a table (operators only)
+``DELETE /api/v1/tables/{table_id}``        close a table (operators; a private
+                                            table's creator)
+``GET|POST|DELETE /api/v1/tables/{table_id}/invitation``
+                                            a private table's code: see, renew,
+                                            revoke (its creator, operators)
+``POST /api/v1/invitations``                redeem an invitation code
 ``GET /api/v1/hands``                       hand histories, PokerStars text
 ``GET /api/v1/hands/list``                  the ids of those hands
 ``GET /api/v1/hands/{hand_id}/replay``      a hand to replay, with the cards its
@@ -70,6 +75,12 @@ from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.hands import hands
 from stud8.server.http.headers import SecurityHeaders
 from stud8.server.http.health import health, ready
+from stud8.server.http.invitations import (
+    redeem_invitation,
+    renew_invitation,
+    revoke_invitation,
+    show_invitation,
+)
 from stud8.server.http.me import me
 from stud8.server.http.replays import hand_list, hand_replay, replay_file
 from stud8.server.http.services import RoomServices
@@ -101,6 +112,10 @@ ROUTES = [
     Route("/api/v1/tables", create_table, methods=["POST"]),
     Route("/api/v1/tables/{table_id}", close_table, methods=["DELETE"]),
     Route("/api/v1/tables/{table_id}/chat", table_chat, methods=["GET"]),
+    Route("/api/v1/tables/{table_id}/invitation", show_invitation, methods=["GET"]),
+    Route("/api/v1/tables/{table_id}/invitation", renew_invitation, methods=["POST"]),
+    Route("/api/v1/tables/{table_id}/invitation", revoke_invitation, methods=["DELETE"]),
+    Route("/api/v1/invitations", redeem_invitation, methods=["POST"]),
     Route("/api/v1/hands", hands, methods=["GET"]),
     Route("/api/v1/hands/list", hand_list, methods=["GET"]),
     Route("/api/v1/hands/{hand_id}/replay", hand_replay, methods=["GET"]),

@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from stud8.server.books.chat import MAX_LINES
 from stud8.server.http.errors import BadRequest, NotFound, ServiceUnavailable
 from stud8.server.http.health import READY_SECONDS
+from stud8.server.http.privacy import may_read_table
 from stud8.server.http.requests import account_of, operator_of, room_of
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.rest import ChatLineInfo, ChatLines, Silenced
@@ -28,7 +29,7 @@ async def table_chat(request: Request) -> Response:
     """``GET /api/v1/tables/{table_id}/chat?hand=HAND_ID&limit=N`` (bearer token):
     the lines said at the table (during that hand only, with ``hand``), oldest
     first, each with the hand it fell in and its time."""
-    await account_of(request)
+    account = await account_of(request)
     table_id = request.path_params["table_id"]
     query = request.query_params
     extra = set(query) - {"hand", "limit"}
@@ -48,7 +49,10 @@ async def table_chat(request: Request) -> Response:
             await asyncio.wait_for(room.flush(), READY_SECONDS)
         except TimeoutError:
             raise ServiceUnavailable("the room's database is busy: try again in a moment") from None
-    lines = await asyncio.to_thread(room.chat.lines, table_id, hand_id=hand, limit=int(raw))
+    if await may_read_table(room, table_id, account):
+        lines = await asyncio.to_thread(room.chat.lines, table_id, hand_id=hand, limit=int(raw))
+    else:  # a private table he was not admitted to: as a table where nothing was said
+        lines = []
     answer = ChatLines(
         table_id,
         [

@@ -10,7 +10,10 @@ The real owner of an attacked account is not shut out for long: an account's
 refusal lasts at most ``login_period`` (a minute), and it does not apply at all
 from an address he has logged in from before (where only the address's limit
 applies). Sign-ups are counted per address (``signups``, default 5 an hour), and so are
-the files sent to the hand replayer (``replay_files``, default 30 a minute). The
+the files sent to the hand replayer (``replay_files``, default 30 a minute).
+Invitation codes tried (a private table's, :mod:`stud8.server.http.invitations`)
+are limited as log-ins are: per account and per address, with the same numbers,
+and a code that works is not counted; so a code cannot be found by guessing. The
 refusals are logged (``stud8.server.guard``), once each time a limit is reached, so
 the operator sees an attack without a line per attempt.
 
@@ -64,6 +67,10 @@ class AccountGuard(Protocol):
 
     def replay_attempt(self, address: str) -> float: ...
 
+    async def code_attempt(self, account: str, address: str) -> float: ...
+
+    async def code_worked(self, account: str, address: str) -> None: ...
+
 
 class Guard:
     """The limits on log-ins and sign-ups of one room, counted in this process (see
@@ -76,6 +83,8 @@ class Guard:
         self._signups = Throttle(settings.signups, settings.signup_period, now=now)
         self._replays = Throttle(settings.replay_files, settings.replay_period, now=now)
         self._known: dict[tuple[str, str], float] = {}  # (account, address): last log-in
+        self._code_accounts = Throttle(settings.login_failures, settings.login_period, now=now)
+        self._code_addresses = Throttle(settings.address_failures, settings.address_period, now=now)
 
     # ------------------------------------------------------------ log-ins
     # An attempt counts as a failure from the moment it is made (and is taken back
@@ -155,3 +164,26 @@ class Guard:
             return wait
         self._replays.note(address)
         return 0.0
+
+    # ------------------------------------------------------------ invitation codes
+    async def code_attempt(self, account: str, address: str) -> float:
+        """0.0 if ``account`` may try an invitation code from ``address`` now (the
+        attempt is counted), else the seconds to wait."""
+        key = account.casefold()
+        wait = max(self._code_accounts.wait(key), self._code_addresses.wait(address))
+        if wait:
+            log.debug("invitation code from %r at %s refused: too many", account, address)
+            return wait
+        self._code_accounts.note(key)
+        self._code_addresses.note(address)
+        if self._code_accounts.wait(key) or self._code_addresses.wait(address):
+            log.warning(
+                "invitation codes: too many tried by %r or from %s: refused for a while",
+                account, address,
+            )  # fmt: skip
+        return 0.0
+
+    async def code_worked(self, account: str, address: str) -> None:
+        """The code admitted him (or could not be checked): the attempt does not count."""
+        self._code_accounts.unnote(account.casefold())
+        self._code_addresses.unnote(address)

@@ -4,9 +4,11 @@ list of stored hands, and a hand history file read to replay it.
 ``GET /api/v1/hands/{hand_id}/replay`` decides on the server which cards its viewer
 may see (:func:`~stud8.server.wire.replay.replay_of`): a player of the hand his own
 down cards, anyone else (an observer, no login) only the cards shown at the
-showdown, an operator every card. ``POST /api/v1/replays`` reads the file sent as
-the body (:mod:`stud8.server.http.replay_files`), stores nothing, and is limited in
-size (``MAX_REPLAY_BYTES``) and in rate (``replay_files`` an address a minute).
+showdown, an operator every card; a private table's hand only for those the table
+admitted (:mod:`stud8.server.http.privacy`), else 404 as for no such hand.
+``POST /api/v1/replays`` reads the file sent as the body
+(:mod:`stud8.server.http.replay_files`), stores nothing, and is limited in size
+(``MAX_REPLAY_BYTES``) and in rate (``replay_files`` an address a minute).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from stud8.server.http.errors import (
     TooManyRequests,
 )
 from stud8.server.http.health import READY_SECONDS
+from stud8.server.http.privacy import may_read_table
 from stud8.server.http.replay_files import BadFile, read_replays
 from stud8.server.http.requests import account_of, bearer, room_of
 from stud8.server.wire.limits import MAX_REPLAY_BYTES
@@ -64,7 +67,7 @@ async def hand_replay(request: Request) -> Response:
     viewer = await _viewer(request)
     await _flushed(request)
     record = await asyncio.to_thread(room_of(request).hands.record, hand_id)
-    if record is None:
+    if record is None or not await may_read_table(room_of(request), record.table, viewer):
         raise NotFound(f"no hand {hand_id!r} to replay")
     if viewer is not None and viewer.operator:
         replay = replay_of(record, everything=True)

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import Auth
 from stud8.server.books.chat import MemoryChat
+from stud8.server.books.invitations import Invitations, MemoryInvitations
 from stud8.server.edge import Edge
 from stud8.server.http.guard import AccountGuard, Guard
 from stud8.server.http.sessions import OpenSockets
@@ -77,6 +78,8 @@ class RoomServices:
     lobby: Lobby
     edge: Edge
     hands: HandTexts
+    # private tables' codes and who they admitted (the room's database, or memory)
+    invitations: Invitations = field(default_factory=MemoryInvitations)
     # awaited before reading the hands, so a hand just finished is in the answer
     flush: Callable[[], Awaitable[None]] | None = None
     # a player's bank balance (chips not at a table), read off the loop; None: not kept

@@ -5,7 +5,8 @@ Counted in each node, N nodes behind a load balancer would let an attacker try N
 times as many passwords (and open N times as many accounts) as one process does.
 Here every node counts in the room's Redis, with the same sliding logs: a sorted set
 per key (``<prefix>guard:login:<account>``, ``guard:addr:<address>``,
-``guard:signup:<address>``), one member per attempt scored with Redis's own clock (the
+``guard:signup:<address>``, and for invitation codes ``guard:code:<account>`` and
+``guard:codeaddr:<address>``), one member per attempt scored with Redis's own clock (the
 nodes' clocks need not agree), kept no longer than its period. Checking the limits
 and counting the attempt is one Lua script, so a burst of attempts on several nodes
 at once cannot slip past the limit. The addresses an account logged in from are a
@@ -181,13 +182,51 @@ class SharedGuard:
             self._redis_away(exc)
             await self._local.signup_failed(address)
 
-    # ------------------------------------------------------------ Redis away
+    # ------------------------------------------------------------ invitation codes
+    async def code_attempt(self, account: str, address: str) -> float:
+        """As a log-in's: per account and per address, counted by every node."""
+        s = self.settings
+        keys = [self._code_key(account), self._code_address_key(address)]
+        args: list[str | int] = [uuid.uuid4().hex, s.login_failures, _ms(s.login_period),
+                                 s.address_failures, _ms(s.address_period)]  # fmt: skip
+        try:
+            result = await self._attempt(keys=keys, args=args)
+        except (RedisError, OSError) as exc:
+            self._redis_away(exc)
+            return await self._local.code_attempt(account, address)
+        self._redis_back()
+        wait = int(result[0]) / 1000
+        if not wait and any(int(r) for r in result[1:]):
+            log.warning(
+                "invitation codes: too many tried by %r or from %s: refused for a while "
+                "(counted by every node)",
+                account, address,
+            )  # fmt: skip
+        return wait
+
+    async def code_worked(self, account: str, address: str) -> None:
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zpopmax(self._code_key(account))
+                pipe.zpopmax(self._code_address_key(address))
+                await pipe.execute()
+        except (RedisError, OSError) as exc:
+            self._redis_away(exc)
+            await self._local.code_worked(account, address)
+
+    def _code_key(self, account: str) -> str:
+        return f"{self.prefix}guard:code:{account.casefold()}"
+
+    def _code_address_key(self, address: str) -> str:
+        return f"{self.prefix}guard:codeaddr:{address}"
+
     # ------------------------------------------------------------ the replayer's files
     def replay_attempt(self, address: str) -> float:
         """Counted by this node: a file is read and replayed by the node it was sent
         to, so the limit is on each node's work, not the room's."""
         return self._local.replay_attempt(address)
 
+    # ------------------------------------------------------------ Redis away
     def _redis_away(self, exc: BaseException) -> None:
         if not self._away:
             self._away = True

@@ -5,8 +5,9 @@ subprotocol ``stud8.token.<token>`` beside ``stud8.v1`` (which the room answers)
 that it is in a header and never in a URL (proxies' and browsers' logs, history);
 ``?token=`` still works for older clients. ``?last_seen=N`` after a reconnection
 asks for what was missed. Refused at the start with close code 4400
-(a bad query), 4401 (an unknown token) or 4404 (no such table). Closed by the room
-with 4401 when its session ends (a logout, a change of password, an expiry) and
+(a bad query), 4401 (an unknown token) or 4404 (no such table: a private table the
+account was not admitted to gets the same answer, :mod:`stud8.server.http.privacy`).
+Closed by the room with 4401 when its session ends (a logout, a change of password, an expiry) and
 4403 when its account is banned (:mod:`stud8.server.http.sessions`). An account
 may hold ``account_sockets`` open at once and an address ``address_sockets`` (the
 room's settings): one more is closed at the start with 4429.
@@ -23,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from stud8.server.edge import Inlet, NoSuchTable
 from stud8.server.edge.outbox import AsgiOutbox, Flusher, FrameOutbox, Outbox
 from stud8.server.http.errors import DATABASE_BUSY
+from stud8.server.http.privacy import sees_table
 from stud8.server.http.requests import room_of
 from stud8.server.http.websocket import RECEIVE_TEXTS, SEND_TEXTS
 
@@ -82,7 +84,12 @@ async def table_socket(websocket: WebSocket) -> None:
             await websocket.close(4401, "unknown or expired token")
             return
         player, operator = account.name, account.operator
-    if not room.edge.has_table(table_id):
+    try:
+        seen = room.edge.has_table(table_id) and await sees_table(room, table_id, player, operator)
+    except DATABASE_BUSY:
+        await websocket.close(1013, "the room's database is busy: try again")
+        return
+    if not seen:
         await websocket.close(4404, f"no table {table_id}")
         return
     ended = asyncio.Event()  # closed by the room (a logout, a ban): read no more

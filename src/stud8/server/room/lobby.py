@@ -294,9 +294,18 @@ class Lobby:
             await table.stop()
             self.bus.close(table_id, moving=True)  # not closed: back at the next start
 
-    def listing(self) -> list[dict[str, Any]]:
-        """What the lobby shows of each table (``LobbyTable``), from the directory."""
+    def spec_of(self, table_id: str) -> TableSpec | None:
+        """An open table's spec (from the room's directory: any node's table), or None."""
+        listed = self.room_bus.directory().get(table_id)
+        return None if listed is None else listed.spec
+
+    def listing(
+        self, visible: Callable[[str, TableSpec], bool] | None = None
+    ) -> list[dict[str, Any]]:
+        """What the lobby shows of each table (``LobbyTable``), from the directory;
+        only the tables ``visible(table_id, spec)`` lets through, if given."""
         return [
             to_json(lobby_table(t.table_id, t.name, t.spec, t.status))
             for t in self.room_bus.directory().values()
+            if visible is None or visible(t.table_id, t.spec)
         ]

@@ -31,6 +31,10 @@
     Every line of every table's chat, with the hand it fell in (none between
     hands) and its time, on the hands' time line; and the players an operator has
     silenced (their messages are refused). See ``stud8.server.books.chat``.
+``table_invitations``, ``table_guests``
+    A private table's invitation (who opened the table, its code: null once revoked)
+    and the accounts the code admitted, who keep their access. See
+    ``stud8.server.books.invitations``.
 
 Changing these tables means a new Alembic revision in ``migrations/versions``.
 """
@@ -223,3 +227,27 @@ class SilencedPlayer(Base):
     name_key: Mapped[str] = mapped_column(String(200), unique=True)  # the name, case-folded
     player: Mapped[str] = mapped_column(String(200))
     silenced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class TableInvitation(Base):
+    __tablename__ = "table_invitations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(100), unique=True)
+    creator: Mapped[str] = mapped_column(String(200))
+    code: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class TableGuest(Base):
+    __tablename__ = "table_guests"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(100))
+    account: Mapped[str] = mapped_column(String(200))
+    admitted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    __table_args__ = (
+        Index("ix_table_guests_table_account", "table_id", "account", unique=True),
+        Index("ix_table_guests_account", "account"),
+    )

@@ -122,6 +122,9 @@ class TableSpec:
     # a player whose time runs out sits out from the next hand until he is back
     sit_out_on_timeout: bool = True
     observer_chat: bool = False  # viewers who are not seated may chat too (off: players only)
+    # a private table: only the accounts its invitation admitted (and operators) see
+    # it, watch it or sit at it (stud8.server.books.invitations)
+    private: bool = False
 
     def rules(self) -> TableRules:
         """The game's rules at this table; ValueError says what is wrong."""

@@ -100,7 +100,8 @@ class TableInfo:
     ``reveal_seconds`` between two hands turned over (in show order), then
     ``showdown_seconds`` that the results stay before the next deal; the chat:
     ``observer_chat`` (whether viewers who are not seated may chat) and
-    ``chat_chars`` (the most characters in a message)."""
+    ``chat_chars`` (the most characters in a message); ``private``: only the players
+    its invitation admitted (and operators) see it."""
 
     table_id: str
     name: str
@@ -122,6 +123,7 @@ class TableInfo:
     showdown_seconds: float
     observer_chat: bool
     chat_chars: int
+    private: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,11 +146,45 @@ class LobbyTable(TableInfo):
 
 @dataclass(frozen=True, slots=True)
 class Tables:
+    """The tables this viewer may see (a private table only if its invitation
+    admitted him, or he is an operator); ``may_open_private``: whether he may open
+    a private table (an operator; a player if the room lets players)."""
+
     tables: list[LobbyTable]
+    may_open_private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationInfo:
+    """A private table's invitation, for its creator and operators: the ``code``
+    (null: revoked, no code admits anybody) and the browser client's ``link`` to it
+    (``/#/join/<code>``, null without a code)."""
+
+    table_id: str
+    creator: str
+    code: str | None
+    link: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class CreatedTable:
+    """The table opened; a private one's ``invitation``."""
+
+    table: LobbyTable
+    invitation: InvitationInfo | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InvitationCode:
+    """An invitation code to redeem."""
+
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """The private table the code admitted the player to (he keeps his access)."""
+
     table: LobbyTable
 
 
@@ -296,13 +332,23 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         ChatLines,
         login=True,
     ),
-    Endpoint("GET", "/api/v1/tables", "The lobby: every open table.", None, Tables),
+    Endpoint(
+        "GET",
+        "/api/v1/tables",
+        "The lobby: every open table the viewer may see (with a bearer token, the private "
+        "tables he was admitted to too; an operator sees them all).",
+        None,
+        Tables,
+    ),
     Endpoint(
         "POST",
         "/api/v1/tables",
-        "Open a table (operators only): any of the settings, each with its default; "
-        "table_id (1 to 32 letters, digits or '_'; never one used before) and name "
-        "are optional. An unknown field or a wrong type is a 400.",
+        "Open a table (operators only; a player may open a private one if the room lets "
+        "players, at most private_tables_per_player open at once): any of the settings, "
+        "each with its default; table_id (1 to 32 letters, digits or '_'; never one used "
+        "before; operators only) and name are optional; private: true for a table only its "
+        "invitation admits to (the answer's invitation; its id, if not given, is random). An "
+        "unknown field or a wrong type is a 400.",
         TableSpec,  # with table_id and name
         CreatedTable,
         201,
@@ -311,11 +357,48 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         "DELETE",
         "/api/v1/tables/{table_id}",
-        "Close a table (operators only): a hand in play is cancelled and refunded, "
-        "everyone cashes out, and the table does not come back after a restart. 404 if "
-        "there is no such table.",
+        "Close a table (operators only, and the creator of a private table): a hand in "
+        "play is cancelled and refunded, everyone cashes out, and the table does not come "
+        "back after a restart. 404 if there is no such table.",
         None,
         Done,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/tables/{table_id}/invitation",
+        "A private table's invitation (its creator and operators). 404, the same answer "
+        "as for a table that does not exist, to anybody else.",
+        None,
+        InvitationInfo,
+        login=True,
+    ),
+    Endpoint(
+        "POST",
+        "/api/v1/tables/{table_id}/invitation",
+        "A new code for a private table (its creator and operators): the old one no "
+        "longer admits anybody; those it admitted keep their access. 404 as above.",
+        None,
+        InvitationInfo,
+        login=True,
+    ),
+    Endpoint(
+        "DELETE",
+        "/api/v1/tables/{table_id}/invitation",
+        "Revoke a private table's code (its creator and operators): no code admits "
+        "anybody until a new one is made. 404 as above.",
+        None,
+        InvitationInfo,
+        login=True,
+    ),
+    Endpoint(
+        "POST",
+        "/api/v1/invitations",
+        "Redeem an invitation code: the player is admitted to its private table for good "
+        "(it shows in his lobby; he may watch and sit). 404 for a wrong code, a revoked "
+        "one or a closed table's; 429 after too many wrong codes (as log-ins).",
+        InvitationCode,
+        Admitted,
         login=True,
     ),
     Endpoint(
@@ -358,6 +441,7 @@ def table_info(table_id: str, name: str, spec: TableSpec) -> TableInfo:
         showdown_seconds=spec.showdown_seconds,
         observer_chat=spec.observer_chat,
         chat_chars=CHAT_CHARS,
+        private=spec.private,
     )
 
 
