@@ -39,13 +39,13 @@ the next writes N+1 (and may stop reading N once no node writes it).
 >>> from stud8.server.table.commands import Act, Reply
 >>> from stud8.core.actions import Raise
 >>> encode_command(Act(player="ann", command_id="c7", action=Raise(to=8)))
-b'[2,"act","ann","c7",["raise",8]]'
+b'[3,"act","ann","c7",["raise",8]]'
 >>> decode_reply(encode_reply(Reply(True, "", 41)))
 Reply(ok=True, reason='', seq=41)
->>> decode_reply(b'[3,"reply",true,"",41]')
+>>> decode_reply(b'[4,"reply",true,"",41]')
 Traceback (most recent call last):
 ...
-stud8.server.bus.fields.BusCodecError: reply: format 3 is newer than this node reads (2)
+stud8.server.bus.fields.BusCodecError: reply: format 4 is newer than this node reads (3)
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ from stud8.server.bus.fields import (
     tuple_of,
 )
 from stud8.server.table.commands import Command, Reply
-from stud8.server.table.events import Numbered, TableEvent, TimerStarted
+from stud8.server.table.events import Numbered, TableEvent, TimerStarted, TournamentInfo
 from stud8.server.table.snapshot import CatchUp, OfferSnapshot, SeatSnapshot, TableSnapshot
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.status import TableStatus
@@ -107,10 +107,12 @@ __all__ = [
     "encode_reply",
 ]
 
-FORMAT = 2  # the format this node writes (see the module's versioning rule)
+FORMAT = 3  # the format this node writes (see the module's versioning rule)
 # Format 2 (a table's spec gained its game and showdown_seconds) replaced format 1
-# before any release wrote format 1: no node reads it any more.
-READS = frozenset({2})  # the formats it reads
+# before any release wrote format 1: no node reads it any more. Format 3 (a
+# tournament's table: the tournament and moved events, the snapshot's tournament)
+# replaced format 2 likewise, before any release.
+READS = frozenset({3})  # the formats it reads
 Bytes = bytes | bytearray | memoryview  # what a decoder reads
 
 _pairs = tuple_of(pair_of(read_int, "chips"))
@@ -267,6 +269,13 @@ def _timer(v: JSON, what: str) -> TimerStarted:
     return event
 
 
+def _tournament(v: JSON, what: str) -> TournamentInfo:
+    event = _event(v, what)
+    if type(event) is not TournamentInfo:
+        bad(what, "must be a tournament event", v)
+    return event
+
+
 def _numbered(v: JSON, what: str, start: int = 0) -> Numbered:
     """The generic layout's reading (``_NUMBERED``), written out: the most read."""
     if type(v) is not list or len(v) != start + 4:
@@ -305,6 +314,7 @@ _BY_ANNOTATION: dict[str, Codec] = {
     "tuple[LegalAction, ...] | None": (_enc_legals, optional(tuple_of(_legal)), "legal_actions?"),
     "AnyEvent": (_enc_event, _event, "event"),
     "TimerStarted | None": (or_none(_enc_event), optional(_timer), "timer?"),
+    "TournamentInfo | None": (or_none(_enc_event), optional(_tournament), "tournament?"),
 }
 
 
