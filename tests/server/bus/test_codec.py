@@ -447,13 +447,23 @@ leave_waitlist: player str, command_id str?
 numbered: seq int, event event, seats seats?, legal legal_actions?
 catch_up: seq int, events numbereds?, snapshot table_snapshot?
 listed: table_id str, name str, spec table_spec, status table_status
-seat_view: seat int, stack int, bet int, contributed int, folded bool, all_in bool, up_cards cards, down_cards cards?
-hand_view: hand_id str, viewer int?, street int, to_act int?, bring_in_seat int?, pot int, current_bet int, community_card card?, seats seat_views, legal_actions legal_actions, is_over bool
-seat_snapshot: seat int, player str, chips int, bot bool, sitting_out bool, connected bool, in_hand bool
+seat_view: seat int, stack int, bet int, contributed int, folded bool, all_in bool, \
+up_cards cards, down_cards cards?
+hand_view: hand_id str, viewer int?, street int, to_act int?, bring_in_seat int?, pot int, \
+current_bet int, community_card card?, seats seat_views, legal_actions legal_actions, \
+is_over bool
+seat_snapshot: seat int, player str, chips int, bot bool, sitting_out bool, connected bool, \
+in_hand bool
 offer_snapshot: seat int, player str, seconds_left float
-table_snapshot: table_id str, seq int, seats seat_snapshots, hand hand_view?, hand_seats seats, turn timer?, waiting_list strs, offer offer_snapshot?, tournament tournament?
-table_spec: game str, ante int, bring_in int, small_bet int, big_bet int, structure str, seats int, min_buy_in int, max_buy_in int, action_seconds int, time_bank_seconds int, reconnect_seconds int, rake_percent str, rake_cap int?, bots int, bot_policy str, between_hands float, showdown_seconds float, bot_delay float, offer_seconds float, timeout_policy str, sit_out_seconds float
-table_status: table_id str, players strs, waiting int, hands_played int, average_pot float, hands_per_hour float, paused str?
+table_snapshot: table_id str, seq int, seats seat_snapshots, hand hand_view?, \
+hand_seats seats, turn timer?, waiting_list strs, offer offer_snapshot?, tournament tournament?
+table_spec: game str, ante int, bring_in int, small_bet int, big_bet int, structure str, \
+seats int, min_buy_in int, max_buy_in int, action_seconds int, time_bank_seconds int, \
+reconnect_seconds int, rake_percent str, rake_cap int?, bots int, bot_policy str, \
+between_hands float, showdown_seconds float, bot_delay float, offer_seconds float, \
+timeout_policy str, sit_out_seconds float
+table_status: table_id str, players strs, waiting int, hands_played int, average_pot float, \
+hands_per_hour float, paused str?
 event sit: seat int, player str, chips int, bot bool
 event leave: seat int, player str, chips int, reason str
 event top_up: seat int, amount int, chips int
@@ -466,7 +476,11 @@ event timer: seat int, phase str, seconds float, deadline float
 event waiting_list: players strs
 event seat_offered: seat int, player str, seconds float
 event hand_finish: hand_id str, cancelled bool
-event tournament: tournament_id int, name str, table_number int, phase str, level int, ante int, bring_in int, small_bet int, big_bet int, next_ante int, next_bring_in int, next_small_bet int, next_big_bet int, seconds_left float, on_break bool, players_left int, entries int, average_stack int, prize_pool int, standings strs, prizes pairs, results strs, result_prizes pairs, notice str
+event tournament: tournament_id int, name str, table_number int, phase str, level int, \
+ante int, bring_in int, small_bet int, big_bet int, next_ante int, next_bring_in int, \
+next_small_bet int, next_big_bet int, seconds_left float, on_break bool, players_left int, \
+entries int, average_stack int, prize_pool int, standings strs, prizes pairs, results strs, \
+result_prizes pairs, notice str
 event moved: player str, to_table str, to_seat int, reason str
 hand event ante: seat, amount, all_in
 hand event street: street

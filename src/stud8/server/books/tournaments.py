@@ -121,9 +121,7 @@ class TournamentStore:
         conn.execute(
             update(TournamentRow)
             .where(TournamentRow.id == tournament)
-            .values(
-                phase=phase, state=json.dumps(state, separators=(",", ":")), updated_at=_now()
-            )
+            .values(phase=phase, state=json.dumps(state, separators=(",", ":")), updated_at=_now())
         )
 
     def register_in(
