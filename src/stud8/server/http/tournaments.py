@@ -68,7 +68,15 @@ async def create_tournament(request: Request) -> Response:
     t = _tournaments(request)
     assert t is not None
     data = await json_body(request)
-    asked = NewTournament(**object_fields(NewTournament, data, "tournament"))  # type: ignore[arg-type]
+    payouts = data.pop("payouts", None)
+    if payouts is not None and not (
+        isinstance(payouts, list)
+        and 1 <= len(payouts) <= 1000
+        and all(isinstance(p, int) and not isinstance(p, bool) for p in payouts)
+    ):
+        raise BadRequest("tournament.payouts: a list of 1 to 1000 integers, or null")
+    fields = object_fields(NewTournament, data, "tournament")
+    asked = NewTournament(**fields, payouts=payouts)  # type: ignore[arg-type]
     try:
         definition = definition_of(asked)
     except DefinitionError as exc:

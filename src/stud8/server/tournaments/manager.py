@@ -38,8 +38,16 @@ from stud8.server.tournaments.views import detail_of, summary_of
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.tournaments import NewTournament
 from stud8.tools.bots import BOTS
-from stud8.tournament import STRUCTURES, DefinitionError, Start, TournamentDefinition
+from stud8.tournament import (
+    STRUCTURES,
+    Break,
+    DefinitionError,
+    Start,
+    Structure,
+    TournamentDefinition,
+)
 from stud8.tournament.director import Director, DirectorError
+from stud8.tournament.structures import ladder_structure
 
 __all__ = ["NoSuchTournament", "Tournaments", "definition_of"]
 
@@ -61,6 +69,21 @@ def definition_of(request: NewTournament) -> TournamentDefinition:
         raise DefinitionError(
             f"structure: one of {', '.join(STRUCTURES)}, not {request.structure!r}"
         )
+    chips, hands = request.starting_chips, request.level_hands
+    if chips is not None or hands is not None:
+        if hands is not None and (isinstance(hands, bool) or not 1 <= hands <= 1000):
+            raise DefinitionError(f"level_hands: 1 to 1000 hands, not {hands!r}")
+        minutes = None if hands is not None else structure.levels[0].minutes
+        try:
+            structure = ladder_structure(
+                structure.name,
+                starting_chips=structure.starting_chips if chips is None else chips,
+                minutes=minutes,
+                hands=hands,
+                break_every=0 if hands is not None else _break_every(structure),
+            )
+        except ValueError as exc:
+            raise DefinitionError(str(exc)) from None
     try:
         game = Game(request.game)
     except ValueError:
@@ -101,6 +124,14 @@ def definition_of(request: NewTournament) -> TournamentDefinition:
     )
 
 
+def _break_every(structure: Structure) -> int:
+    """After how many levels the ready structure breaks (0: never)."""
+    for i, step in enumerate(structure.steps):
+        if isinstance(step, Break):
+            return i
+    return 0
+
+
 class Tournaments:
     """The room's tournaments (see the module)."""
 
@@ -135,22 +166,15 @@ class Tournaments:
         table.start()
         return table
 
-    async def close_table(self, table_id: str) -> None:
+    async def close_table(self, table: TournamentTable) -> None:
+        table_id = table.table_id
         hosted = self.bus.hosts(table_id)
-        table = self._table(table_id)
         if hosted:
             self.bus.closing(table_id)
-        if table is not None:
-            await table.stop()
+        await table.stop()
         if hosted:
             self.bus.close(table_id)
-
-    def _table(self, table_id: str) -> TournamentTable | None:
-        for runner in self.runners.values():
-            table = runner.running.get(table_id)
-            if table is not None:
-                return table
-        return None
+        self.hidden.discard(table_id)
 
     # ------------------------------------------------------------ making them
     def _runner(

@@ -106,7 +106,7 @@ class TableHost(Protocol):
         """Start a tournament's table on the room's bus."""
         ...
 
-    async def close_table(self, table_id: str) -> None:
+    async def close_table(self, table: TournamentTable) -> None:
         """Stop it and take it off the bus."""
         ...
 
@@ -548,8 +548,9 @@ class TournamentRunner:
         task.add_done_callback(self._closing.discard)
 
     async def _close_now(self, table_id: str) -> None:
-        if self.running.pop(table_id, None) is not None:
-            await self.host.close_table(table_id)
+        table = self.running.pop(table_id, None)
+        if table is not None:
+            await self.host.close_table(table)
 
     def _schedule(self) -> None:
         if self._timer is not None:

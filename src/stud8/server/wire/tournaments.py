@@ -36,10 +36,14 @@ class NewTournament:
     ``late_registration``: registration stays open until the end of that level (0:
     none); ``reentries``: how many times a busted player may buy in again while it
     is open; ``payouts``: each paid place's share in basis points (summing to
-    10000), or null for the default by number of entries."""
+    10000), or null for the default by number of entries; ``starting_chips`` (null:
+    the structure's) and ``level_hands`` (levels lasting that many hands, not the
+    structure's minutes; no breaks) change the ready structure."""
 
     name: str = "Tournament"
     structure: str = "turbo"
+    starting_chips: int | None = None
+    level_hands: int | None = None
     game: str = "stud_hi_lo"
     buy_in: int = 0
     fee: int = 0
