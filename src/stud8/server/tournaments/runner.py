@@ -184,6 +184,8 @@ class TournamentRunner:
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
         self._closing: set[asyncio.Task[None]] = set()
+        # called with the director and its decisions after each event is carried out
+        self.observers: list[Callable[[Director, tuple[Decision, ...]], None]] = []
 
     # ------------------------------------------------------------ reading
     @property
@@ -352,6 +354,8 @@ class TournamentRunner:
             raise TournamentRefused(str(exc)) from None
         before, self.director = self.director, trial
         self._dispatch(decisions, now, before)
+        for observe in self.observers:
+            observe(trial, decisions)
         return decisions
 
     def _money(self, td: Director, decisions: tuple[Decision, ...]) -> Callable[[Connection], None]:
