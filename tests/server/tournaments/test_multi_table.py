@@ -88,11 +88,14 @@ async def _multi_table(url: str) -> None:
                 if isinstance(d, TableOpened):
                     runner.running[runner.room_table(d.table)].listen(numbered.append)
 
+        def td_now() -> Director:  # the director now (it changes as the tournament goes)
+            return runner.director
+
         runner.observers.append(observe)
         made = await ts.add_bots(tid, 13, "rules")
         assert len(made) == 13 and runner.director.phase is Phase.REGISTERING
         await until(lambda: runner.director.phase is not Phase.REGISTERING, 20, "the start")
-        assert runner.director.phase is Phase.RUNNING
+        assert td_now().phase is Phase.RUNNING
         assert len([d for d in seen if isinstance(d, TableOpened)]) == 4  # 13 at 4 a table
 
         # late registration, and a re-entry of the first busted while it is open
@@ -101,9 +104,6 @@ async def _multi_table(url: str) -> None:
 
         def busted_or_closed() -> bool:
             return any(isinstance(d, Busted) for d in seen) or not td_now().registration_open
-
-        def td_now() -> Director:
-            return runner.director
 
         await until(busted_or_closed, 60, "a bust")
         busted = next((d for d in seen if isinstance(d, Busted)), None)
