@@ -67,9 +67,7 @@ async def _cancel_running(url: str) -> None:
             ).scalar()
             statuses = set(
                 conn.execute(
-                    select(TournamentEntryRow.status).where(
-                        TournamentEntryRow.tournament_id == tid
-                    )
+                    select(TournamentEntryRow.status).where(TournamentEntryRow.tournament_id == tid)
                 ).scalars()
             )
         assert cancelled is True
@@ -88,12 +86,15 @@ def test_a_scheduled_tournament_without_enough_entrants_is_cancelled(url: str) -
 async def _too_few(url: str) -> None:
     async with tournament_room(url, players={"ann": 1000}) as (http, room, ts):
         starts = datetime.now(UTC) + timedelta(seconds=1)
-        tid = await ts.create(
-            definition_of(
-                NewTournament(structure="turbo", buy_in=20, fee=2, min_entrants=3,
-                              start="at_time", starts_at=starts.isoformat())
-            )  # fmt: skip
+        asked = NewTournament(
+            structure="turbo",
+            buy_in=20,
+            fee=2,
+            min_entrants=3,
+            start="at_time",
+            starts_at=starts.isoformat(),
         )
+        tid = await ts.create(definition_of(asked))
         await ts.register(tid, "ann")
         assert room.ledger.balance(bank("ann")) == 978
         runner = ts.runners[tid]
