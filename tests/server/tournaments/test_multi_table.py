@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
+from server.tournaments.checks import check_invariants
 from server.tournaments.tourroom import tournament_room, until
 from stud8.server.books.tournaments import fees_account, prizes_account
 from stud8.server.bus.codec import decode_numbered, encode_numbered
@@ -33,22 +34,6 @@ from stud8.tournament.events import (
     TableBroken,
     TableOpened,
 )
-
-
-def check_invariants(td: Director, decisions: tuple[Decision, ...]) -> None:
-    """Chips conserved; every table within one player of the others, but for a longer
-    one still in its hand (TDA 11); every live entry seated once."""
-    start = td.definition.starting_chips
-    assert td.chips_in_play == start * len(td.entries), "tournament chips made or lost"
-    if td.phase is not Phase.RUNNING:
-        return
-    tables = [t for n, t in td.tables.items() if n not in td.closing]
-    counts = [t.players for t in tables]
-    if counts and max(counts) - min(counts) > 1:
-        longest = [t for t in tables if t.players >= min(counts) + 2]
-        assert all(t.in_hand for t in longest), f"unbalanced: {counts}"
-    seated = [e for t in td.tables.values() for e in t.seats.values()]
-    assert sorted(seated) == sorted(e.entry for e in td.alive)
 
 
 def test_a_scheduled_multi_table_tournament_balances_breaks_and_ends(url: str) -> None:
