@@ -114,6 +114,13 @@ class TournamentTable(Table):
     async def _handle(self, cmd: Command) -> None:
         if isinstance(cmd, (Act, SitOut, ComeBack, Connect, Disconnect)):
             await super()._handle(cmd)
+            turn = self._turn
+            if (
+                isinstance(cmd, SitOut)
+                and turn is not None
+                and turn.seat == self.seat_of(cmd.player)
+            ):
+                self._start_turn(turn.seat)  # sitting out in his turn: he times out now
             return
         raise Refused(
             "this is a tournament's table: the tournament seats and moves the players; "
