@@ -172,7 +172,18 @@ def room_app(
             deck_source=deck_source,
         )
         lobby.hidden = tournaments.hidden
-        room.startup.append(tournaments.restore)  # after the tables (the bots' numbers)
+        store = tournament_store
+
+        def bot_floor() -> int:  # the first bot number nobody had (tables, tournaments)
+            named = [n[3:] for n in store.bot_names() if n.startswith("bot")]
+            known = [int(n) for n in named if n.isascii() and n.isdigit()]
+            return max(next_bot_number(store.ledger), max(known, default=0) + 1)
+
+        async def restore_tournaments() -> None:
+            lobby.number_bots_from(await asyncio.to_thread(bot_floor))
+            await tournaments.restore()
+
+        room.startup.append(restore_tournaments)  # after the tables (the bots' numbers)
         room.shutdown.insert(0, tournaments.stop)
     if writer is not None:
         room.shutdown.append(writer.drain)  # after the hands in play are cancelled

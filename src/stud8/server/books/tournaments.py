@@ -259,6 +259,16 @@ class TournamentStore:
             rows = session.scalars(select(TournamentRow).order_by(TournamentRow.id))
             return [_stored(r) for r in rows]
 
+    def bot_names(self) -> list[str]:
+        """Every bot ever registered in a tournament (a bot in a freeroll has no bank
+        account, so the ledger does not know its name)."""
+        with self._sessions() as session:
+            return list(
+                session.scalars(
+                    select(TournamentEntryRow.player).where(TournamentEntryRow.bot.is_(True))
+                )
+            )
+
     def entries(self, tournament: int) -> list[StoredEntry]:
         """A tournament's entries, in order of entry."""
         with self._sessions() as session:
