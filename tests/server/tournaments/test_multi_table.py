@@ -47,11 +47,11 @@ async def _multi_table(url: str) -> None:
             NewTournament(
                 name="Stud/8 MTT",
                 structure="turbo",
-                starting_chips=100,
-                level_hands=12,
+                starting_chips=400,
+                level_hands=8,
                 buy_in=50,
                 fee=5,
-                table_size=4,
+                table_size=5,
                 min_entrants=9,
                 max_entrants=40,
                 start="at_time",
@@ -77,11 +77,11 @@ async def _multi_table(url: str) -> None:
             return runner.director
 
         runner.observers.append(observe)
-        made = await ts.add_bots(tid, 13, "rules")
-        assert len(made) == 13 and runner.director.phase is Phase.REGISTERING
+        made = await ts.add_bots(tid, 17, "rules")
+        assert len(made) == 17 and runner.director.phase is Phase.REGISTERING
         await until(lambda: runner.director.phase is not Phase.REGISTERING, 20, "the start")
         assert td_now().phase is Phase.RUNNING
-        assert len([d for d in seen if isinstance(d, TableOpened)]) == 4  # 13 at 4 a table
+        assert len([d for d in seen if isinstance(d, TableOpened)]) == 4  # 17 at 5 a table
 
         # late registration, and a re-entry of the first busted while it is open
         late = await ts.add_bots(tid, 1, "rules")
@@ -104,10 +104,13 @@ async def _multi_table(url: str) -> None:
             snapshots.append(snap.snapshot.tournament)
 
         await until(lambda: runner.over, 300, "the end")
+        # the tables tell the end, then close
+        await until(lambda: not runner.running, 20, "the tables closed")
         td = runner.director
         assert td.phase is Phase.FINISHED
         entries = len(td.entries)
-        assert entries == 14 + reentered
+        assert reentered, "a busted player re-entered while late registration was open"
+        assert entries == 19
         assert len([d for d in seen if isinstance(d, Registered)]) == entries
         # the tables: broken as players bust, moved to balance and from broken tables
         assert any(isinstance(d, TableBroken) for d in seen)
@@ -144,5 +147,4 @@ async def _multi_table(url: str) -> None:
         after = numbered[numbered.index(m) + 1].event
         assert isinstance(after, SeatLeft) and after.reason == "moved"
         assert snapshots and snapshots[0] is not None and snapshots[0].tournament_id == tid
-        await until(lambda: not runner.running, 20, "the tables closed")
         assert not any(t.startswith(f"T{tid}-") for t in ts.bus.directory())
