@@ -31,6 +31,7 @@ from stud8.tournament.events import (
     Moved,
     MoveReason,
     Registered,
+    Started,
     TableBroken,
     TableOpened,
 )
@@ -42,7 +43,8 @@ def test_a_scheduled_multi_table_tournament_balances_breaks_and_ends(url: str) -
 
 async def _multi_table(url: str) -> None:
     async with tournament_room(url) as (_, room, ts):
-        starts = datetime.now(UTC) + timedelta(seconds=1.5)
+        # time enough to register 17 before the start on a busy machine
+        starts = datetime.now(UTC) + timedelta(seconds=8)
         definition = definition_of(
             NewTournament(
                 name="Stud/8 MTT",
@@ -78,9 +80,10 @@ async def _multi_table(url: str) -> None:
 
         runner.observers.append(observe)
         made = await ts.add_bots(tid, 17, "rules")
-        assert len(made) == 17 and runner.director.phase is Phase.REGISTERING
-        await until(lambda: runner.director.phase is not Phase.REGISTERING, 20, "the start")
+        assert len(made) == 17
+        await until(lambda: runner.director.phase is not Phase.REGISTERING, 30, "the start")
         assert td_now().phase is Phase.RUNNING
+        assert [d.entries for d in seen if isinstance(d, Started)] == [17]  # all before it
         assert len([d for d in seen if isinstance(d, TableOpened)]) == 4  # 17 at 5 a table
 
         # late registration, and a re-entry of the first busted while it is open
