@@ -48,7 +48,7 @@ from stud8.server.table.events import (
 from stud8.server.table.owner import Table
 from stud8.server.table.snapshot import TableSnapshot
 from stud8.server.table.state import Seat, StartHand, Tick, Turn
-from stud8.tools.bots import BOTS
+from stud8.tools.bots import make_bot
 
 __all__ = ["DealOrder", "InfoOrder", "SeatOrder", "TournamentTable", "UnseatOrder"]
 
@@ -163,7 +163,8 @@ class TournamentTable(Table):
             return
         robot = None
         if order.bot is not None:
-            robot = BOTS[order.bot](random.Random(self._bot_rng.getrandbits(64)))
+            seed = random.Random(self._bot_rng.getrandbits(64))
+            robot = make_bot(order.bot, seed, game=self.rules.game)  # the table's game
         connected = robot is not None or self.connections[order.player] > 0
         self.seats[order.seat] = Seat(
             order.player,
