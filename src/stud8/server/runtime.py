@@ -69,7 +69,7 @@ from stud8.server.accounts.accounts import Accounts
 from stud8.server.accounts.auth import Auth, MemoryAuth
 from stud8.server.accounts.database import AccountsAuth
 from stud8.server.books.hands import HandStore
-from stud8.server.books.ledger import Ledger, LedgerError
+from stud8.server.books.ledger import Ledger, LedgerError, UnknownAccountError, bank
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.books.recovery import RecoveryReport, recover
 from stud8.server.books.room import RoomBooks
@@ -126,6 +126,7 @@ def room_app(
     writer: RoomWriter | None = None,
     tournament_store: TournamentStore | None = None,
     tournament_spec: TableSpec | None = None,
+    bank: Callable[[str], int] | None = None,
 ) -> Starlette:
     """The room's web app on these accounts and books (see the module).
     ``app.state.room`` is its :class:`~stud8.server.http.services.RoomServices`; with a
@@ -157,6 +158,7 @@ def room_app(
         edge=edge,
         hands=hands,
         flush=writer.drain if writer is not None else None,
+        bank=bank,
         startup=[open_tables],
         shutdown=[lobby.close_all],
     )
@@ -283,11 +285,8 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
     # the requests' own engine: a lock held elsewhere fails them in a second (a 503),
     # where the tables' writes wait for it and retry
     requests_engine = create_engine_for(settings.database_url, busy_seconds=REQUEST_BUSY_SECONDS)
-    accounts = Accounts(
-        requests_engine,
-        Ledger(requests_engine, attempts=1),
-        opening_chips=settings.starting_chips,
-    )
+    reads = Ledger(requests_engine, attempts=1)
+    accounts = Accounts(requests_engine, reads, opening_chips=settings.starting_chips)
     try:
         made, taken = accounts.ensure_operators(settings.operators)
     except BaseException:
@@ -307,6 +306,7 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         keeper=RoomKeeper(tables, plan),
         writer=writer,
         tournament_store=TournamentStore(engine, ledger),
+        bank=lambda name: bank_balance(reads, name),
     )
     return Room(
         app, engine, ledger, store, report, plan.returned, writer, requests_engine=requests_engine
@@ -408,6 +408,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         edge=edge,
         hands=store,
         flush=writer.drain,
+        bank=lambda name: bank_balance(ledger, name),
         startup=[start],
         shutdown=[stop, writer.drain],
         # every node counts the log-ins and sign-ups together
@@ -417,6 +418,14 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     app.state.node = node
     return Room(app, engine, ledger, store, RecoveryReport((), {}, ledger.audit()), {}, writer,
                 cluster=True)  # fmt: skip
+
+
+def bank_balance(ledger: Ledger, player: str) -> int:
+    """A player's bank balance (0 if he has no bank account yet)."""
+    try:
+        return ledger.balance(bank(player))
+    except UnknownAccountError:
+        return 0
 
 
 def upgrade_once(engine: Engine) -> None:
@@ -476,6 +485,7 @@ def memory_app(
         hands=books.hands,
         deck_source=deck_source,
         default_spec=spec or default_spec(settings, environ),
+        bank=books.balance,
     )
     app.state.books = books
     return app

@@ -68,6 +68,7 @@ from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.hands import hands
 from stud8.server.http.headers import SecurityHeaders
 from stud8.server.http.health import health, ready
+from stud8.server.http.me import me
 from stud8.server.http.replays import hand_list, hand_replay, replay_file
 from stud8.server.http.services import RoomServices
 from stud8.server.http.sockets import table_socket
@@ -105,6 +106,7 @@ ROUTES = [
     Route("/api/v1/logout", logout, methods=["POST"]),
     Route("/api/v1/password", change_password, methods=["POST"]),
     Route("/api/v1/accounts/{name}/ban", ban, methods=["POST"]),
+    Route("/api/v1/me", me, methods=["GET"]),
     Route("/api/v1/tables", list_tables, methods=["GET"]),
     Route("/api/v1/tables", create_table, methods=["POST"]),
     Route("/api/v1/tables/{table_id}", close_table, methods=["DELETE"]),

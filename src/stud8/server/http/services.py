@@ -64,6 +64,8 @@ class RoomServices:
     hands: HandTexts
     # awaited before reading the hands, so a hand just finished is in the answer
     flush: Callable[[], Awaitable[None]] | None = None
+    # a player's bank balance (chips not at a table), read off the loop; None: not kept
+    bank: Callable[[str], int] | None = None
     startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     shutdown: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     # the limits on log-ins and sign-ups: counted here, or shared by the nodes of a room

@@ -49,6 +49,17 @@ class LoggedIn:
 
 
 @dataclass(frozen=True, slots=True)
+class Me:
+    """The logged-in account: its name as registered, whether it is an operator's,
+    and its bank ``balance`` in chips (the chips not at a table; null if the room
+    keeps no bank)."""
+
+    name: str
+    operator: bool
+    balance: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     ok: bool
 
@@ -203,6 +214,15 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "its table websockets are closed (4403). 404 if there is no such account.",
         None,
         Done,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/me",
+        "The account of the bearer token: its name, role and bank balance (the chips not "
+        "at a table; a buy-in, a top-up or a cash-out just made is in it).",
+        None,
+        Me,
         login=True,
     ),
     Endpoint("GET", "/api/v1/tables", "The lobby: every open table.", None, Tables),
