@@ -17,7 +17,7 @@ from stud8.server.wire.tournaments import (
 from stud8.tournament.definition import Level
 from stud8.tournament.director import Director, Phase
 
-__all__ = ["detail_of", "summary_of"]
+__all__ = ["detail_of", "places_out", "summary_of"]
 
 
 def summary_of(tid: int, director: Director, phase: str) -> TournamentSummary:
@@ -43,6 +43,21 @@ def summary_of(tid: int, director: Director, phase: str) -> TournamentSummary:
     )
 
 
+def places_out(director: Director) -> dict[int, tuple[int, int]]:
+    """The place (the first of those shared) and how many share it of each entry out
+    so far, as the director placed it when it went out (none while registration is
+    open: a late entry would change them): the first out of N entries is N-th."""
+    if director.registration_open:
+        return {}
+    placed: dict[int, tuple[int, int]] = {}
+    total, gone = len(director.entries), 0
+    for _hand, group in director.eliminations:  # first out first, each a tie group
+        gone += len(group)
+        for entry in group:
+            placed[entry] = (total - gone + 1, len(group))
+    return placed
+
+
 def detail_of(
     tid: int,
     director: Director,
@@ -66,11 +81,13 @@ def detail_of(
     places = {
         e.entry: (e.place, e.shared) for e in stored.values() if e.place is not None
     }  # from the database once paid
+    out_so_far = places_out(director)  # while it runs: the busted, placed
 
     def entry_of(entry: int) -> TournamentEntry:
         e = director.entries[entry]
         r = results.get(entry)
-        place, shared = (r.place, r.shared) if r else places.get(entry, (None, 1))
+        known = places.get(entry) or out_so_far.get(entry)
+        place, shared = (r.place, r.shared) if r else known if known else (None, 1)
         return TournamentEntry(
             entry=e.entry,
             player=e.player,
