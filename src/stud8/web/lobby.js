@@ -2,7 +2,7 @@
 // the form that opens a new table.
 
 import { $, $$, esc, api, toast } from "./util.js";
-import { go, header, bindLogout } from "./nav.js";
+import { go, header, bindLogout, tabsHTML } from "./nav.js";
 import { createTableHTML, bindCreateTable, mayOpenTables } from "./create_table.js";
 import { downloadHands } from "./history.js";
 import { rulesBrief } from "./words.js";
@@ -50,7 +50,7 @@ function closeHTML(id) {
 }
 
 export function lobbyView(app) {
-  app.innerHTML = `${header()}<main class="lobby">
+  app.innerHTML = `${header()}${tabsHTML("cash")}<main class="lobby">
   <div class="lobby-head"><h2>Tables</h2>
     <span class="lobby-links"><a href="#/replay" id="open-replayer" class="download">Hand replayer</a>
     <a href="#" id="download-hands" class="download">Download my hand histories</a></span></div>

@@ -11,6 +11,7 @@ import { HistoryPanel, PANEL_HTML } from "./history.js";
 import { Reveal, revealMs, stepText, showdownDone, resultsText } from "./showdown.js";
 import { gameName } from "./lobby.js";
 import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
+import * as tour from "./tourtable.js";
 
 const PHASES = { action: "", time_bank: " (time bank)", reconnect: " (extra time)" };
 
@@ -22,7 +23,7 @@ export function tableView(app, tableId, query) {
   let snapshotSeen = false;
   let stopped = false;
   let frame = 0;
-  const drawn = { bar: null, tools: null, offer: null, log: null, notice: null };
+  const drawn = { bar: null, tools: null, offer: null, log: null, notice: null, strip: null, tnotice: null, tend: null };
 
   app.innerHTML = `<header class="top table-top"><button id="to-lobby" aria-label="back to the lobby">← Lobby</button>
   <h1><span id="table-name">Table ${esc(tableId)}</span> <small id="table-info"></small></h1>
@@ -30,6 +31,7 @@ export function tableView(app, tableId, query) {
     <label class="four"><input type="checkbox" id="four-colour" ${prefs.fourColor ? "checked" : ""}> 4-colour</label>
     <span id="seat-controls" class="seat-controls"></span>
   </div></header>
+  <div id="tournament" class="t-strip" aria-label="the tournament" hidden></div><div id="t-notice"></div><div id="t-end"></div>
   <div id="offer"></div>
   <main class="room"><div id="table" class="table-area"></div>
   <div class="under"><div id="notice" class="notice" role="status"></div><div id="actions" class="action-bar"></div></div>
@@ -51,6 +53,12 @@ export function tableView(app, tableId, query) {
     },
     onFatal(code, reason) {
       if (code === 4401) { session.clear(); go("#/"); return; }
+      if (code === 4404 && state.tournament) { // a tournament's table closes when it breaks or ends
+        state.tableClosed = true;
+        tour.lookUpMyEntry(state, follow).then(schedule);
+        schedule();
+        return;
+      }
       showBanner(`This table is not available: ${reason || code}`, "error");
     },
   });
@@ -77,14 +85,26 @@ export function tableView(app, tableId, query) {
   function setRules(t) {
     state.rules = t;
     const s = t.stakes;
-    $("#table-info").textContent = `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
+    // at a tournament's table the stakes are the level's (the strip says them)
+    $("#table-info").textContent = state.tournament ? gameName(t) : `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
     if (t.name && t.name !== tableId) $("#table-name").textContent = t.name;
-    $("#rules-brief").textContent = rulesBrief(t);
-    $("#rules-list").innerHTML = rulesLines(t).map((line) => `<li>${esc(line)}</li>`).join("");
+    $("#rules-brief").textContent = state.tournament ? "Tournament" : rulesBrief(t);
+    const lines = state.tournament ? tour.tournamentRules(rulesLines(t)) : rulesLines(t);
+    $("#rules-list").innerHTML = lines.map((line) => `<li>${esc(line)}</li>`).join("");
     $("#rules-panel").hidden = false;
   }
 
   const dropQuery = () => window.history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
+
+  /** A tournament moved me: my new table (saying where I came from). */
+  function follow(to) {
+    if (stopped) return;
+    const table = typeof to === "string" ? to : to.to_table;
+    const why = typeof to === "string" ? "" : `&reason=${encodeURIComponent(to.reason)}`;
+    go(`#/table/${encodeURIComponent(table)}?moved=${encodeURIComponent(tableId)}${why}`);
+  }
+  tour.arrivedFrom(state, query);
+  if (query.moved) dropQuery();
 
   /** What the lobby asked for (sit with a buy-in, or wait for a seat), once we know the table. */
   function join() {
@@ -109,12 +129,14 @@ export function tableView(app, tableId, query) {
       if (d.table) setRules(d.table);
     } else if (t === "snapshot") {
       applySnapshot(state, d, v);
+      if (!tour.setTournament(state, d.tournament) && state.tournament && state.rules) setRules(state.rules);
       snapshotSeen = true;
       join();
     } else if (t === "event") {
       if (state.seq !== null && v <= state.seq) return; // seen already
       const mine = state.mySeat;
       applyEvent(state, d, v);
+      if (d.k === "tournament" && !tour.setTournament(state, d) && state.rules) setRules(state.rules);
       onEvent(d, mine);
     } else if (t === "turn") {
       if (applyTurn(state, d, v)) onTurn();
@@ -127,7 +149,10 @@ export function tableView(app, tableId, query) {
 
   function onEvent(ev, mine) {
     if (ev.k === "hand_finish") history.handFinished();
-    else if (ev.k === "leave" && ev.seat === mine) toast(myLeaveText(ev));
+    else if (ev.k === "moved") note(state, tour.onMoved(state, ev, follow));
+    else if (ev.k === "leave" && ev.seat === mine && ev.reason === "busted") tour.lookUpMyEntry(state, follow).then(schedule);
+    else if (ev.k === "leave" && ev.seat === mine && !state.tournament) toast(myLeaveText(ev));
+    else if (ev.k === "tournament" && ev.notice && ev.phase !== "finished") announce(ev.notice);
     else if (ev.k === "seat_offered" && ev.player === state.player) announce(`Seat ${ev.seat} is yours for ${ev.seconds} seconds`);
   }
 
@@ -171,10 +196,11 @@ export function tableView(app, tableId, query) {
     const o = state.offer;
     const offerKey = offerHTML(state) ? `${o.seat}:${o.player}` : "";
     if (offerKey !== drawn.offer) { drawn.offer = offerKey; $("#offer").innerHTML = offerHTML(state); }
+    drawTournament();
     drawLog();
     const myTurn = barMode(state) === "turn";
     document.body.classList.toggle("my-turn", myTurn);
-    document.title = `${myTurn ? "● Your turn · " : ""}Table ${tableId} · stud8`;
+    document.title = `${myTurn ? "● Your turn · " : ""}${state.tournament ? `${state.tournament.name}, table ${state.tournament.table_number}` : `Table ${tableId}`} · stud8`;
     const hand = state.hand;
     if (hand && showdownDone(hand) && hand.awards.length && !hand.announced) {
       hand.announced = true; // said once, and kept in the log after the next hand starts
@@ -186,6 +212,20 @@ export function tableView(app, tableId, query) {
     tick();
   }
 
+  function drawTournament() {
+    const strip = tour.stripHTML(state);
+    if (strip !== drawn.strip) {
+      drawn.strip = strip;
+      const el = $("#tournament");
+      el.innerHTML = strip;
+      el.hidden = !strip;
+    }
+    const tnotice = tour.noticeHTML(state);
+    if (tnotice !== drawn.tnotice) { drawn.tnotice = tnotice; $("#t-notice").innerHTML = tnotice; }
+    const tend = tour.endHTML(state);
+    if (tend !== drawn.tend) { drawn.tend = tend; $("#t-end").innerHTML = tend; }
+  }
+
   function drawLog() {
     const log = state.log.slice(-14);
     const key = `${state.log.length}:${log[log.length - 1] || ""}`;
@@ -195,6 +235,11 @@ export function tableView(app, tableId, query) {
   }
 
   function tick() {
+    if (state.tournament) {
+      tour.tickStrip(state, $("#tournament"));
+      const m = state.tournamentMove;
+      if (m && m.until <= Date.now()) { state.tournamentMove = null; schedule(); }
+    }
     const timer = state.timer;
     const clock = document.querySelector(".seat.to-act .clock");
     if (clock && timer) {
