@@ -100,6 +100,7 @@ class TournamentTable(Table):
     """A tournament's table (see the module)."""
 
     tournament_info: TournamentInfo | None = None
+    _info_at: float = 0.0  # the table's clock when the info came (its seconds_left then)
     _deal: DealOrder | None = None
     deal_number: int | None = None  # the director's number of the hand in play
 
@@ -108,7 +109,13 @@ class TournamentTable(Table):
         self._queue.put_nowait((order, None))  # type: ignore[arg-type]  # orders share the queue
 
     def snapshot(self) -> TableSnapshot:
-        return replace(super().snapshot(), tournament=self.tournament_info)
+        """The table now, with the tournament's clock as it stands now (the info is
+        sent when something changes: its ``seconds_left`` was the time left then)."""
+        info = self.tournament_info
+        if info is not None and info.seconds_left >= 0:
+            left = max(0.0, info.seconds_left - (self._clock.now() - self._info_at))
+            info = replace(info, seconds_left=round(left, 3))
+        return replace(super().snapshot(), tournament=info)
 
     # ------------------------------------------------------------ the players
     async def _handle(self, cmd: Command) -> None:
@@ -152,6 +159,7 @@ class TournamentTable(Table):
             self._schedule_start()
         elif isinstance(message, InfoOrder):
             self.tournament_info = message.info
+            self._info_at = self._clock.now()
             self._emit(message.info)
         else:
             await super()._internal(message)  # type: ignore[arg-type]
