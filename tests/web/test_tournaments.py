@@ -324,14 +324,26 @@ def test_a_scheduled_tournament_is_cancelled_and_an_operator_watches_the_clock(
     op.click("#nt-submit")
     op.wait_for_url("**/#/tournament/*")
     scheduled = int(op.url.rsplit("/", 1)[1])
+    # and one that costs more than a bank holds, its name as typed (markup shown as text)
+    dear = create(op, name="<b>High</b> roller", buy_in=5000, fee=100)
+    assert op.locator(".tourney-head h2").inner_text().startswith("<b>High</b> roller")
     ann.click("#tab-tournaments")
     row = ann.locator(f'section[data-group="registering"] tr[data-tournament="{scheduled}"]')
     assert "Scheduled:" in row.inner_text() and "Scheduled" in row.locator(".status").inner_text()
+    assert "<b>High</b> roller" in ann.locator(f'tr[data-tournament="{dear}"]').inner_text()
+    screenshot(ann, "tournament-lobby-phone")
+    assert_within(ann, PHONE["width"])
+    # the bank is checked: the register button is off, and says how short it is
+    open_tournament(ann, dear)
+    ann.wait_for_selector("#t-register[disabled]")
+    assert "Your bank is 4,100 short" in ann.locator("#t-entry").inner_text()
+    ann.click("#t-back")
     open_tournament(ann, scheduled)
     ann.click("#t-register")
     wait_bank(ann, BANK - 55)
     screenshot(ann, "tournament-scheduled-phone")
     assert_within(ann, PHONE["width"])
+    open_tournament(op, scheduled)
     op.wait_for_selector("table.t-entrants tr:has-text('ann')")
     op.click("#t-cancel")
     op.wait_for_selector("#t-cancel.armed")
@@ -371,5 +383,6 @@ def test_a_scheduled_tournament_is_cancelled_and_an_operator_watches_the_clock(
     boss.click("#tab-tournaments")
     finished = boss.locator('section[data-group="finished"] tr[data-tournament]')
     assert finished.count() == 2
+    assert boss.locator('section[data-group="registering"] tr[data-tournament]').count() == 1
     assert players.room.audit()
     assert players.console.errors == [], players.console.errors

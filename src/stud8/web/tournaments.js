@@ -50,8 +50,8 @@ function rowHTML(t) {
     <td>${esc(GAMES[t.game] || t.game)} <small class="structure">${esc(t.structure)}</small></td>
     <td>${esc(buyInText(t))}</td>
     <td class="start">${esc(startText(t))}</td>
-    <td class="entrants">${t.entries}/${t.max_entrants}</td>
-    <td class="pool">${chips(t.prize_pool)}</td>
+    <td class="entrants">${t.entries}/${t.max_entrants}<small class="phone-only"> entrants</small></td>
+    <td class="pool"><small class="phone-only">prize pool </small>${chips(t.prize_pool)}</td>
     <td class="status"><span class="phase-badge ${esc(t.phase)}">${esc(statusText(t))}</span></td>
     <td class="go"><button class="open-tournament" data-tournament="${id}">Open</button></td></tr>`;
 }
