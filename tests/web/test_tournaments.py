@@ -187,12 +187,18 @@ def test_a_sit_and_go_from_the_lobby_to_the_last_place(stage: Stage, tmp_path: P
     open_tournament(bob, tid)
     bob.click("#t-register")
     wait_bank(bob, BANK - BUY_IN - FEE)
+    bob.click("#tab-cash")  # he waits in the cash lobby
+    bob.wait_for_selector('tr[data-table="t1"]')
     op.wait_for_selector("table.t-entrants tr:has-text('bob')")
     fill_with_bots(op, 2)
 
-    # the tournament starts: each player's page takes him to his table
+    # the tournament starts: ann's page (on the tournament) takes her to her table;
+    # bob's lobby offers him his seat
+    ann.wait_for_url("**/#/table/*", timeout=15_000)
+    bob.wait_for_selector(".t-call:has-text('Hyper SNG') button.take-seat", timeout=15_000)
+    screenshot(bob, "tournament-take-your-seat-phone")
+    bob.click("button.take-seat")
     for page in (ann, bob):
-        page.wait_for_url("**/#/table/*", timeout=15_000)
         wait_state(page, "s.tournament && s.tournament.phase === 'running' && s.mySeat !== null")
     info = tournament_of(ann)
     assert info["players_left"] == 4 and info["prize_pool"] == 4 * BUY_IN
@@ -382,6 +388,7 @@ def test_a_scheduled_tournament_is_cancelled_and_an_operator_watches_the_clock(
     screenshot(op, "tournament-cancelled-table")
     boss.click("#tab-tournaments")
     finished = boss.locator('section[data-group="finished"] tr[data-tournament]')
+    finished.nth(1).wait_for()  # the list is loaded
     assert finished.count() == 2
     assert boss.locator('section[data-group="registering"] tr[data-tournament]').count() == 1
     assert players.room.audit()

@@ -18,6 +18,50 @@ const GROUPS = [
 const POLL_MS = 2000;
 const CONFIRM_MS = 4000;
 
+// The tournaments I registered in from this browser: when one starts, the lobbies
+// (cash and tournaments) offer my seat.
+const MINE_KEY = "stud8.myTournaments";
+
+export const mine = {
+  ids() {
+    try { return JSON.parse(localStorage.getItem(MINE_KEY) || "[]").filter((n) => Number.isInteger(n)); } catch { return []; }
+  },
+  add(id) { mine.save([...new Set([...mine.ids(), Number(id)])]); },
+  drop(id) { mine.save(mine.ids().filter((n) => n !== Number(id))); },
+  save(ids) { localStorage.setItem(MINE_KEY, JSON.stringify(ids.slice(-20))); },
+};
+
+/** Watch my tournaments (every few seconds) and, once one has seated me, offer my
+ * seat in `root`. Returns the function that stops watching. */
+export function watchMyTournaments(root) {
+  let stopped = false;
+  async function look() {
+    const calls = [];
+    for (const id of mine.ids()) {
+      const r = await api("GET", `/api/v1/tournaments/${id}`);
+      if (stopped) return;
+      if (r.status === 404) { mine.drop(id); continue; }
+      if (r.status !== 200) continue;
+      const d = r.data;
+      const entry = myEntry(d);
+      if (d.summary.phase === "finished" || d.summary.phase === "cancelled" || !entry || entry.out) {
+        if (d.summary.phase !== "registering") mine.drop(id);
+        continue;
+      }
+      if (d.summary.phase === "running" && entry.table_id) calls.push([d.summary, entry.table_id]);
+    }
+    root.innerHTML = calls.map(([t, table]) => `<div class="t-call" role="alert"><span>Your tournament <b>${esc(t.name)}</b> is running:</span>
+      <button class="take-seat" data-table="${esc(table)}">Take your seat</button></div>`).join("");
+  }
+  root.onclick = (e) => {
+    const b = e.target.closest("button.take-seat");
+    if (b) go(`#/table/${encodeURIComponent(b.dataset.table)}`);
+  };
+  look();
+  const timer = setInterval(look, POLL_MS * 2);
+  return () => { stopped = true; clearInterval(timer); };
+}
+
 /** The bank balance (GET /api/v1/me), or null if the room does not say. */
 export async function bankBalance() {
   const r = await api("GET", "/api/v1/me");
@@ -67,7 +111,7 @@ function groupHTML([key, title], list) {
 export function tournamentsView(app) {
   app.innerHTML = `${header()}${tabsHTML("tournaments")}<main class="lobby tlobby">
   <div class="lobby-head"><h2>Tournaments</h2><span class="bank-line" id="t-bank"></span></div>
-  <div id="t-groups"><p>Loading…</p></div>
+  <div id="t-calls"></div><div id="t-groups"><p>Loading…</p></div>
   <div id="t-create-slot"></div></main>`;
   bindLogout();
   let stopped = false;
@@ -89,7 +133,8 @@ export function tournamentsView(app) {
   }
   load();
   const timer = setInterval(load, POLL_MS * 2);
-  return { stop() { stopped = true; clearInterval(timer); } };
+  const unwatch = watchMyTournaments($("#t-calls"));
+  return { stop() { stopped = true; clearInterval(timer); unwatch(); } };
 }
 
 // ------------------------------------------------------------------ the create form
@@ -356,9 +401,11 @@ export function tournamentView(app, tid) {
     const base = `/api/v1/tournaments/${encodeURIComponent(tid)}`;
     if (b.id === "t-register") {
       b.disabled = true;
+      mine.add(tid);
       act("POST", `${base}/register`, null, () => "You are registered");
     } else if (b.id === "t-unregister") {
       b.disabled = true;
+      mine.drop(tid);
       act("POST", `${base}/unregister`, null, () => "You are unregistered: your buy-in and fee are back in your bank");
     } else if (b.id === "t-add-bots") {
       const count = Number($("#t-bot-count").value);

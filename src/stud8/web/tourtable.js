@@ -107,8 +107,10 @@ export function endHTML(state) {
   }
   const out = state.tournamentOut;
   if (out) {
-    const place = out.place ? `in <b>${ordinal(out.place)}</b> place${out.prize ? `: prize <b>${chips(out.prize)}</b> chips` : ""}` : "";
-    return `<section class="t-end out"><h2>You are out of the tournament</h2><p class="t-mine">You finished ${place || "(your place is known when late registration closes)"}.</p>${link}</section>`;
+    const place = out.place
+      ? `You finished <b>${ordinal(out.place)}</b> of ${t.entries}${out.prize ? `: prize <b>${chips(out.prize)}</b> chips` : ""}.`
+      : "Your place is known when late registration closes.";
+    return `<section class="t-end out"><h2>You are out of the tournament</h2><p class="t-mine">${place}</p>${link}</section>`;
   }
   if (state.tableClosed) return `<section class="t-end"><h2>This table is closed</h2>${link}</section>`;
   return "";
@@ -164,7 +166,10 @@ export async function lookUpMyEntry(state, goTo) {
   const mine = myEntry(r.data);
   if (!mine) return;
   if (!mine.out && mine.table_id && mine.table_id !== state.tableId) { goTo(mine.table_id); return; }
-  if (mine.out) state.tournamentOut = { place: mine.place, prize: mine.prize, shared: mine.shared };
+  if (!mine.out) return;
+  // a place in the money is paid at the end: its prize is the payouts' (unless shared)
+  const paid = mine.place && mine.shared === 1 ? r.data.payouts.find((p) => p.place === mine.place) : null;
+  state.tournamentOut = { place: mine.place, prize: mine.prize || (paid ? paid.prize : 0), shared: mine.shared };
 }
 
 /** The clock in the strip, once a quarter second. */
