@@ -185,7 +185,19 @@ SERVER_PARTS: dict[str, set[str]] = {
     "accounts": {"storage", "books", "wire"},
     "edge": {"bus", "wire", "table"},
     "room": {"table", "bus", "books", "wire", "clock", "storage"},
-    "http": {"edge", "room", "accounts", "wire", "books", "settings", "collector", "table"},
+    "http": {
+        "edge",
+        "room",
+        "accounts",
+        "wire",
+        "books",
+        "settings",
+        "collector",
+        "table",
+        "tournaments",
+    },
+    # the tournaments: their owner tasks run the director and their tables
+    "tournaments": {"table", "bus", "books", "wire", "clock", "storage"},
     "admin": {"accounts", "books", "storage", "cluster"},
     # a room on several nodes: leases and heartbeats in Redis, the tables it runs
     "cluster": {"table", "bus", "books", "room", "storage", "wire", "clock"},
@@ -203,10 +215,17 @@ SERVER_PARTS: dict[str, set[str]] = {
         "settings",
         "storage",
         "table",
+        "tournaments",
     },
 }
 TABLE_VOCABULARY = {"commands", "events", "snapshot", "spec", "status", "books"}
-TABLE_HOSTS = {("bus", "local"), ("room", "lobby"), ("runtime", "")}
+TABLE_HOSTS = {
+    ("bus", "local"),
+    ("room", "lobby"),
+    ("runtime", ""),
+    ("tournaments", "runner"),
+    ("tournaments", "manager"),
+}
 
 
 def _server_modules() -> list[Path]:

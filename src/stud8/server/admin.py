@@ -3,7 +3,8 @@
 ``stud8 admin audit [--database URL]`` checks the chip ledger
 (:meth:`stud8.server.books.ledger.Ledger.audit`): every transaction balanced, every
 cached balance equal to its entries, nothing negative, every pot empty, and the
-chips issued equal to the chips held (banks + tables + rake). It prints the report
+chips issued equal to the chips held (banks + tables + rake + tournaments' prize
+pools and fees). It prints the report
 and exits 0 if the books balance, 1 if not, 2 if the database has no schema.
 It only reads.
 

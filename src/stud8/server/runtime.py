@@ -59,7 +59,7 @@ import logging
 import os
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import Engine, text
 from starlette.applications import Starlette
@@ -76,6 +76,7 @@ from stud8.server.books.memory import MemoryBooks
 from stud8.server.books.recovery import RecoveryReport, recover
 from stud8.server.books.room import RoomBooks
 from stud8.server.books.seats import TableStore
+from stud8.server.books.tournaments import TournamentStore
 from stud8.server.books.writer import RoomWriter
 from stud8.server.bus.channels import PREFIX
 from stud8.server.bus.local import LocalBus
@@ -91,6 +92,7 @@ from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.table.books import TableBooks
 from stud8.server.table.spec import TableSpec
+from stud8.server.tournaments.manager import Tournaments
 
 log = logging.getLogger("stud8.server")
 
@@ -124,16 +126,20 @@ def room_app(
     default_spec: TableSpec | None = None,
     keeper: TableKeeper | None = None,
     writer: RoomWriter | None = None,
+    tournament_store: TournamentStore | None = None,
+    tournament_spec: TableSpec | None = None,
     bank: Callable[[str], int] | None = None,
     chat: ChatBook | None = None,
     invitations: Invitations | None = None,
 ) -> Starlette:
     """The room's web app on these accounts and books (see the module).
-    ``app.state.room`` is its :class:`~stud8.server.http.services.RoomServices`."""
+    ``app.state.room`` is its :class:`~stud8.server.http.services.RoomServices`; with a
+    ``tournament_store`` (and a writer: a room on a database), ``app.state.tournaments``
+    its :class:`~stud8.server.tournaments.manager.Tournaments` (their tables run at
+    the pace of ``tournament_spec``, by default the ready tables')."""
     bus = LocalBus()
-    lobby = Lobby(
-        books=books, clock=clock or AsyncioClock(), bus=bus, deck_source=deck_source, keeper=keeper
-    )
+    clock = clock or AsyncioClock()
+    lobby = Lobby(books=books, clock=clock, bus=bus, deck_source=deck_source, keeper=keeper)
     edge = Edge(
         bus,
         rate=settings.rate_per_second,
@@ -166,9 +172,36 @@ def room_app(
         room.chat = chat
     if invitations is not None:
         room.invitations = invitations
+    tournaments: Tournaments | None = None
+    if tournament_store is not None and writer is not None:
+        tournaments = Tournaments(
+            store=tournament_store,
+            writer=writer,
+            bus=bus,
+            clock=clock,
+            spec=replace(tournament_spec or spec, bots=0),
+            bot_names=lobby.new_bot_name,
+            deck_source=deck_source,
+        )
+        lobby.hidden = tournaments.hidden
+        store = tournament_store
+
+        def bot_floor() -> int:  # the first bot number nobody had (tables, tournaments)
+            named = [n[3:] for n in store.bot_names() if n.startswith("bot")]
+            known = [int(n) for n in named if n.isascii() and n.isdigit()]
+            return max(next_bot_number(store.ledger), max(known, default=0) + 1)
+
+        async def restore_tournaments() -> None:
+            lobby.number_bots_from(await asyncio.to_thread(bot_floor))
+            await tournaments.restore()
+
+        room.startup.append(restore_tournaments)  # after the tables (the bots' numbers)
+        room.shutdown.insert(0, tournaments.stop)
     if writer is not None:
         room.shutdown.append(writer.drain)  # after the hands in play are cancelled
-    return create_app(room)
+    app = create_app(room)
+    app.state.tournaments = tournaments
+    return app
 
 
 @dataclass
@@ -282,6 +315,7 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         default_spec=spec,
         keeper=RoomKeeper(tables, plan),
         writer=writer,
+        tournament_store=TournamentStore(engine, ledger),
         bank=lambda name: bank_balance(reads, name),
         chat=ChatStore(requests_engine),
         invitations=StoredInvitations(requests_engine),

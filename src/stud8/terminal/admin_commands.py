@@ -34,7 +34,8 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "audit",
         help="check that the chip ledger balances (exit 0) or not (exit 1)",
         description="Check the chip ledger: all balances + chips on tables + rake collected "
-        "= all chips ever issued, every transaction balanced.",
+        "+ tournaments' prize pools and fees = all chips ever issued, every transaction "
+        "balanced.",
     )
     a.add_argument(
         "--database",

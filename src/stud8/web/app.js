@@ -6,6 +6,7 @@ import { lobbyView } from "./lobby.js";
 import { tableView } from "./table.js";
 import { replayerView, replayFileLater } from "./replayer.js";
 import { joinCode, joinView } from "./invite.js";
+import { tournamentsView, tournamentView } from "./tournaments.js";
 
 const app = $("#app");
 let current = null; // the view that is showing: {stop()}
@@ -16,6 +17,7 @@ function route() {
   showBanner(null);
   const hash = location.hash || "#/";
   const m = hash.match(/^#\/table\/([^/?]+)(?:\?(.*))?$/);
+  const t = hash.match(/^#\/tournament\/(\d{1,12})$/);
   const replay = hash.match(/^#\/replay(?:\/([^/?]+))?\/?$/);
   const code = joinCode(hash);
   if (replay) {
@@ -28,6 +30,10 @@ function route() {
   } else if (m) {
     const query = Object.fromEntries(new URLSearchParams(m[2] || ""));
     current = tableView(app, decodeURIComponent(m[1]), query);
+  } else if (t) {
+    current = tournamentView(app, t[1]);
+  } else if (hash === "#/tournaments") {
+    current = tournamentsView(app);
   } else {
     current = lobbyView(app);
   }

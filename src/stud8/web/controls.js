@@ -4,6 +4,7 @@
 import { $, toast } from "./util.js";
 import { inPlayingHand, maxSeats } from "./store.js";
 import { rememberBuyIn, rememberedBuyIn } from "./hud.js";
+import { tournamentControlsHTML } from "./tourtable.js";
 
 export const DIALOG_HTML = `<dialog id="money-dialog" aria-labelledby="md-title">
 <form method="dialog" id="md-form"><h2 id="md-title"></h2>
@@ -56,6 +57,7 @@ function full(state) {
 /** The controls in the header, by what I am at this table now. */
 export function controlsHTML(state) {
   if (!state.player) return "";
+  if (state.tournament) return tournamentControlsHTML(state); // no buy-in, top-up, leaving or waiting list
   const me = state.mySeat !== null ? state.seats[state.mySeat] : null;
   if (me) {
     if (me.leaving) return `<span class="status">Leaving after this hand</span>`;

@@ -2,12 +2,13 @@
 // the form that opens a new table.
 
 import { $, $$, esc, api, toast } from "./util.js";
-import { go, header, bindLogout } from "./nav.js";
+import { go, header, bindLogout, tabsHTML } from "./nav.js";
 import { createTableHTML, bindCreateTable, mayOpenTables } from "./create_table.js";
 import { downloadHands } from "./history.js";
 import { rulesBrief } from "./words.js";
 import { refreshBank, rememberBuyIn, rememberedBuyIn } from "./hud.js";
 import { privateMark, inviteButton, openInvitation, showInvitation } from "./invite.js";
+import { watchMyTournaments } from "./tournaments.js";
 
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
@@ -52,8 +53,8 @@ function closeHTML(id) {
 }
 
 export function lobbyView(app) {
-  app.innerHTML = `${header()}<main class="lobby">
-  <div class="lobby-head"><h2>Tables</h2>
+  app.innerHTML = `${header()}${tabsHTML("cash")}<main class="lobby">
+  <div id="t-calls"></div><div class="lobby-head"><h2>Tables</h2>
     <span class="lobby-links"><a href="#/replay" id="open-replayer" class="download">Hand replayer</a>
     <a href="#" id="download-hands" class="download">Download my hand histories</a></span></div>
   <table class="tables" aria-label="tables"><thead><tr><th>Table</th><th>Game</th><th>Stakes</th><th>Seats</th><th>Players</th><th>Avg pot</th><th></th></tr></thead>
@@ -134,6 +135,7 @@ export function lobbyView(app) {
   load();
   refreshBank();
   const timer = setInterval(load, 5000);
-  return { stop() { stopped = true; clearInterval(timer); } };
+  const unwatch = watchMyTournaments($("#t-calls")); // a tournament of mine that has started
+  return { stop() { stopped = true; clearInterval(timer); unwatch(); } };
 }
 

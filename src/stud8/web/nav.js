@@ -16,6 +16,13 @@ export function header() {
   return `<header class="top"><h1>stud8 <small>Seven Card Stud Hi/Lo</small></h1><div class="me">${me}</div></header>`;
 }
 
+/** The lobby's tabs: the cash tables and the tournaments. */
+export function tabsHTML(active) {
+  const tab = (key, href, text) =>
+    `<a href="${href}" class="tab${key === active ? " active" : ""}" id="tab-${key}"${key === active ? ' aria-current="page"' : ""}>${text}</a>`;
+  return `<nav class="tabs" aria-label="lobby">${tab("cash", "#/", "Cash tables")}${tab("tournaments", "#/tournaments", "Tournaments")}</nav>`;
+}
+
 export function bindLogout() {
   const b = $("#logout");
   if (b) b.onclick = async () => { await api("POST", "/api/v1/logout"); session.clear(); go("#/"); };

@@ -18,7 +18,7 @@ function place(seat, anchor, count) {
 function emptySeatHTML(state, seat) {
   const offer = state.offer;
   const held = offer && offer.seat === seat;
-  const canSit = state.player && state.mySeat === null;
+  const canSit = state.player && state.mySeat === null && !state.tournament; // a tournament seats its players
   const inner = held && offer.player !== state.player
     ? `<span class="muted">held for ${esc(offer.player)}</span>`
     : canSit

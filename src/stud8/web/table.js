@@ -13,6 +13,7 @@ import { Reveal, revealMs, stepText, showdownDone, resultsText } from "./showdow
 import { gameName } from "./lobby.js";
 import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
 import { bankHTML, refreshBank, clockText, myHandHTML, TurnSound } from "./hud.js";
+import * as tour from "./tourtable.js";
 
 const PHASES = { action: "", time_bank: " (time bank)", reconnect: " (extra time)" };
 
@@ -24,7 +25,7 @@ export function tableView(app, tableId, query) {
   let snapshotSeen = false;
   let stopped = false;
   let frame = 0;
-  const drawn = { bar: null, tools: null, offer: null, log: null, notice: null, mine: null, away: null };
+  const drawn = { bar: null, tools: null, offer: null, log: null, notice: null, mine: null, away: null, strip: null, tnotice: null, tend: null };
   const sound = new TurnSound();
   let beeped = null; // the turn the sound was played for
 
@@ -35,6 +36,7 @@ export function tableView(app, tableId, query) {
     <label class="four"><input type="checkbox" id="four-colour" ${prefs.fourColor ? "checked" : ""}> 4-colour</label>
     <span id="seat-controls" class="seat-controls"></span>
   </div></header>
+  <div id="tournament" class="t-strip" aria-label="the tournament" hidden></div><div id="t-notice"></div><div id="t-end"></div>
   <div id="offer"></div>
   <main class="room"><div id="table" class="table-area"></div>
   <div class="under"><div id="notice" class="notice" role="status"></div><div id="away" class="away-prompt"></div><div id="my-hand" class="my-hand" aria-label="your hand"></div><div id="actions" class="action-bar"></div></div>
@@ -56,7 +58,12 @@ export function tableView(app, tableId, query) {
     },
     onFatal(code, reason) {
       if (code === 4401) { session.clear(); go("#/"); return; }
-      // 4404: no such table (a private one the player was not invited to says the same)
+      if (code === 4404 && state.tournament) { // a tournament's table closes when it breaks or ends
+        state.tableClosed = true;
+        tour.lookUpMyEntry(state, follow).then(schedule);
+        schedule();
+        return;
+      }
       showBanner(code === 4404 ? `No such table: ${tableId}` : `This table is not available: ${reason || code}`, "error");
     },
   });
@@ -84,14 +91,26 @@ export function tableView(app, tableId, query) {
   function setRules(t) {
     state.rules = t;
     const s = t.stakes;
-    $("#table-info").textContent = `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
+    // at a tournament's table the stakes are the level's (the strip says them)
+    $("#table-info").textContent = state.tournament ? gameName(t) : `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
     if (t.name && t.name !== tableId) $("#table-name").textContent = t.name;
-    $("#rules-brief").textContent = rulesBrief(t);
-    $("#rules-list").innerHTML = rulesLines(t).map((line) => `<li>${esc(line)}</li>`).join("");
+    $("#rules-brief").textContent = state.tournament ? "Tournament" : rulesBrief(t);
+    const lines = state.tournament ? tour.tournamentRules(rulesLines(t)) : rulesLines(t);
+    $("#rules-list").innerHTML = lines.map((line) => `<li>${esc(line)}</li>`).join("");
     $("#rules-panel").hidden = false;
   }
 
   const dropQuery = () => window.history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
+
+  /** A tournament moved me: my new table (saying where I came from). */
+  function follow(to) {
+    if (stopped) return;
+    const table = typeof to === "string" ? to : to.to_table;
+    const why = typeof to === "string" ? "" : `&reason=${encodeURIComponent(to.reason)}`;
+    go(`#/table/${encodeURIComponent(table)}?moved=${encodeURIComponent(tableId)}${why}`);
+  }
+  tour.arrivedFrom(state, query);
+  if (query.moved) dropQuery();
 
   /** What the lobby asked for (sit with a buy-in, or wait for a seat), once we know the table. */
   function join() {
@@ -117,12 +136,14 @@ export function tableView(app, tableId, query) {
     } else if (t === "snapshot") {
       applySnapshot(state, d, v);
       if (snapshotSeen) chat.loadHistory(); // back after missing too much: the chat too
+      if (!tour.setTournament(state, d.tournament) && state.tournament && state.rules) setRules(state.rules);
       snapshotSeen = true;
       join();
     } else if (t === "event") {
       if (state.seq !== null && v <= state.seq) return; // seen already
       const mine = state.mySeat;
       applyEvent(state, d, v);
+      if (d.k === "tournament" && !tour.setTournament(state, d) && state.rules) setRules(state.rules);
       onEvent(d, mine);
     } else if (t === "turn") {
       if (applyTurn(state, d, v)) onTurn();
@@ -137,7 +158,10 @@ export function tableView(app, tableId, query) {
     if (["sit", "top_up", "leave"].includes(ev.k) && (ev.seat === mine || ev.player === state.player)) refreshBank();
     if (ev.k === "chat") chat.add(ev);
     else if (ev.k === "hand_finish") history.handFinished();
-    else if (ev.k === "leave" && ev.seat === mine) toast(myLeaveText(ev));
+    else if (ev.k === "moved") note(state, tour.onMoved(state, ev, follow));
+    else if (ev.k === "leave" && ev.seat === mine && ev.reason === "busted") tour.lookUpMyEntry(state, follow).then(schedule);
+    else if (ev.k === "leave" && ev.seat === mine && !state.tournament) toast(myLeaveText(ev));
+    else if (ev.k === "tournament" && ev.notice && ev.phase !== "finished") announce(ev.notice);
     else if (ev.k === "seat_offered" && ev.player === state.player) announce(`Seat ${ev.seat} is yours for ${ev.seconds} seconds`);
   }
 
@@ -195,11 +219,12 @@ export function tableView(app, tableId, query) {
     const o = state.offer;
     const offerKey = offerHTML(state) ? `${o.seat}:${o.player}` : "";
     if (offerKey !== drawn.offer) { drawn.offer = offerKey; $("#offer").innerHTML = offerHTML(state); }
+    drawTournament();
     drawLog();
     chat.refresh();
     const myTurn = barMode(state) === "turn";
     document.body.classList.toggle("my-turn", myTurn);
-    document.title = `${myTurn ? "● Your turn · " : ""}Table ${tableId} · stud8`;
+    document.title = `${myTurn ? "● Your turn · " : ""}${state.tournament ? `${state.tournament.name}, table ${state.tournament.table_number}` : `Table ${tableId}`} · stud8`;
     const hand = state.hand;
     if (hand && showdownDone(hand) && hand.awards.length && !hand.announced) {
       hand.announced = true; // said once, and kept in the log after the next hand starts
@@ -209,6 +234,20 @@ export function tableView(app, tableId, query) {
       drawLog();
     }
     tick();
+  }
+
+  function drawTournament() {
+    const strip = tour.stripHTML(state);
+    if (strip !== drawn.strip) {
+      drawn.strip = strip;
+      const el = $("#tournament");
+      el.innerHTML = strip;
+      el.hidden = !strip;
+    }
+    const tnotice = tour.noticeHTML(state);
+    if (tnotice !== drawn.tnotice) { drawn.tnotice = tnotice; $("#t-notice").innerHTML = tnotice; }
+    const tend = tour.endHTML(state);
+    if (tend !== drawn.tend) { drawn.tend = tend; $("#t-end").innerHTML = tend; }
   }
 
   function drawLog() {
@@ -223,6 +262,11 @@ export function tableView(app, tableId, query) {
   }
 
   function tick() {
+    if (state.tournament) {
+      tour.tickStrip(state, $("#tournament"));
+      const m = state.tournamentMove;
+      if (m && m.until <= Date.now()) { state.tournamentMove = null; schedule(); }
+    }
     const timer = state.timer;
     const clock = document.querySelector(".seat.to-act .clock");
     if (clock && timer) {

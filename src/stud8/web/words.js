@@ -129,6 +129,9 @@ export function leaveText(ev) {
     case "sat_out": return `${ev.player} sat out too long and is stood up (${ev.chips} chips back to the account)`;
     case "no_chips": return `${ev.player} has no chips left and leaves`;
     case "table_closed": return `${ev.player} leaves with ${ev.chips}: the table is closing`;
+    case "busted": return `${ev.player} is out of the tournament`;
+    case "moved": return `${ev.player} moves to another table with ${ev.chips}`;
+    case "closed": return `${ev.player} leaves: the table is closing`;
     default: return `${ev.player} leaves with ${ev.chips}`;
   }
 }

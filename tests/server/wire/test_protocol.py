@@ -235,6 +235,7 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
         "turn",
         "waiting_list",
         "offer",
+        "tournament",
     ]
     assert snap["turn"] == {"k": "timer", "seat": 1, "phase": "action", "seconds": 10.0,
                             "deadline": 1010.0}  # fmt: skip

@@ -14,6 +14,9 @@ Accounts (money is whole chips, ``int`` only):
     transaction, so it is zero between transactions.
 ``rake``
     The rake collected.
+``prizes:<tournament>``, ``fees:<tournament>``
+    A tournament's prize pool (the buy-ins, until the prizes are paid) and the
+    fees it took for the house (:mod:`stud8.server.books.tournaments`).
 
 Every movement is a transaction whose entries sum to zero, written in one
 database transaction together with the accounts' cached balances. A hand is
@@ -188,7 +191,8 @@ class HandMoney:
 # ------------------------------------------------------------------ audit
 @dataclass(frozen=True)
 class AuditReport:
-    """The books checked: ``issued`` must equal ``banks + tables + pots + rake``."""
+    """The books checked: ``issued`` must equal ``banks + tables + pots + rake +
+    prizes + fees`` (the tournaments' prize pools and fees)."""
 
     issued: int
     banks: int
@@ -198,6 +202,8 @@ class AuditReport:
     accounts: int
     transactions: int
     entries: int
+    prizes: int = 0
+    fees: int = 0
     problems: tuple[str, ...] = field(default=())
 
     @property
@@ -206,12 +212,13 @@ class AuditReport:
 
     @property
     def held(self) -> int:
-        return self.banks + self.tables + self.pots + self.rake
+        return self.banks + self.tables + self.pots + self.rake + self.prizes + self.fees
 
     def __str__(self) -> str:
         lines = [
             f"issued {self.issued} = banks {self.banks} + tables {self.tables}"
-            f" + pots {self.pots} + rake {self.rake} ({self.held})",
+            f" + pots {self.pots} + rake {self.rake}"
+            f" + prizes {self.prizes} + fees {self.fees} ({self.held})",
             f"{self.accounts} accounts, {self.transactions} transactions, {self.entries} entries",
             "OK" if self.ok else f"{len(self.problems)} PROBLEM(S):",
             *(f"  - {p}" for p in self.problems),
@@ -370,6 +377,8 @@ class Ledger:
         legs: list[tuple[str, int]] = []
         for player, chips in sorted(contributions.items()):
             _chips(chips, f"the contribution of {player}")
+            if not chips:
+                continue  # nothing moves (a tournament's seat has no table account)
             seat = table_account(table, player)
             legs += [(seat, -chips), (the_pot, chips), (the_pot, -chips), (seat, chips)]
         return self.transfer(
@@ -550,7 +559,7 @@ def _audit(session: Session) -> AuditReport:
             select(Entry.account_id, func.sum(Entry.amount)).group_by(Entry.account_id)
         )
     }
-    totals = dict.fromkeys(("issuance", "bank", "table", "pot", "rake"), 0)
+    totals = dict.fromkeys(("issuance", "bank", "table", "pot", "rake", "prizes", "fees"), 0)
     accounts = list(session.scalars(select(Account).order_by(Account.name)))
     for account in accounts:
         derived = int(sums.get(account.id, 0))
@@ -572,6 +581,8 @@ def _audit(session: Session) -> AuditReport:
         tables=totals["table"],
         pots=totals["pot"],
         rake=totals["rake"],
+        prizes=totals["prizes"],
+        fees=totals["fees"],
         accounts=len(accounts),
         transactions=session.scalar(select(func.count()).select_from(Transaction)) or 0,
         entries=session.scalar(select(func.count()).select_from(Entry)) or 0,

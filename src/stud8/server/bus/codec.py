@@ -85,7 +85,7 @@ from stud8.server.bus.fields import (
     tuple_of,
 )
 from stud8.server.table.commands import Command, Reply
-from stud8.server.table.events import Numbered, TableEvent, TimerStarted
+from stud8.server.table.events import Numbered, TableEvent, TimerStarted, TournamentInfo
 from stud8.server.table.snapshot import CatchUp, OfferSnapshot, SeatSnapshot, TableSnapshot
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.status import TableStatus
@@ -112,7 +112,8 @@ FORMAT = 4  # the format this node writes (see the module's versioning rule)
 # before any release wrote format 1; format 3 (the spec gained sit_out_on_timeout)
 # replaced format 2 before any release wrote it: no node reads either any more.
 # Format 4 (the chat: a command, an event, and a spec's observer_chat; the spec's
-# private) replaced format 3 before any release wrote it.
+# private; a tournament's table: the tournament and moved events, the snapshot's
+# tournament) replaced format 3 before any release wrote it.
 READS = frozenset({4})  # the formats it reads
 Bytes = bytes | bytearray | memoryview  # what a decoder reads
 
@@ -270,6 +271,13 @@ def _timer(v: JSON, what: str) -> TimerStarted:
     return event
 
 
+def _tournament(v: JSON, what: str) -> TournamentInfo:
+    event = _event(v, what)
+    if type(event) is not TournamentInfo:
+        bad(what, "must be a tournament event", v)
+    return event
+
+
 def _numbered(v: JSON, what: str, start: int = 0) -> Numbered:
     """The generic layout's reading (``_NUMBERED``), written out: the most read."""
     if type(v) is not list or len(v) != start + 4:
@@ -308,6 +316,7 @@ _BY_ANNOTATION: dict[str, Codec] = {
     "tuple[LegalAction, ...] | None": (_enc_legals, optional(tuple_of(_legal)), "legal_actions?"),
     "AnyEvent": (_enc_event, _event, "event"),
     "TimerStarted | None": (or_none(_enc_event), optional(_timer), "timer?"),
+    "TournamentInfo | None": (or_none(_enc_event), optional(_tournament), "tournament?"),
 }
 
 

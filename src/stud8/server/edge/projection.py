@@ -121,4 +121,5 @@ def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> S
         turn=snap.turn,
         waiting_list=snap.waiting_list,
         offer=offer,
+        tournament=snap.tournament,
     )

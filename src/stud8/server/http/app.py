@@ -86,6 +86,20 @@ from stud8.server.http.replays import hand_list, hand_replay, replay_file
 from stud8.server.http.services import RoomServices
 from stud8.server.http.sockets import table_socket
 from stud8.server.http.tables import close_table, create_table, list_tables
+from stud8.server.http.tournaments import (
+    add_bots,
+    cancel_tournament,
+    create_tournament,
+    list_tournaments,
+    show_tournament,
+    summary,
+)
+from stud8.server.http.tournaments import (
+    register as register_tournament,
+)
+from stud8.server.http.tournaments import (
+    unregister as unregister_tournament,
+)
 from stud8.server.wire.limits import MAX_REPLAY_BYTES
 from stud8.server.wire.schemas import json_schemas
 
@@ -120,6 +134,16 @@ ROUTES = [
     Route("/api/v1/hands/list", hand_list, methods=["GET"]),
     Route("/api/v1/hands/{hand_id}/replay", hand_replay, methods=["GET"]),
     Route("/api/v1/replays", replay_file, methods=["POST"]),
+    Route("/api/v1/tournaments", list_tournaments, methods=["GET"]),
+    Route("/api/v1/tournaments", create_tournament, methods=["POST"]),
+    Route("/api/v1/tournaments/{tournament_id}", show_tournament, methods=["GET"]),
+    Route("/api/v1/tournaments/{tournament_id}", cancel_tournament, methods=["DELETE"]),
+    Route("/api/v1/tournaments/{tournament_id}/register", register_tournament, methods=["POST"]),
+    Route(
+        "/api/v1/tournaments/{tournament_id}/unregister", unregister_tournament, methods=["POST"]
+    ),
+    Route("/api/v1/tournaments/{tournament_id}/bots", add_bots, methods=["POST"]),
+    Route("/api/v1/tournaments/{tournament_id}/summary", summary, methods=["GET"]),
     Route("/api/v1/schemas", schemas, methods=["GET"]),
     Route("/health", health, methods=["GET"]),
     Route("/ready", ready, methods=["GET"]),

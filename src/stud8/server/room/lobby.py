@@ -142,6 +142,7 @@ class Lobby:
         self._used: set[str] = set()  # every table id the room ever had
         self._numbers = itertools.count(1)
         self._bot_numbers = itertools.count(1)
+        self.hidden: set[str] = set()  # tables on the bus it does not list (tournaments')
 
     def get(self, table_id: str) -> TableEntry | None:
         return self.tables.get(table_id)
@@ -239,10 +240,14 @@ class Lobby:
             await self.seat_bot(table_id, seat, spec.max_buy_in, spec.bot_policy)
         return table
 
+    def new_bot_name(self) -> str:
+        """A bot's name never used in this room (``bot<N>``)."""
+        return f"bot{next(self._bot_numbers)}"
+
     async def seat_bot(self, table_id: str, seat: int, amount: int, policy: str = "rules") -> None:
         if table_id not in self.tables:
             raise NoSuchTableError(f"no table {table_id}")
-        name = f"bot{next(self._bot_numbers)}"
+        name = self.new_bot_name()
         command = SeatBot(player=name, seat=seat, amount=amount, policy=policy)
         reply = await self.bus.send(table_id, command)
         if not reply.ok:
@@ -307,5 +312,5 @@ class Lobby:
         return [
             to_json(lobby_table(t.table_id, t.name, t.spec, t.status))
             for t in self.room_bus.directory().values()
-            if visible is None or visible(t.table_id, t.spec)
+            if (visible is None or visible(t.table_id, t.spec)) and t.table_id not in self.hidden
         ]

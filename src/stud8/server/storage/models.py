@@ -35,6 +35,13 @@
     A private table's invitation (who opened the table, its code: null once revoked)
     and the accounts the code admitted, who keep their access. See
     ``stud8.server.books.invitations``.
+``tournaments``, ``tournament_entries``
+    Every tournament (its ``TournamentDefinition`` as JSON, its phase, and the whole
+    state of its director and tables as JSON, written with every change, so a
+    restart resumes it) and its entries (a player's buy-in; its status
+    ``registered``, ``unregistered`` or ``refunded``; the place and prize at the end).
+    The money is the ledger's (``prizes:<tournament>``, ``fees:<tournament>``); see
+    ``stud8.server.books.tournaments``.
 
 Changing these tables means a new Alembic revision in ``migrations/versions``.
 """
@@ -46,7 +53,7 @@ from datetime import UTC, datetime
 from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-ACCOUNT_KINDS = ("issuance", "bank", "table", "pot", "rake")
+ACCOUNT_KINDS = ("issuance", "bank", "table", "pot", "rake", "prizes", "fees")
 TRANSACTION_KINDS = (
     "grant",
     "buy_in",
@@ -57,6 +64,10 @@ TRANSACTION_KINDS = (
     "rake",
     "credit",
     "debit",
+    "tournament_buy_in",
+    "tournament_unregister",
+    "tournament_prizes",
+    "tournament_cancel",
 )
 
 
@@ -250,4 +261,36 @@ class TableGuest(Base):
     __table_args__ = (
         Index("ix_table_guests_table_account", "table_id", "account", unique=True),
         Index("ix_table_guests_account", "account"),
+    )
+
+
+class TournamentRow(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    definition: Mapped[str] = mapped_column(Text)  # JSON: TournamentDefinition.to_dict()
+    phase: Mapped[str] = mapped_column(String(16))  # registering, running, finished, cancelled
+    state: Mapped[str | None] = mapped_column(Text, default=None)  # JSON: director and tables
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class TournamentEntryRow(Base):
+    __tablename__ = "tournament_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    entry: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(String(200))
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(16), default="registered")
+    place: Mapped[int | None] = mapped_column(Integer, default=None)
+    shared: Mapped[int] = mapped_column(Integer, default=1)
+    prize: Mapped[int] = mapped_column(BigInteger, default=0)
+    registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    __table_args__ = (
+        Index("ix_tournament_entries_entry", "tournament_id", "entry", unique=True),
+        Index("ix_tournament_entries_player", "player"),
     )

@@ -147,6 +147,58 @@ class ChatSaid(TableEvent):
     kind: ClassVar[str] = "chat"
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentInfo(TableEvent):
+    """The tournament this table plays in, as it stands (a tournament's tables only;
+    sent when it changes, and in the snapshot). ``level`` and its stakes (``ante``,
+    ``bring_in``, ``small_bet``, ``big_bet``), the next level's (``next_*``, 0 at
+    the last level), ``seconds_left`` until the next level (-1: none, or a level of
+    hands), ``on_break``; ``players_left`` of ``entries``, ``average_stack`` and
+    ``prize_pool``; ``standings``: the players still in, most chips first (a
+    player's place now is his index + 1); ``prizes``: (place, prize) of the paid
+    places; once it is over, ``results``: every player, first place first, with
+    ``result_prizes`` (place, prize) beside each. ``phase``: registering, running,
+    finished or cancelled; ``notice``: what just happened ("final table", ...)."""
+
+    tournament_id: int
+    name: str
+    table_number: int
+    phase: str
+    level: int
+    ante: int
+    bring_in: int
+    small_bet: int
+    big_bet: int
+    next_ante: int
+    next_bring_in: int
+    next_small_bet: int
+    next_big_bet: int
+    seconds_left: float
+    on_break: bool
+    players_left: int
+    entries: int
+    average_stack: int
+    prize_pool: int
+    standings: tuple[str, ...]
+    prizes: tuple[tuple[int, int], ...]
+    results: tuple[str, ...] = ()
+    result_prizes: tuple[tuple[int, int], ...] = ()
+    notice: str = ""
+    kind: ClassVar[str] = "tournament"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMoved(TableEvent):
+    """A tournament moved ``player`` to ``to_table``, seat ``to_seat`` (``reason``:
+    ``balance`` or ``break``): he follows that table from now on, with his chips."""
+
+    player: str
+    to_table: str
+    to_seat: int
+    reason: str
+    kind: ClassVar[str] = "moved"
+
+
 AnyEvent = Event | TableEvent
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from stud8.core.views import HandView
-from stud8.server.table.events import Numbered, TimerStarted
+from stud8.server.table.events import Numbered, TimerStarted, TournamentInfo
 
 __all__ = ["CatchUp", "OfferSnapshot", "SeatSnapshot", "TableSnapshot"]
 
@@ -61,6 +61,7 @@ class TableSnapshot:
     turn: TimerStarted | None = None
     waiting_list: tuple[str, ...] = ()
     offer: OfferSnapshot | None = None
+    tournament: TournamentInfo | None = None
 
     def seat_of(self, player: str | None) -> int | None:
         """The seat ``player`` sits in at the table (not only in the hand)."""

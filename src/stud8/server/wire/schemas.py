@@ -32,6 +32,7 @@ from stud8.server.wire.limits import LIMITS, NAME_CHARS, NAME_PATTERN, PASSWORD_
 from stud8.server.wire.replay import REPLAY_ENDPOINTS
 from stud8.server.wire.rest import ENDPOINTS, Failure
 from stud8.server.wire.server import SERVER_MESSAGES, EventMessage
+from stud8.server.wire.tournaments import TOURNAMENT_ENDPOINTS
 
 __all__ = ["json_schemas", "main", "schemas_markdown", "updated_doc"]
 
@@ -145,7 +146,7 @@ def _text(chars: tuple[int, int], pattern: str | None = None) -> dict[str, JSON]
 
 def _rest_schemas() -> dict[str, JSON]:
     out: dict[str, JSON] = {}
-    for e in (*ENDPOINTS, *REPLAY_ENDPOINTS):
+    for e in (*ENDPOINTS, *REPLAY_ENDPOINTS, *TOURNAMENT_ENDPOINTS):
         entry: dict[str, JSON] = {"description": e.doc, "status": e.status, "login": e.login}
         if e.request is not None:
             what = "query" if e.method == "GET" else "body"

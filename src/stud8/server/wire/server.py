@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from stud8.core.actions import LegalAction
 from stud8.core.views import HandView
-from stud8.server.table.events import AnyEvent, TimerStarted
+from stud8.server.table.events import AnyEvent, TimerStarted, TournamentInfo
 from stud8.server.table.snapshot import OfferSnapshot, SeatSnapshot
 from stud8.server.wire.codec import JSON, dumps, envelope, to_json
 from stud8.server.wire.events import encode_event
@@ -96,6 +96,7 @@ class SnapshotMessage(ServerMessage):
     turn: TimerStarted | None
     waiting_list: tuple[str, ...] = ()
     offer: OfferSnapshot | None = None
+    tournament: TournamentInfo | None = None
     t: ClassVar[str] = "snapshot"
     doc: ClassVar[str] = (
         "The table as you may see it now (sent on connect when no last_seen is given or "
@@ -105,7 +106,8 @@ class SnapshotMessage(ServerMessage):
         "see it (another player's down cards are null until shown; legal_actions only "
         "when it is your turn); turn: the clock of the seat to act; waiting_list: the names on the "
         "waiting list, in order; offer: the seat held for the first of them, "
-        "{seat, player, seconds_left}, or null."
+        "{seat, player, seconds_left}, or null; tournament: at a tournament's table, "
+        "the tournament as it stands (the tournament event), else null."
     )
 
 

@@ -1,0 +1,97 @@
+"""What a tournament's tables and lobby say of it: the table's
+:class:`~stud8.server.table.events.TournamentInfo`, the prizes by place, and the
+PokerStars names (the level in Roman numerals, the buy-in as ``$B+$F USD``).
+
+A room chip is written as a dollar in PokerStars' text (the room plays for play
+chips; trackers need a currency on a tournament's header): a buy-in of 100 and a fee
+of 10 is ``$100+$10 USD``; a tournament with neither is a ``Freeroll``.
+
+>>> roman(3), roman(14), buy_in_text(100, 10), buy_in_text(0, 0)
+('III', 'XIV', '$100+$10 USD', 'Freeroll')
+"""
+
+from __future__ import annotations
+
+from stud8.server.table.events import TournamentInfo
+from stud8.tournament.director import Director, Phase
+from stud8.tournament.payouts import default_payouts, prizes
+
+__all__ = ["buy_in_text", "place_prizes", "roman", "tournament_info"]
+
+_ROMAN = (
+    (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+    (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+)  # fmt: skip
+
+
+def roman(number: int) -> str:
+    """A level's number as PokerStars writes it (``Level III``)."""
+    out = []
+    for value, letters in _ROMAN:
+        count, number = divmod(number, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+def buy_in_text(buy_in: int, fee: int) -> str:
+    """The buy-in of a tournament's hand history header (see the module)."""
+    if not buy_in and not fee:
+        return "Freeroll"
+    return f"${buy_in}+${fee} USD"
+
+
+def place_prizes(director: Director) -> tuple[tuple[int, int], ...]:
+    """(place, prize) of each paid place, for the entries so far (at least one)."""
+    d = director.definition
+    shares = d.payouts if d.payouts is not None else default_payouts(max(1, len(director.entries)))
+    return tuple((n, p) for n, p in enumerate(prizes(director.prize_pool, shares), 1))
+
+
+def tournament_info(
+    director: Director,
+    *,
+    tournament_id: int,
+    table_number: int,
+    phase: str,
+    now: float,
+    notice: str = "",
+) -> TournamentInfo:
+    """The tournament as ``table_number`` shows it at ``now`` (the director's time)."""
+    d = director.definition
+    level = d.level(director.level)
+    last = len(d.structure.levels)
+    following = d.level(director.level + 1) if director.level < last else None
+    deadline = director.next_deadline() if director.phase is Phase.RUNNING else None
+    alive = sorted(director.alive, key=lambda e: (-e.chips, e.entry))
+    left = len(alive)
+    results: tuple[str, ...] = ()
+    result_prizes: tuple[tuple[int, int], ...] = ()
+    if director.phase is Phase.FINISHED:
+        results = tuple(r.player for r in director.results)
+        result_prizes = tuple((r.place, r.prize) for r in director.results)
+    return TournamentInfo(
+        tournament_id=tournament_id,
+        name=d.name,
+        table_number=table_number,
+        phase=phase,
+        level=director.level,
+        ante=level.ante,
+        bring_in=level.bring_in,
+        small_bet=level.small_bet,
+        big_bet=level.big_bet,
+        next_ante=following.ante if following else 0,
+        next_bring_in=following.bring_in if following else 0,
+        next_small_bet=following.small_bet if following else 0,
+        next_big_bet=following.big_bet if following else 0,
+        seconds_left=-1.0 if deadline is None else round(max(0.0, deadline - now), 3),
+        on_break=director.on_break,
+        players_left=left,
+        entries=len(director.entries),
+        average_stack=director.chips_in_play // left if left else 0,
+        prize_pool=director.prize_pool,
+        standings=tuple(e.player for e in alive),
+        prizes=place_prizes(director),
+        results=results,
+        result_prizes=result_prizes,
+        notice=notice,
+    )

@@ -1,0 +1,577 @@
+"""A tournament's owner task: one per tournament, like a table's, the only writer of it.
+
+It runs the **same director** as the offline simulator
+(:class:`stud8.tournament.director.Director`: the same code seats by random draw,
+raises the levels, balances and breaks the tables and places the players) and does
+what it decides in the room:
+
+- its tables are room tables (:class:`~stud8.server.table.tournament.TournamentTable`,
+  on the room's bus, where the players' connections find them), opened and broken as
+  the director says, dealt as it says (the level's stakes), their players seated,
+  moved and taken out by its orders;
+- each finished hand comes back through the table's books (this runner's
+  :meth:`TournamentRunner.hand_ended`): the director takes it, and **its new state is
+  written with the hand's record in one transaction** before the table shows anyone
+  the hand's end; only then are its decisions carried out (the next deal, the
+  busted, the moves, a new level). So after a crash the tournament's state and the
+  hands kept always agree;
+- every event is first tried on a copy of the director: the copy's state, and the
+  money its decisions move (a buy-in, a refund, the prizes:
+  :mod:`stud8.server.books.tournaments`), are written in one transaction, and only
+  then does the copy become the director. A write that fails (the database is down)
+  leaves the director as it was: the same event can come again;
+- time: the director's clock is the room's wall clock in POSIX seconds; a timer wakes
+  the runner when a level or a break ends (or a scheduled start is due), and at
+  least every :data:`SAVE_SECONDS` to keep the time left written. After a restart
+  the runner sends :class:`~stud8.tournament.events.Resume` (the time the room was
+  down is not counted: same level, same time left as last written) and cancels the
+  hand each table was playing (:class:`~stud8.tournament.events.HandCancelled`: every
+  player's chips as they were at its deal); the tables come back with the same
+  seats.
+
+An operator's cancel (:meth:`TournamentRunner.cancel`) is the runner's, not the
+director's: the buy-ins and fees go back (:meth:`TournamentStore.cancel_in`), the
+hands in play are cancelled and the tables close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any, Protocol
+
+from sqlalchemy import Connection
+
+from stud8.formats.record import HandRecord, Tournament
+from stud8.server.books.hands import HandStore
+from stud8.server.books.tournaments import TournamentStore
+from stud8.server.books.writer import RoomWriter
+from stud8.server.clock import Clock, TimerHandle
+from stud8.server.table.books import BooksRefused, HandEnd, HandNote
+from stud8.server.table.spec import TableSpec
+from stud8.server.table.tournament import (
+    DealOrder,
+    InfoOrder,
+    SeatOrder,
+    TournamentTable,
+    UnseatOrder,
+)
+from stud8.server.tournaments.info import buy_in_text, roman, tournament_info
+from stud8.tournament.director import Director, DirectorError, Phase
+from stud8.tournament.events import (
+    Busted,
+    Cancelled,
+    DealHand,
+    Decision,
+    Event,
+    FinalTable,
+    Finished,
+    HandCancelled,
+    HandFinished,
+    LevelStarted,
+    Moved,
+    Register,
+    Registered,
+    Resume,
+    Seated,
+    Started,
+    TableBroken,
+    TableOpened,
+    Tick,
+    Unregister,
+    Unregistered,
+)
+
+__all__ = ["SAVE_SECONDS", "TableHost", "TournamentRefused", "TournamentRunner"]
+
+log = logging.getLogger("stud8.server")
+
+SAVE_SECONDS = 15.0  # the state (the time left in the level) is written at least this often
+
+
+class TournamentRefused(Exception):
+    """A request the tournament refuses (the message says why); nothing changed."""
+
+
+class TableHost(Protocol):
+    """Where a tournament's tables run (on the room's bus):
+    :class:`~stud8.server.tournaments.manager.Tournaments`."""
+
+    def open_table(self, table_id: str, name: str, spec: TableSpec, books: Any) -> TournamentTable:
+        """Start a tournament's table on the room's bus."""
+        ...
+
+    async def close_table(self, table: TournamentTable) -> None:
+        """Stop it and take it off the bus."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Msg:
+    kind: str  # register, unregister, cancel, tick, hand, resume
+    player: str = ""
+    bot: str | None = None
+    end: HandEnd | None = None
+
+
+class RunnerBooks:
+    """The :class:`~stud8.server.table.books.TableBooks` of a tournament's tables: no
+    room chip moves (tournament chips are the director's); a hand is noted before it
+    is dealt, and its end goes to the runner (record and state in one transaction)."""
+
+    def __init__(self, runner: TournamentRunner) -> None:
+        self.runner = runner
+
+    async def sit(
+        self, table_id: str, seat: int, player: str, amount: int, *, bot: bool = False
+    ) -> None:
+        raise BooksRefused("the tournament seats its players")
+
+    async def top_up(self, table_id: str, seat: int, player: str, amount: int) -> None:
+        raise BooksRefused("tournament chips are not bought")
+
+    async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:
+        return  # tournament chips go nowhere: the director counts them
+
+    async def hand_dealt(self, note: HandNote) -> None:
+        seats = {seat: (player, chips) for seat, player, chips in note.seats}
+        await self.runner.writer.call(
+            lambda conn: HandStore.begin_in(conn, note.hand_id, note.table_id, seats,
+                                            note.started_at),
+            what=f"the note of hand {note.hand_id}",
+        )  # fmt: skip
+
+    async def hand_ended(self, end: HandEnd) -> None:
+        await self.runner.hand_ended(end)
+
+
+class TournamentRunner:
+    """One tournament's owner task (see the module)."""
+
+    def __init__(
+        self,
+        *,
+        tournament_id: int,
+        director: Director,
+        host: TableHost,
+        store: TournamentStore,
+        writer: RoomWriter,
+        clock: Clock,
+        spec: TableSpec,
+        tables: dict[int, str] | None = None,
+        bots: dict[str, str] | None = None,
+        cancelled: bool = False,
+    ) -> None:
+        self.tournament_id = tournament_id
+        self.director = director
+        self.host = host
+        self.store = store
+        self.writer = writer
+        self.clock = clock
+        self.spec = spec  # the tables' pace and clocks; the stakes are the levels'
+        self.tables: dict[int, str] = dict(tables or {})  # director's table -> room table id
+        self.bots: dict[str, str] = dict(bots or {})  # a bot's name -> its policy
+        self.cancelled = cancelled
+        self.books = RunnerBooks(self)
+        self.running: dict[str, TournamentTable] = {}  # the room tables open now
+        self._levels: dict[int, int] = {}  # the level of the hand dealt at each table
+        self._queue: asyncio.Queue[tuple[_Msg, asyncio.Future[Any] | None]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._timer: TimerHandle | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+        # called with the director and its decisions after each event is carried out
+        self.observers: list[Callable[[Director, tuple[Decision, ...]], None]] = []
+
+    # ------------------------------------------------------------ reading
+    @property
+    def phase(self) -> str:
+        return "cancelled" if self.cancelled else self.director.phase.value
+
+    @property
+    def over(self) -> bool:
+        return self.phase in ("finished", "cancelled")
+
+    def room_table(self, number: int) -> str:
+        return self.tables.get(number) or f"T{self.tournament_id}-{number}"
+
+    def state(self, director: Director | None = None) -> dict[str, Any]:
+        """The whole state to write: the director's, the room tables, the bots."""
+        td = director or self.director
+        return {
+            "director": td.to_dict(),
+            "tables": {str(n): t for n, t in sorted(self.tables.items())},
+            "bots": dict(sorted(self.bots.items())),
+            "cancelled": self.cancelled,
+        }
+
+    def now(self) -> float:
+        """The director's time: the room's wall clock, POSIX seconds."""
+        return self.clock.wall().timestamp()
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self, *, resume: bool = False) -> None:
+        """Run the owner task; ``resume``: after a restart, the tables come back with
+        their seats, the clock resumes and the hands cut short are cancelled."""
+        if self._task is not None:
+            return
+        if resume and self.director.phase is Phase.RUNNING and not self.cancelled:
+            for number, table in sorted(self.director.tables.items()):
+                self._open(number)
+                for seat, entry in sorted(table.seats.items()):
+                    e = self.director.entries[entry]
+                    self._order(number, SeatOrder(seat, e.player, e.chips, self.bots.get(e.player)))
+        self._task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"tournament {self.tournament_id}"
+        )
+        if resume and not self.over:
+            self._queue.put_nowait((_Msg("resume"), None))
+        self._schedule()
+
+    async def stop(self) -> None:
+        """Stop the owner task and the tables as they are (a hand in play is left to
+        the restart, which cancels it)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for closing in list(self._closing):
+            with contextlib.suppress(Exception):
+                await closing
+        for table_id in list(self.running):
+            await self._close_now(table_id)
+
+    async def settled(self) -> None:
+        """Wait until every message queued so far is handled (tests)."""
+        await self._queue.join()
+
+    # ------------------------------------------------------------ requests
+    async def _ask(self, msg: _Msg) -> Any:
+        if self._task is None:
+            raise TournamentRefused("the tournament is not running here")
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((msg, fut))
+        return await fut
+
+    async def register(self, player: str, *, bot: str | None = None) -> int:
+        """Buy ``player`` in (a bot: ``bot`` is its policy); his entry's number."""
+        return int(await self._ask(_Msg("register", player, bot)))
+
+    async def unregister(self, player: str) -> None:
+        await self._ask(_Msg("unregister", player))
+
+    async def cancel(self) -> None:
+        """The operator cancels: every buy-in and fee back, the tables closed."""
+        await self._ask(_Msg("cancel"))
+
+    async def hand_ended(self, end: HandEnd) -> None:
+        """A hand of one of its tables is over (see the module)."""
+        await self._ask(_Msg("hand", end=end))
+
+    # ------------------------------------------------------------ the owner task
+    async def _run(self) -> None:
+        while True:
+            msg, fut = await self._queue.get()
+            try:
+                answer = await self._take(msg)
+                if fut is not None and not fut.done():
+                    fut.set_result(answer)
+            except Exception as exc:
+                if fut is not None and not fut.done():
+                    fut.set_exception(exc)
+                elif not isinstance(exc, TournamentRefused):
+                    log.exception("tournament %s: %s failed", self.tournament_id, msg.kind)
+            finally:
+                self._queue.task_done()
+                self._schedule()
+
+    async def _take(self, msg: _Msg) -> object:
+        kind = msg.kind
+        if kind == "hand":
+            assert msg.end is not None
+            await self._hand(msg.end)
+            return None
+        if kind == "tick":
+            if not self.over:
+                await self._event(lambda now: Tick(now=now))
+            return None
+        if kind == "resume":
+            await self._resume()
+            return None
+        if kind == "cancel":
+            await self._cancel()
+            return None
+        if self.over:
+            raise TournamentRefused(f"the tournament is {self.phase}")
+        if kind == "register":
+            if msg.bot is not None:
+                self.bots[msg.player] = msg.bot
+            try:
+                out = await self._event(lambda now: Register(now=now, player=msg.player))
+            except BaseException:
+                if msg.bot is not None:
+                    self.bots.pop(msg.player, None)
+                raise
+            return next(d.entry for d in out if isinstance(d, Registered))
+        if kind == "unregister":
+            await self._event(lambda now: Unregister(now=now, player=msg.player))
+            return None
+        raise AssertionError(kind)
+
+    async def _event(
+        self, make: Callable[[float], Event], record: HandRecord | None = None
+    ) -> tuple[Decision, ...]:
+        """The event on a copy of the director; its state and money written in one
+        transaction; then the copy is the director and its decisions are carried out."""
+        now = self.now()
+        trial = copy.deepcopy(self.director)
+        try:
+            decisions = trial.handle(make(now))
+        except DirectorError as exc:
+            raise TournamentRefused(str(exc)) from None
+        state = self.state(trial)
+        phase = "cancelled" if self.cancelled else trial.phase.value
+        money = self._money(trial, decisions)
+        tid, store = self.tournament_id, self.store
+
+        def work(conn: Connection) -> None:
+            money(conn)
+            if record is not None:
+                HandStore.store_in(conn, record)
+            store.save_in(conn, tid, phase, state)
+
+        try:
+            await self.writer.call(work, what=f"tournament {tid}")
+        except (ValueError, BooksRefused) as exc:  # the ledger refused (cannot pay...)
+            raise TournamentRefused(str(exc)) from None
+        before, self.director = self.director, trial
+        self._dispatch(decisions, now, before)
+        for observe in self.observers:
+            observe(trial, decisions)
+        return decisions
+
+    def _money(self, td: Director, decisions: tuple[Decision, ...]) -> Callable[[Connection], None]:
+        d, tid, store = td.definition, self.tournament_id, self.store
+        steps: list[Callable[[Connection], None]] = []
+        for x in decisions:
+            if isinstance(x, Registered):
+                steps.append(partial(store.register_in, tournament=tid, entry=x.entry,
+                                     player=x.player, buy_in=d.buy_in, fee=d.fee,
+                                     bot=x.player in self.bots))  # fmt: skip
+            elif isinstance(x, Unregistered):
+                steps.append(partial(store.unregister_in, tournament=tid, entry=x.entry,
+                                     player=x.player, buy_in=d.buy_in, fee=d.fee))  # fmt: skip
+            elif isinstance(x, Cancelled):
+                entries = [(e.entry, e.player) for e in td.entries.values()]
+                steps.append(partial(store.cancel_in, tournament=tid, entries=entries,
+                                     buy_in=d.buy_in, fee=d.fee))  # fmt: skip
+            elif isinstance(x, Finished):
+                rows = [(r.entry, r.player, r.place, r.shared, r.prize) for r in x.results]
+                steps.append(partial(store.pay_prizes_in, tournament=tid, results=rows))
+
+        def run(conn: Connection) -> None:
+            for step in steps:
+                step(conn)
+
+        return run
+
+    # ------------------------------------------------------------ hands
+    async def _hand(self, end: HandEnd) -> None:
+        number = next((n for n, t in self.tables.items() if t == end.table_id), None)
+        td = self.director
+        table = td.tables.get(number) if number is not None else None
+        record = end.record
+        level = self._levels.get(number or 0, td.level)
+        d = td.definition
+        record = replace(
+            record,
+            tournament=Tournament(str(self.tournament_id), buy_in_text(d.buy_in, d.fee),
+                                  roman(level)),
+        )  # fmt: skip
+        if number is None or table is None or table.hand is None or self.over:
+            # not the director's hand (an operator's cancel): keep its record only
+            await self.writer.call(lambda conn: HandStore.store_in(conn, record),
+                                   what=f"the end of hand {end.hand_id}")  # fmt: skip
+            return
+        hand = table.hand
+        if end.cancelled:
+            await self._event(lambda now: HandCancelled(now=now, table=number, hand=hand), record)
+            return
+        stacks = tuple(sorted(record.final_stacks))
+        try:
+            await self._event(
+                lambda now: HandFinished(now=now, table=number, hand=hand, stacks=stacks), record
+            )
+        except TournamentRefused as exc:  # never expected: the hand is kept, and the error said
+            log.error("tournament %s: the director refused hand %s: %s", self.tournament_id,
+                      end.hand_id, exc)  # fmt: skip
+            await self.writer.call(lambda conn: HandStore.store_in(conn, record),
+                                   what=f"the end of hand {end.hand_id}")  # fmt: skip
+
+    async def _resume(self) -> None:
+        await self._event(lambda now: Resume(now=now))
+        for number, table in sorted(self.director.tables.items()):
+            hand = table.hand
+            if hand is not None:
+                await self._event(partial(_cancelled, table=number, hand=hand))
+
+    async def _cancel(self) -> None:
+        if self.over:
+            raise TournamentRefused(f"the tournament is {self.phase}")
+        td, tid, store = self.director, self.tournament_id, self.store
+        d = td.definition
+        entries = [(e.entry, e.player) for e in td.entries.values()]
+        self.cancelled = True
+        state = self.state()
+
+        def work(conn: Connection) -> None:
+            store.cancel_in(conn, tid, entries, buy_in=d.buy_in, fee=d.fee)
+            store.save_in(conn, tid, "cancelled", state)
+
+        try:
+            await self.writer.call(work, what=f"tournament {tid} cancelled")
+        except BaseException:
+            self.cancelled = False
+            raise
+        self._inform("the tournament was cancelled: every buy-in and fee went back")
+        for table_id in list(self.running):
+            self._close_later(table_id, cancel_hand=True)
+
+    # ------------------------------------------------------------ carrying out
+    def _dispatch(self, decisions: tuple[Decision, ...], now: float, before: Director) -> None:
+        td = self.director
+        notice = ""
+        broken: list[str] = []
+        for x in decisions:
+            if isinstance(x, TableOpened):
+                self._open(x.table)
+            elif isinstance(x, Seated):
+                self._order(x.table, SeatOrder(x.seat, x.player, x.chips, self.bots.get(x.player)))
+            elif isinstance(x, Moved):
+                chips = td.entries[x.entry].chips
+                self._order(x.from_table, UnseatOrder(x.from_seat, x.player, "moved",
+                                                      self.room_table(x.to_table), x.to_seat,
+                                                      x.reason.value))  # fmt: skip
+                self._order(x.to_table, SeatOrder(x.to_seat, x.player, chips,
+                                                  self.bots.get(x.player)))  # fmt: skip
+            elif isinstance(x, Busted):
+                seat = before.entries[x.entry].seat or 0
+                self._order(x.table, UnseatOrder(seat, x.player, "busted"))
+            elif isinstance(x, DealHand):
+                self._deal(x)
+            elif isinstance(x, TableBroken):
+                broken.append(self.room_table(x.table))
+            elif isinstance(x, LevelStarted):
+                notice = (f"a break of {x.break_minutes} minutes, then level {x.level}"
+                          if x.break_minutes else f"level {x.level}")  # fmt: skip
+            elif isinstance(x, Started):
+                notice = f"the tournament starts: {x.entries} entries"
+            elif isinstance(x, FinalTable):
+                notice = "the final table"
+            elif isinstance(x, Finished):
+                notice = f"the tournament is over: {x.results[0].player} wins"
+            elif isinstance(x, Cancelled):
+                notice = f"the tournament is cancelled: {x.reason}"
+        if decisions:
+            self._inform(notice, now)
+        for table_id in broken:
+            self._close_later(table_id)
+        if self.over:
+            for table_id in list(self.running):
+                self._close_later(table_id)
+
+    def _deal(self, x: DealHand) -> None:
+        td = self.director
+        rules = td.definition.table_rules(x.level, players_left=td.players_left)
+        s = self.spec
+        rules = replace(
+            rules,
+            action_seconds=s.action_seconds,
+            time_bank_seconds=s.time_bank_seconds,
+            reconnect_seconds=s.reconnect_seconds,
+        )
+        seats = tuple((seat, td.entries[e].player, chips) for seat, e, chips in x.seats)
+        self._levels[x.table] = x.level
+        self._order(x.table, DealOrder(x.hand, rules, seats))
+
+    def _open(self, number: int) -> None:
+        table_id = self.room_table(number)
+        self.tables[number] = table_id
+        if table_id in self.running:
+            return
+        name = f"{self.director.definition.name} - table {number}"[:100]
+        spec = replace(self.spec, seats=self.director.definition.table_size,
+                       game=self.director.definition.game.value)  # fmt: skip
+        self.running[table_id] = self.host.open_table(table_id, name, spec, self.books)
+
+    def _order(self, number: int, order: SeatOrder | UnseatOrder | DealOrder) -> None:
+        table = self.running.get(self.room_table(number))
+        if table is None:
+            log.error("tournament %s: no table %d for %r", self.tournament_id, number, order)
+            return
+        table.order(order)
+
+    def _inform(self, notice: str, now: float | None = None) -> None:
+        at = self.now() if now is None else now
+        for number, table_id in sorted(self.tables.items()):
+            table = self.running.get(table_id)
+            if table is not None:
+                info = tournament_info(self.director, tournament_id=self.tournament_id,
+                                       table_number=number, phase=self.phase, now=at,
+                                       notice=notice)  # fmt: skip
+                table.order(InfoOrder(info))
+
+    def _close_later(self, table_id: str, *, cancel_hand: bool = False) -> None:
+        """Close a table once it has done what it was told (never from inside the
+        runner's own handling: the table may be waiting for it)."""
+        table = self.running.get(table_id)
+        if table is None or any(t.get_name() == table_id for t in self._closing):
+            return
+
+        async def close() -> None:
+            try:
+                if cancel_hand and table.hand is not None and table.running:
+                    with contextlib.suppress(Exception):
+                        await table.cancel_hand("the tournament was cancelled")
+                with contextlib.suppress(Exception):
+                    await table.settled()
+                await self._close_now(table_id)
+            except Exception:
+                log.exception("tournament %s: closing %s failed", self.tournament_id, table_id)
+
+        task = asyncio.get_running_loop().create_task(close(), name=table_id)
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _close_now(self, table_id: str) -> None:
+        table = self.running.pop(table_id, None)
+        if table is not None:
+            await self.host.close_table(table)
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._task is None or self.over:
+            return
+        deadline = self.director.next_deadline()
+        wait = SAVE_SECONDS
+        if deadline is not None:
+            wait = min(wait, max(0.0, deadline - self.now()) + 0.001)
+        if self.director.phase is not Phase.RUNNING and deadline is None:
+            return  # nothing to count: a sit-and-go waits for its players
+        tick = (_Msg("tick"), None)
+        self._timer = self.clock.call_at(self.clock.now() + wait,
+                                         lambda: self._queue.put_nowait(tick))  # fmt: skip
+
+
+def _cancelled(now: float, *, table: int, hand: int) -> HandCancelled:
+    return HandCancelled(now=now, table=table, hand=hand)

@@ -1,0 +1,137 @@
+"""A tournament through a crash: the real server (``python -m stud8 serve``) is killed
+with SIGKILL in the middle of a tournament hand, down for a while, and restarted on
+the same database (SQLite and PostgreSQL). The hand is cancelled (kept as such, every
+player's tournament chips as they were at its deal), and the tournament resumes where
+it was: same level, the same time left in it (the time the room was down is not
+counted), the same players in the same seats, and plays on; ``stud8 admin audit``
+balances with the tournament running, and after an operator cancels it.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import select
+
+from server.roomprocess import audit, bearer, register, running_server
+from stud8.server.books.hands import HandStore
+from stud8.server.books.ledger import Ledger, bank
+from stud8.server.books.recovery import CANCELLED_NOTE
+from stud8.server.storage import create_engine_for
+from stud8.server.storage.models import TournamentRow
+
+# bots take a moment to act: a hand lasts seconds, so the kill comes in the middle of one
+PACE = {"STUD8_BOT_DELAY": "0.15", "STUD8_BETWEEN_HANDS": "0.05"}
+
+
+def _state(url: str, tid: int) -> tuple[str, dict[str, Any]]:
+    engine = create_engine_for(url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(
+                select(TournamentRow.phase, TournamentRow.state).where(TournamentRow.id == tid)
+            ).one()
+        return row.phase, json.loads(row.state)["director"]
+    finally:
+        engine.dispose()
+
+
+def _in_progress(url: str) -> list[str]:
+    engine = create_engine_for(url)
+    try:
+        return [h.hand_id for h in HandStore(engine).in_progress() if h.table.startswith("T")]
+    finally:
+        engine.dispose()
+
+
+def _wait(check: Any, seconds: float, what: str) -> Any:
+    end = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_sigkill_mid_hand_then_the_tournament_resumes_where_it_was(
+    url: str, tmp_path: Path
+) -> None:
+    with running_server(url, tmp_path, **PACE) as server:
+        with httpx.Client(base_url=server.base, timeout=20) as http:
+            boss = bearer(register(http, "boss"))
+            body = {"name": "Crash SNG", "structure": "regular", "buy_in": 100, "fee": 10,
+                    "table_size": 6, "max_entrants": 6}  # fmt: skip
+            r = http.post("/api/v1/tournaments", json=body, headers=boss)
+            assert r.status_code == 201, r.text
+            tid = r.json()["tournament"]["summary"]["tournament_id"]
+            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": 6}, headers=boss)
+            assert r.status_code == 200, r.text
+        _wait(lambda: _state(url, tid)[1]["hands_dealt"] >= 3, 60, "a few hands")
+        assert audit(url, tmp_path).returncode == 0  # the audit balances, tournament running
+        _wait(lambda: _in_progress(url), 30, "a hand in play")
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait(10)
+    cut = _in_progress(url)  # the hand the kill cut short (noted, never ended)
+    assert len(cut) == 1, cut
+    phase, before = _state(url, tid)
+    assert phase == "running"
+    (table,) = before["tables"]
+    # the hand cut short is the director's hand in play, dealt with these chips
+    assert table["hand"] is not None and table["dealt"]
+    dealt = {e: c for _, e, c in table["dealt"]}
+    seats = {e: (table["number"], s) for s, e in table["seats"]}
+    time.sleep(4)  # the room is down: this is not counted in the level
+
+    with running_server(url, tmp_path, **PACE) as server:
+        after = _wait(
+            lambda: (s := _state(url, tid)[1])["hands_dealt"] >= before["hands_dealt"] + 3 and s,
+            60,
+            "hands after the restart",
+        )
+        players = {e[0]: e[1] for e in before["entries"]}
+        engine = create_engine_for(url)
+        try:
+            store = HandStore(engine)
+            (hand_id,) = cut
+            kept = store.fetch(hand_id)
+            assert kept is not None and kept.cancelled and kept.note == CANCELLED_NOTE
+            # the first hand after the restart: every player with his chips at the cut
+            # hand's deal (the big rooms' policy)
+            order = list(reversed(store.latest(1000)))
+            first = store.fetch(order[order.index(hand_id) + 1])
+            assert first is not None and not first.cancelled
+            assert {s.player: s.stack for s in first.seats} == {
+                players[e]: c for e, c in dealt.items()
+            }
+            assert Ledger(engine).audit().ok
+        finally:
+            engine.dispose()
+        # same level, the time left as it was (the 4 s down not counted), same seats
+        assert after["step"] == before["step"] == 0
+        played = after["last_now"] - before["last_now"]
+        assert played >= 4  # the wall clock went on...
+        assert after["elapsed"] - before["elapsed"] < played - 3.5  # ...the level's did not
+        for entry, _, _, t, s, out in after["entries"]:
+            assert out or (t, s) == seats[entry]
+        assert sum(dealt.values()) == 6 * 3000
+        with httpx.Client(base_url=server.base, timeout=20) as http:
+            boss = bearer(register(http, "boss"))
+            detail = http.get(f"/api/v1/tournaments/{tid}").json()
+            assert detail["summary"]["phase"] == "running" and detail["summary"]["level"] == 1
+            assert http.delete(f"/api/v1/tournaments/{tid}", headers=boss).status_code == 200
+    result = audit(url, tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    engine = create_engine_for(url)
+    try:
+        ledger = Ledger(engine)
+        bots = [n for n in ledger.balances("bank:") if n.startswith("bank:bot")]
+        assert len(bots) == 6 and all(ledger.balance(b) == 110 for b in bots)
+        assert ledger.balance(bank("boss")) >= 0
+    finally:
+        engine.dispose()
