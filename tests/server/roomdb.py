@@ -49,11 +49,14 @@ def free_port() -> int:
 
 
 @asynccontextmanager
-async def serving(app: ASGIApp, *, room_protocol: bool = True) -> AsyncIterator[int]:
+async def serving(
+    app: ASGIApp, *, room_protocol: bool = True, stop_seconds: float = 10
+) -> AsyncIterator[int]:
     """``app`` on 127.0.0.1 (an ephemeral port) in this event loop, its lifespan run;
-    yields the port, and stops the server after. The websockets are served by the
-    room's own protocol, as ``stud8 serve`` serves them (``room_protocol=False``:
-    uvicorn's, so the edge writes through the plain ASGI ``send``)."""
+    yields the port, and stops the server after (within ``stop_seconds``). The
+    websockets are served by the room's own protocol, as ``stud8 serve`` serves them
+    (``room_protocol=False``: uvicorn's, so the edge writes through the plain ASGI
+    ``send``)."""
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
@@ -71,4 +74,4 @@ async def serving(app: ASGIApp, *, room_protocol: bool = True) -> AsyncIterator[
         yield server.servers[0].sockets[0].getsockname()[1]
     finally:
         server.should_exit = True
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, stop_seconds)

@@ -11,6 +11,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+import stud8.server.cluster.node as cluster_node
 from server.roomclient import Room
 from server.roomdb import serving
 from stud8.server.admin import run_create_operator
@@ -50,6 +51,11 @@ async def cluster(
     code = await asyncio.to_thread(run_create_operator, pg, "boss", lambda: BOSS_PASSWORD)
     assert code == 0
     async with AsyncExitStack() as stack:
+        # the nodes stop at the end of a test, its players gone: a hand still in play
+        # is left to the next owner after 5 s, not the 120 s a drain waits (noted: a
+        # stop that had waited past 60 s for such a hand was seen once under load)
+        stack.callback(setattr, cluster_node, "HAND_OVER_SECONDS", cluster_node.HAND_OVER_SECONDS)
+        cluster_node.HAND_OVER_SECONDS = 5.0
         nodes: list[Node] = []
         for name in names:
             settings = Settings(
@@ -58,7 +64,9 @@ async def cluster(
             ).with_overrides(**overrides)  # fmt: skip
             room = await asyncio.to_thread(open_cluster_room, settings, PACE)
             stack.callback(room.close)
-            port = await stack.enter_async_context(serving(room.app))
+            # a node stopped cleanly first finishes its hands: with the players gone,
+            # one may run on its clocks a while (2 s a turn, each street) on a busy machine
+            port = await stack.enter_async_context(serving(room.app, stop_seconds=60))
             node = Node(port, room)
             stack.push_async_callback(node.http.aclose)
             nodes.append(node)
