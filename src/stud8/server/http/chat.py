@@ -11,8 +11,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stud8.server.books.chat import MAX_LINES
-from stud8.server.http.errors import BadRequest, NotFound, ServiceUnavailable
-from stud8.server.http.health import READY_SECONDS
+from stud8.server.http.errors import BadRequest, NotFound
+from stud8.server.http.health import read_own_writes
 from stud8.server.http.privacy import may_read_table
 from stud8.server.http.requests import account_of, operator_of, room_of
 from stud8.server.wire.codec import to_json
@@ -43,12 +43,8 @@ async def table_chat(request: Request) -> Response:
         raise BadRequest("hand must be a hand id")
     if not 1 <= len(table_id) <= 100:
         raise BadRequest("not a table id")
+    await read_own_writes(request)
     room = room_of(request)
-    if room.flush is not None:
-        try:  # read our own writes: the lines said so far
-            await asyncio.wait_for(room.flush(), READY_SECONDS)
-        except TimeoutError:
-            raise ServiceUnavailable("the room's database is busy: try again in a moment") from None
     if await may_read_table(room, table_id, account):
         lines = await asyncio.to_thread(room.chat.lines, table_id, hand_id=hand, limit=int(raw))
     else:  # a private table he was not admitted to: as a table where nothing was said

@@ -7,9 +7,10 @@ import asyncio
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
+from stud8.server.accounts.auth import Account
 from stud8.server.books.hands import DEFAULT_LIMIT, MAX_LIMIT
-from stud8.server.http.errors import BadRequest, Forbidden, ServiceUnavailable
-from stud8.server.http.health import READY_SECONDS
+from stud8.server.http.errors import BadRequest, Forbidden
+from stud8.server.http.health import read_own_writes
 from stud8.server.http.requests import account_of, room_of
 
 __all__ = ["hands"]
@@ -24,6 +25,24 @@ async def hands(request: Request) -> Response:
     ``player``'s hands or of the whole room. Hands cancelled by a restart have no
     history and are left out. A hand that has just finished at a table is in the
     answer (the room's writes are drained first)."""
+    account, limit, player, table = await hand_query(request)
+    await read_own_writes(request)
+    room = room_of(request)
+    store = room.hands
+    if account.operator:
+        text = await asyncio.to_thread(
+            store.pokerstars_for_operator, player=player, table=table, limit=limit
+        )
+    else:
+        text = await asyncio.to_thread(store.pokerstars_for, account.name, None, limit, table=table)
+    return PlainTextResponse(text)
+
+
+async def hand_query(request: Request) -> tuple[Account, int, str | None, str | None]:
+    """The account, ``limit``, ``player`` and ``table`` of a request for hands
+    (``GET /api/v1/hands`` and its list of ids): checked, and a player may name
+    only himself (his own name is given back as ``player``; an operator's may be
+    None, for every player)."""
     account = await account_of(request)
     extra = set(request.query_params) - {"limit", "player", "table"}
     if extra:
@@ -42,17 +61,6 @@ async def hands(request: Request) -> Response:
     mine = player is None or player.casefold() == account.name.casefold()
     if not account.operator and not mine:
         raise Forbidden("you may read your own hands only")
-    room = room_of(request)
-    if room.flush is not None:
-        try:  # read our own writes: the hands finished so far
-            await asyncio.wait_for(room.flush(), READY_SECONDS)
-        except TimeoutError:
-            raise ServiceUnavailable("the room's database is busy: try again in a moment") from None
-    store = room.hands
-    if account.operator:
-        text = await asyncio.to_thread(
-            store.pokerstars_for_operator, player=player, table=table, limit=limit
-        )
-    else:
-        text = await asyncio.to_thread(store.pokerstars_for, account.name, None, limit, table=table)
-    return PlainTextResponse(text)
+    if not account.operator:
+        player = account.name
+    return account, limit, player, table

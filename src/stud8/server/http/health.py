@@ -16,12 +16,24 @@ import time
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stud8.server.http.errors import DATABASE_BUSY, RETRY_AFTER_BUSY
+from stud8.server.http.errors import DATABASE_BUSY, RETRY_AFTER_BUSY, ServiceUnavailable
 from stud8.server.http.requests import room_of
 
 __all__ = ["READY_SECONDS", "health", "ready"]
 
 READY_SECONDS = 2.0
+
+
+async def read_own_writes(request: Request) -> None:
+    """Wait for the room's writes so far (a hand just finished, a chat line, a
+    buy-in): what is read next includes them. A database too busy to drain them
+    within :data:`READY_SECONDS` is a 503."""
+    room = room_of(request)
+    if room.flush is not None:
+        try:
+            await asyncio.wait_for(room.flush(), READY_SECONDS)
+        except TimeoutError:
+            raise ServiceUnavailable("the room's database is busy: try again in a moment") from None
 
 
 async def health(request: Request) -> Response:

@@ -7,8 +7,7 @@ import asyncio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stud8.server.http.errors import ServiceUnavailable
-from stud8.server.http.health import READY_SECONDS
+from stud8.server.http.health import read_own_writes
 from stud8.server.http.requests import account_of, room_of
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.rest import Me
@@ -22,11 +21,7 @@ async def me(request: Request) -> Response:
     room's writes so far (a buy-in or a cash-out just made is in it). The client's
     header shows it, and reads it again after a buy-in, a top-up or a cash-out."""
     account = await account_of(request)
+    await read_own_writes(request)
     room = room_of(request)
-    if room.flush is not None:
-        try:
-            await asyncio.wait_for(room.flush(), READY_SECONDS)
-        except TimeoutError:
-            raise ServiceUnavailable("the room's database is busy: try again in a moment") from None
     balance = None if room.bank is None else await asyncio.to_thread(room.bank, account.name)
     return JSONResponse(to_json(Me(account.name, account.operator, balance)))

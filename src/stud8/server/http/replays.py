@@ -21,17 +21,15 @@ from starlette.responses import JSONResponse, Response
 
 from stud8.formats.pokerstars_write import hand_number
 from stud8.server.accounts.auth import Account
-from stud8.server.books.hands import DEFAULT_LIMIT, MAX_LIMIT
 from stud8.server.http.accounts import address_of
 from stud8.server.http.errors import (
     BadRequest,
-    Forbidden,
     NotFound,
     PayloadTooLarge,
-    ServiceUnavailable,
     TooManyRequests,
 )
-from stud8.server.http.health import READY_SECONDS
+from stud8.server.http.hands import hand_query
+from stud8.server.http.health import read_own_writes
 from stud8.server.http.privacy import may_read_table
 from stud8.server.http.replay_files import BadFile, read_replays
 from stud8.server.http.requests import account_of, bearer, room_of
@@ -41,16 +39,6 @@ from stud8.server.wire.replay import HandEntry, HandList, replay_of
 __all__ = ["hand_list", "hand_replay", "replay_file"]
 
 MAX_HAND_ID_CHARS = 100
-
-
-async def _flushed(request: Request) -> None:
-    """The room's writes drained: a hand just finished can be read."""
-    room = room_of(request)
-    if room.flush is not None:
-        try:
-            await asyncio.wait_for(room.flush(), READY_SECONDS)
-        except TimeoutError:
-            raise ServiceUnavailable("the room's database is busy: try again in a moment") from None
 
 
 async def _viewer(request: Request) -> Account | None:
@@ -65,7 +53,7 @@ async def hand_replay(request: Request) -> Response:
     if not 1 <= len(hand_id) <= MAX_HAND_ID_CHARS:
         raise BadRequest("not a hand id")
     viewer = await _viewer(request)
-    await _flushed(request)
+    await read_own_writes(request)
     record = await asyncio.to_thread(room_of(request).hands.record, hand_id)
     if record is None or not await may_read_table(room_of(request), record.table, viewer):
         raise NotFound(f"no hand {hand_id!r} to replay")
@@ -82,27 +70,8 @@ async def hand_replay(request: Request) -> Response:
 async def hand_list(request: Request) -> Response:
     """``GET /api/v1/hands/list?limit=N[&player=NAME][&table=TABLE_ID]``: the ids of
     the hands ``GET /api/v1/hands`` reads (the same filters and rights)."""
-    account = await account_of(request)
-    extra = set(request.query_params) - {"limit", "player", "table"}
-    if extra:
-        raise BadRequest(f"unknown parameters {sorted(extra)}")
-    raw = request.query_params.get("limit", str(DEFAULT_LIMIT))
-    try:
-        limit = int(raw)
-    except ValueError:
-        raise BadRequest(f"limit must be a whole number, not {raw!r}") from None
-    if not 1 <= limit <= MAX_LIMIT:
-        raise BadRequest(f"limit is 1 to {MAX_LIMIT}, not {limit}")
-    player = request.query_params.get("player")
-    table = request.query_params.get("table")
-    if table is not None and not 1 <= len(table) <= 100:
-        raise BadRequest("table must be a table id")
-    mine = player is None or player.casefold() == account.name.casefold()
-    if not account.operator and not mine:
-        raise Forbidden("you may read your own hands only")
-    if not account.operator:
-        player = account.name
-    await _flushed(request)
+    _, limit, player, table = await hand_query(request)
+    await read_own_writes(request)
     found = await asyncio.to_thread(room_of(request).hands.ids_for, player, limit, table=table)
     entries = [HandEntry(h, str(hand_number(h)), t, ok) for h, t, ok in found]
     return JSONResponse(asdict(HandList(entries)))
