@@ -58,7 +58,7 @@ async def _multi_table(url: str) -> None:
                 max_entrants=40,
                 start="at_time",
                 starts_at=starts.isoformat(),
-                late_registration=3,
+                late_registration=6,  # long enough for a bust before it closes
                 reentries=1,
             )
         )
