@@ -159,6 +159,18 @@ def proc_cpu(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def proc_system_cpu(pid: int | None) -> float:
+    """System (kernel) CPU seconds of a process, all its threads: the socket writes
+    and reads, which any server pays (``bench_fanout_floor.py``)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return int(fields[12]) / os.sysconf("SC_CLK_TCK")
+
+
 def main_thread_cpu(pid: int | None) -> float:
     """User + system CPU seconds of a process's main thread (the event loop; the
     others are the database writer's and the worker pools')."""
@@ -727,6 +739,7 @@ def run(
     # CPU of the server's), then the lobby's count of hands
     cpu0, wall0 = sum(proc_cpu(s.pid) for s in servers), time.monotonic()
     loop_cpu0 = sum(main_thread_cpu(s.pid) for s in servers)
+    system_cpu0 = sum(proc_system_cpu(s.pid) for s in servers)
     worker_cpu0 = [proc_cpu(w.pid) for w in workers]
     profiler: subprocess.Popen[bytes] | None = None
     if py_spy is not None:
@@ -763,6 +776,7 @@ def run(
             )
     cpu1, wall1 = sum(proc_cpu(s.pid) for s in servers), time.monotonic()
     loop_cpu1 = sum(main_thread_cpu(s.pid) for s in servers)
+    system_cpu1 = sum(proc_system_cpu(s.pid) for s in servers)
     worker_cpu1 = [proc_cpu(w.pid) for w in workers]
     hands1 = hands_played(http)
     status = proc_status(server.pid)
@@ -836,6 +850,7 @@ def run(
     )
     loop_cpu = loop_cpu1 - loop_cpu0
     loop_per_action = 1000 * loop_cpu / measured if measured else float("nan")
+    system_per_action = 1000 * (system_cpu1 - system_cpu0) / measured if measured else float("nan")
     if measured and server_cpu:
         print(
             f"actions per CPU-second of the server{'s' if len(servers) > 1 else ''} "
@@ -845,7 +860,8 @@ def run(
         f"server CPU per action: {cpu_per_action:.3f} ms "
         f"({server_cpu:.2f} s CPU over {measured} actions; all threads), of which the "
         f"event loop's thread {loop_per_action:.3f} ms, the other threads (the database "
-        f"writer) {cpu_per_action - loop_per_action:.3f} ms"
+        f"writer) {cpu_per_action - loop_per_action:.3f} ms; in the kernel (system time, "
+        f"all threads: the sockets' reads and writes) {system_per_action:.3f} ms"
     )
     print(
         f"server CPU: {100 * server_share:.0f}% of one core; clients' CPU "
@@ -936,6 +952,7 @@ def run(
         "actions": measured,
         "cpu_ms_per_action": finite(cpu_per_action, 4),
         "loop_cpu_ms_per_action": finite(loop_per_action, 4),
+        "system_cpu_ms_per_action": finite(system_per_action, 4),
         "server_cpu_percent": finite(100 * server_share, 1),
         "p50_ms": finite(percentile(latencies, 50), 2),
         "p90_ms": finite(percentile(latencies, 90), 2),
