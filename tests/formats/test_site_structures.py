@@ -72,12 +72,11 @@ def test_fpdb_imports_them_written_as_pokerstars_text(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     texts = []
-    # Absolute's history names no table, and PokerStars text without a table name
-    # is refused by fpdb: that one is left out (it is the same with the real sample).
-    for name in sorted(set(SAMPLES) - {"absolute_tournament.txt"}):
+    # Absolute's names no table: it is written as the table "Hand N" (N the hand's number).
+    for name in sorted(SAMPLES):
         assert main(["hh", "convert", str(DATA / name), "--to", "pokerstars", "--all-cards"]) == 0
         texts.append(capsys.readouterr().out.strip())
     path = tmp_path / "tournaments.txt"
     path.write_text("\n\n\n".join(texts) + "\n")
     report = fpdb_check([path])
-    assert f"{path.name}: 4 hands, fpdb accepted 4" in report, report
+    assert f"{path.name}: 5 hands, fpdb accepted 5" in report, report

@@ -90,6 +90,7 @@ __all__ = [
     "format_money",
     "hand_number",
     "pot_name",
+    "table_name",
     "to_pokerstars",
     "write_pokerstars",
 ]
@@ -233,6 +234,19 @@ def hand_number(hand_id: str) -> int:
     return 10**17 + int.from_bytes(digest, "big") % (9 * 10**17)
 
 
+def table_name(table: str, number: int) -> str:
+    """The table's name as written: the record's own, or, for a history that names
+    no table (Absolute Poker's cash and tournament hands, a PHH file without
+    ``table``), ``Hand N`` after the hand's number, since trackers refuse a header
+    with an empty name (``Table ''``) and the hand's number is all the source says
+    that tells the table. Written so, it reads back as that name.
+
+    >>> table_name("Dawn", 7), table_name("", 1300000000), table_name("  ", 7)
+    ('Dawn', 'Hand 1300000000', 'Hand 7')
+    """
+    return table if table.strip() else f"Hand {number}"
+
+
 class _Writer:
     """Writes one hand; the state the lines depend on (street bets, cards so far)."""
 
@@ -303,7 +317,7 @@ class _Writer:
                 game = f"{game} {stakes}"
             out.append(f"PokerStars Hand #{self.number}:  {game} - {date}")
             play = " (Play Money)" if self.symbol is None else ""
-        out.append(f"Table '{r.table}' {rules.max_seats}-max{play}")
+        out.append(f"Table '{table_name(r.table, self.number)}' {rules.max_seats}-max{play}")
         for s in sorted((*r.seats, *r.idle), key=lambda s: s.seat):
             away = "is sitting out" if s.sitting_out else ""
             out.append(f"Seat {s.seat}: {s.name} ({self.m(s.stack)} in chips) {away}")

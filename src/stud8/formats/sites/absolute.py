@@ -15,6 +15,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, total_line
 
 _HEADER = re.compile(r"^Stage #(\w+):\s*(.*?)(?: - (\d{4}-\d\d-\d\d .*))?$")
@@ -57,7 +58,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     b.currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(stakes.group(1), "") if cents else ""
     b.small_bet = money(stakes.group(2), n0, cents)
     b.big_bet = money(stakes.group(3), n0, cents)
-    b.date = head.group(3) or ""
+    b.date = pokerstars_date(head.group(3) or "")
     in_summary = False
     street = 0
     for i, raw in enumerate(lines[1:], start=n0 + 1):
@@ -65,7 +66,11 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         if not line:
             continue
         if line.startswith("Table: ") or line.startswith("Table #"):
-            b.table = line.split(": ", 1)[-1]
+            # "Table: TORONTO AVE (Real Money) Seat #6 is the dealer"
+            name = line.split(": ", 1)[-1]
+            b.table = re.sub(
+                r"\s*(?:\((?:Real|Play) Money\))?\s*(?:Seat #\d+ is the.*)?$", "", name
+            )
             continue
         if in_summary:
             m = _TOTAL.match(line)

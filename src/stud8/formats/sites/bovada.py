@@ -16,6 +16,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, cards, money, read_hands, total_line
 
 _HEADER = re.compile(r"^(?:Bovada|Bodog|Ignition) Hand #(\d+)\s*(.*?)(?: - (\d{4}-\d\d-\d\d .*))?$")
@@ -64,7 +65,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     b.tournament = tournament.group(1) if tournament else ""
     cents = not b.tournament
     b.currency = "USD" if cents else ""
-    b.date = head.group(3) or ""
+    b.date = pokerstars_date(head.group(3) or "")
     in_summary = False
     street = 3
     shown: list[tuple[int, int]] = []

@@ -14,6 +14,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, total_line
 
 _HEADER = re.compile(r"^Full Tilt Poker (?:Game|Hand) #(\d+):\s*(.*)$")
@@ -65,7 +66,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     mixed = re.search(r"\(([\w-]+ ?Game|HORSE|HOSE)\)", rest)
     b.mixed = mixed.group(1) if mixed else ""
     parts = rest.split(" - ")
-    b.date = " ".join(parts[-2:]) if len(parts) >= 2 else ""
+    b.date = pokerstars_date(" ".join(parts[-2:])) if len(parts) >= 2 else ""
     in_summary = False
     for i, raw in enumerate(lines[1:], start=before + 2):
         line = raw.strip()

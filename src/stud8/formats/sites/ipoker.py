@@ -22,6 +22,7 @@ import xml.etree.ElementTree as ET
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, card
 from stud8.formats.sites._text import money as _money
 from stud8.formats.sites._xml import read_games
@@ -73,7 +74,9 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
     table = re.findall(r"<tablename>\s*(.*?)\s*</tablename>", before)
     b.table = table[-1] if table else ""
     start = game.find("general/startdate")
-    b.date = start.text or "" if start is not None else ""
+    b.date = (
+        pokerstars_date(start.text or "", zone="UTC", day_first=True) if start is not None else ""
+    )
     for p in game.iterfind("general/players/player"):
         b.seat(int(p.get("seat", "-1")), p.get("name", ""), money(p.get("chips", ""), n, cents), n)
     wins = {

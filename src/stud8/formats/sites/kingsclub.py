@@ -18,6 +18,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
 
 _HEADER = re.compile(r"^#(\d+): (.*?) - ([\d,.]+)/([\d,.]+)\s*(.*)$")
@@ -61,7 +62,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         if not line:
             continue
         if re.match(r"^\d{4}-\d\d-\d\d \d", line) and not b.date:
-            b.date = line
+            b.date = pokerstars_date(line)
             continue
         if line.startswith("Table '"):
             b.table = line[7:].rstrip("'")

@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ET
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, card, money
 from stud8.formats.sites._xml import read_games
 
@@ -64,7 +65,7 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
         raise BadLine(n, "no <description stakes=...> before the game")
     b.mixed = game_name.removesuffix(" Tournament") if game.get("gametype") == "77" else ""
     b.table = data[1] if len(data) > 1 else ""
-    b.date = game.get("starttime", "")
+    b.date = pokerstars_date(game.get("starttime", ""))
     b.max_seats = int(game.get("seats") or 8)
     players = game.find("players")
     if players is None:

@@ -17,6 +17,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
 
 # a tournament's hand names it: (TOURNAMENT: "NAME", ID, buy-in: $X) (fpdb's OnGame parser)
@@ -56,7 +57,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         if not line or line == "---" or line.startswith("***** End of hand"):
             continue
         if line.startswith("Start hand: "):
-            b.date = line[12:]
+            b.date = pokerstars_date(line[12:])
             continue
         if line.startswith("Table: "):
             m = _TABLE.match(line)

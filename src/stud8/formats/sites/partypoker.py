@@ -19,6 +19,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
 
 _HEADER = re.compile(r"^\*{5} Hand History [Ff]or Game (\d+) \*{5}")
@@ -71,7 +72,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     b.small_bet = money(g.group(2), n0 + 1, cents)
     b.big_bet = money(g.group(3), n0 + 1, cents)
     b.structure = {"PL": "Pot Limit", "NL": "No Limit"}.get(g.group(5) or "", "Limit")
-    b.date = g.group(7)
+    b.date = pokerstars_date(g.group(7))
     street = 3
     for i, raw in enumerate(lines[2:], start=n0 + 2):
         line = raw.strip()

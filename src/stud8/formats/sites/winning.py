@@ -26,6 +26,7 @@ from stud8.core.rules import OddChipHalf
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
 
 # ------------------------------------------------------------------ the old client
@@ -96,7 +97,7 @@ def _parse_old(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
     if g.group(5) != "Seven Cards Stud HiLow":
         return Skipped(file, n0, g.group(1), f"not a Stud Hi/Lo hand: {g.group(5)}")
     b = HandBuilder(file=file, line=n0, hand_id=g.group(1))
-    b.date = lines[0].strip()[17:]
+    b.date = pokerstars_date(lines[0].strip()[17:])
     b.currency = "USD"
     b.small_bet, b.big_bet = money(g.group(2), n0 + 1, True), money(g.group(3), n0 + 1, True)
     b.table = g.group(4)
