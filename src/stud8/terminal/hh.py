@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from stud8.core.errors import Stud8Error
 from stud8.formats import HandHistoryError, ReplayError
+from stud8.formats.pokerstars_stakes import why_trackers_refuse
 from stud8.formats.pokerstars_write import to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.formats.registry import (
@@ -325,6 +326,9 @@ def convert(
                 err.write(f"{rec}\n")
                 code |= EXIT_MISMATCH if isinstance(rec, ReplayError) else EXIT_UNREADABLE
                 continue
+            refused = why_trackers_refuse(rec.rules, rec.currency, rec.tournament is not None)
+            if to == "pokerstars" and refused:
+                err.write(f"note: {path}: hand {rec.hand_id}: {refused}\n")
             try:
                 texts.append(writer.write(rec, view))
             except (HandHistoryError, Stud8Error, ValueError) as e:
