@@ -62,6 +62,7 @@ _GAMES = {"7 card stud hi/lo": "7 Card Stud Hi/Lo", "7 card stud": "7 Card Stud"
 _STAKES = re.compile(r"([$€£]?)([\d.,]+)/[$€£]?([\d.,]+)(?: ([A-Z]{3}))?\)")
 _LEVEL = re.compile(r"(?:Level (\S+) )?\(([\d.,]+)/([\d.,]+)\)", re.I)
 _TOURNAMENT = re.compile(r"^Tournament #(\d+),\s*(.*)$", re.I)
+_CLUB = re.compile(r"^\{[^}]*\}\s*")
 _BUY_IN = re.compile(r"^((?:[$€£]?[\d.]+(?:\+[$€£]?[\d.]+)*(?: [A-Z]{3})?)|Freeroll)\s", re.I)
 _MIXED = re.compile(r"([\w'-]+) \((?:7 Card Stud|Razz)", re.I)
 _TABLE = re.compile(r"^Table '(.*)' (\d+)-max", re.I)
@@ -204,6 +205,8 @@ class _Parser:
         if not sep or not date[:4].isdigit():
             body, date = self.rest, ""
         tournament = buy_in = level = ""
+        # a Home Game names its club first: "{Dazzle's Room} Tournament #743144019, ..."
+        body = _CLUB.sub("", body, count=1)
         t = _TOURNAMENT.match(body)
         stakes: tuple[str, str] | None = None
         currency = ""

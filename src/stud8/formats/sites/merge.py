@@ -5,10 +5,11 @@ Seats are numbered from 0 and events name players by seat. Rounds ``BLINDS``
 or ``END_OF_FOLDED_GAME``; a round's ``<cards>`` list everything the player
 holds so far (``null`` or nothing for a card unseen), after its events. Event
 amounts are what the player adds, a completion's too. In a mixed game
-(``gametype="77"``, the HORSE tournaments) ``multigametype`` 43 or 45 is Stud
-Hi/Lo; a tournament (the last field of ``data`` is ``true``) writes no stakes,
-so the small bet is the first completion or bet of the small-bet streets. ``<winner amount=...>``
-is what a player takes from pot ``potnumber``: it includes a bet nobody called
+(``gametype="77"``, the HORSE tournaments; ``75``, a HORSE cash table)
+``multigametype`` 43 or 45 is Stud Hi/Lo; a tournament (the last field of
+``data`` is ``true``) writes no stakes, so the small bet is the first completion
+or bet of the small-bet streets. ``<winner amount=...>`` is what a player takes
+from pot ``potnumber``: it includes a bet nobody called
 (the file writes no uncalled bet), which the reader gives back as PokerStars
 writes it. No rake is written: it is what the bets leave over after the wins.
 """
@@ -46,7 +47,10 @@ def read(text: str, file: str) -> list[Item]:
 
 def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand | Skipped:
     hand_id = game.get("id", "")
-    kind = game.get("multigametype") if game.get("gametype") == "77" else game.get("gametype")
+    # a mixed game (gametype 77 in tournaments, 75 at cash tables) names the game
+    # of the hand in multigametype, as fpdb reads it
+    mixed = game.get("multigametype") is not None
+    kind = game.get("multigametype") if mixed else game.get("gametype")
     if kind not in _STUD8:
         return Skipped(file, n, hand_id, f"not a Stud Hi/Lo hand (gametype {kind})")
     b = HandBuilder(file=file, line=n, hand_id=hand_id)
@@ -63,7 +67,7 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
         b.small_bet, b.big_bet = money(stakes.group(2), n, cents), money(stakes.group(3), n, cents)
     elif not b.tournament:
         raise BadLine(n, "no <description stakes=...> before the game")
-    b.mixed = game_name.removesuffix(" Tournament") if game.get("gametype") == "77" else ""
+    b.mixed = game_name.removesuffix(" Tournament") if mixed else ""
     b.table = data[1] if len(data) > 1 else ""
     b.date = pokerstars_date(game.get("starttime", ""))
     b.max_seats = int(game.get("seats") or 8)
