@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from stud8.cli import main
-from stud8.formats.pokerstars import read_header_date
+from stud8.formats.pokerstars import header_date, read_header_date
 from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.terminal.hh import load_records
@@ -132,3 +132,59 @@ def test_fpdb_imports_every_other_site_hand_we_write(tmp_path: Path) -> None:
     assert found is not None and found.groups() == (str(written),) * 3, report
     for out in files:
         assert f"{out.name}: " in report, report
+
+
+@pytest.mark.parametrize(
+    ("text", "kwargs", "written"),
+    [
+        ("2009-03-18 19:10:00 (ET)", {}, "2009/03/18 19:10:00 ET"),
+        ("20:33 ET - Monday, March 28, 2011", {}, "2011/03/28 20:33:00 ET"),  # Full Tilt's other
+        (
+            "Monday, August 30, 20:20:17 EEST 2010",
+            {},
+            "2010/08/30 20:20:17 EET [2010/08/30 13:20:17 ET]",
+        ),
+        (
+            "Monday, January 30, 20:20:17 CET 2012",
+            {},
+            "2012/01/30 20:20:17 CET [2012/01/30 14:20:17 ET]",
+        ),
+        (
+            "Sat Aug 28 20:33:38 GMT+0300 2010",
+            {},
+            "2010/08/28 20:33:38 EET [2010/08/28 13:33:38 ET]",
+        ),
+        # +5:30 is no PokerStars zone's but IST's; -0230 is nobody's: ET alone
+        (
+            "Sat Aug 28 20:33:38 GMT+0530 2010",
+            {},
+            "2010/08/28 20:33:38 IST [2010/08/28 11:03:38 ET]",
+        ),
+        ("Sat Aug 28 20:33:38 GMT-0230 2010", {}, "2010/08/28 19:03:38 ET"),
+        ("20110908220212", {}, "2011/09/08 22:02:12 ET"),
+        ("2016/8/2 11:13:2", {}, "2016/08/02 11:13:02 ET"),
+        (
+            "10.05.2014 18:02:19",
+            {"zone": "UTC", "day_first": True},
+            "2014/05/10 18:02:19 UTC [2014/05/10 14:02:19 ET]",
+        ),
+        (
+            "2014-05-10 18:02:19",
+            {"zone": "UTC"},
+            "2014/05/10 18:02:19 UTC [2014/05/10 14:02:19 ET]",
+        ),
+        # what cannot be a date is no date (the header then says the time is unknown)
+        ("2011-02-30 10:00:00", {}, ""),
+        ("25:99:00 ET 2011/03/28", {}, ""),
+        ("", {}, ""),
+        ("Hand #1 - no date at all", {}, ""),
+    ],
+)
+def test_site_dates_in_each_form(text: str, kwargs: dict[str, object], written: str) -> None:
+    from stud8.formats.sites._dates import pokerstars_date
+
+    assert pokerstars_date(text, **kwargs) == written  # type: ignore[arg-type]
+    if written:
+        started, zone = read_header_date(written)
+        assert started is not None
+        assert header_date(started, zone) == written  # and written again as it was
