@@ -105,3 +105,19 @@ def test_a_mixed_game_file_skips_its_other_games_by_name() -> None:
     hands = [i for i in items if isinstance(i, PokerStarsHand)]
     assert all(h.tournament == "743144019" for h in hands)
     assert sum("Hi/Lo" in h.game for h in hands) == 18
+
+
+@pytest.mark.parametrize("other", ["41", "46", "1", "35"])  # stud high, razz, hold'em, O8
+def test_a_merge_horse_table_skips_its_other_games(other: str) -> None:
+    """The same HORSE cash table dealing another game of the mix (its multigametype
+    changed, fpdb's numbers): each hand is skipped with the game named, none read."""
+    from stud8.formats.sites import decode, detect
+
+    path = DATA / "merge_stud8_HORSE-8max-USD-0.25-0.50-201409.new.format.txt"
+    text = decode(path.read_bytes()).replace('multigametype="43"', f'multigametype="{other}"')
+    site = detect(text)
+    assert site is not None and site.name == "merge"
+    items = site.read(text, "horse.xml")
+    assert len(items) == 3
+    assert all(isinstance(i, Skipped) for i in items)
+    assert all(f"gametype {other}" in i.reason for i in items if isinstance(i, Skipped))
