@@ -121,3 +121,16 @@ def test_a_merge_horse_table_skips_its_other_games(other: str) -> None:
     assert len(items) == 3
     assert all(isinstance(i, Skipped) for i in items)
     assert all(f"gametype {other}" in i.reason for i in items if isinstance(i, Skipped))
+
+
+def test_a_home_game_tournament_stays_a_tournament_when_written_back(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    name = "pokerstars_stud8_8-Game-2max-STT-play-100-201306.homeGame.shootout.stud8-level.txt"
+    assert main(["hh", "convert", str(DATA / name), "--to", "pokerstars", "--all-cards"]) == 0
+    heads = [line for line in capsys.readouterr().out.splitlines() if line.startswith("PokerStars")]
+    assert len(heads) == 19
+    assert all(": Tournament #743144019, 100+9 8-Game (" in h for h in heads), heads[0]
+    assert (
+        sum("(7 Card Stud Hi/Lo Limit) - Level VI (40/80) - 2013/06/06" in h for h in heads) == 18
+    )
