@@ -11,7 +11,6 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-import stud8.server.cluster.node as cluster_node
 from server.roomclient import Room
 from server.roomdb import serving
 from stud8.server.admin import run_create_operator
@@ -23,6 +22,7 @@ from stud8.server.settings import Settings
 
 PACE = {"STUD8_BETWEEN_HANDS": "0.05", "STUD8_BOT_DELAY": "0", "STUD8_SHOWDOWN_SECONDS": "0"}
 BOSS_PASSWORD = "Boss-Password-1"
+STOP_SECONDS = 30  # a node's clean stop, its last hand played out on the clock
 SPEC = {
     "min_buy_in": 40,
     "max_buy_in": 400,
@@ -35,11 +35,16 @@ SPEC = {
 class Node(Room):
     """One node, served on 127.0.0.1, as the websocket helpers know a room."""
 
-    def __init__(self, port: int, room: ServerRoom) -> None:
+    def __init__(self, port: int, room: ServerRoom, stack: AsyncExitStack) -> None:
         lobby: Lobby = room.app.state.room.lobby
         super().__init__(port, None, lobby)  # type: ignore[arg-type]
         self.room = room
         self.node: ClusterNode = room.app.state.node
+        self._stack = stack
+
+    async def stop(self) -> None:
+        """Stop this node now, cleanly (as at the end of the block: once)."""
+        await self._stack.aclose()
 
 
 @asynccontextmanager
@@ -51,11 +56,6 @@ async def cluster(
     code = await asyncio.to_thread(run_create_operator, pg, "boss", lambda: BOSS_PASSWORD)
     assert code == 0
     async with AsyncExitStack() as stack:
-        # the nodes stop at the end of a test, its players gone: a hand still in play
-        # is left to the next owner after 5 s, not the 120 s a drain waits (noted: a
-        # stop that had waited past 60 s for such a hand was seen once under load)
-        stack.callback(setattr, cluster_node, "HAND_OVER_SECONDS", cluster_node.HAND_OVER_SECONDS)
-        cluster_node.HAND_OVER_SECONDS = 5.0
         nodes: list[Node] = []
         for name in names:
             settings = Settings(
@@ -63,12 +63,13 @@ async def cluster(
                 operators=("boss",), starting_chips=1000, signups=1000,
             ).with_overrides(**overrides)  # fmt: skip
             room = await asyncio.to_thread(open_cluster_room, settings, PACE)
-            stack.callback(room.close)
-            # a node stopped cleanly first finishes its hands: with the players gone,
-            # one may run on its clocks a while (2 s a turn, each street) on a busy machine
-            port = await stack.enter_async_context(serving(room.app, stop_seconds=60))
-            node = Node(port, room)
-            stack.push_async_callback(node.http.aclose)
+            own = await stack.enter_async_context(AsyncExitStack())
+            own.callback(room.close)
+            # a node stopped cleanly first plays its hands out: with the players gone,
+            # on their clocks (the tests that leave a hand in play give it short ones)
+            port = await own.enter_async_context(serving(room.app, stop_seconds=STOP_SECONDS))
+            node = Node(port, room, own)
+            own.push_async_callback(node.http.aclose)
             nodes.append(node)
         yield nodes
 

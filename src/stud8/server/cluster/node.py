@@ -11,7 +11,9 @@ Every :data:`TICK_SECONDS` a :class:`ClusterNode`
    writing;
 3. if it is draining, hands its tables over one at a time, each **between two
    hands** (:meth:`Table.hand_over`: the hand in play is finished, no new one
-   dealt), so a drain cancels no hand;
+   dealt), so a drain cancels no hand. The hand-over runs beside the rounds, which
+   go on renewing the leases meanwhile: a hand that outlasts a lease (players gone,
+   their turns run out on the clock) is not taken by another node and cancelled;
 4. else takes the tables that have no owner (their owner died, was drained, or
    they are new): those whose lease ran out or was released, from the leases'
    sorted set (:meth:`Leases.due`), checked against their lease keys and the
@@ -28,7 +30,8 @@ Every :data:`TICK_SECONDS` a :class:`ClusterNode`
    connected through any node get a snapshot and play on.
 
 A node that stops cleanly (:meth:`ClusterNode.stop`) first hands its tables over
-like a drain (a hand in play is played out), then leaves.
+like a drain (a hand in play is played out, its lease renewed until then), then
+leaves.
 """
 
 from __future__ import annotations
@@ -116,6 +119,7 @@ class ClusterNode:
         self.full_scan_seconds = full_scan
         self._full_scan_at = 0.0  # the next full scan for tables without an owner
         self._looking: asyncio.Task[None] | None = None
+        self._handovers: dict[str, asyncio.Task[None]] = {}  # tables being handed over
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -137,9 +141,19 @@ class ClusterNode:
         with contextlib.suppress(RedisError, OSError):
             await self.nodes.beat(tables=len(self.lobby.tables), draining=True)
         if hand_over:
-            await asyncio.gather(
-                *(self._hand_over(t) for t in list(self.lobby.tables)), return_exceptions=True
-            )
+            # the leases are renewed while the hands play out (they may outlast a
+            # lease): else another node takes the table and cancels its hand, and
+            # this one waits for a hand its table, fenced, will never finish
+            renewing = asyncio.get_running_loop().create_task(self._keep_leases())
+            try:
+                await asyncio.gather(
+                    *(self._handing_over(t) for t in list(self.lobby.tables)),
+                    return_exceptions=True,
+                )
+            finally:
+                renewing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await renewing
         for table_id in list(self.lobby.tables):
             await self._let_go(table_id)
         with contextlib.suppress(RedisError, OSError):
@@ -168,17 +182,34 @@ class ClusterNode:
         if not self.draining and await self.nodes.draining():
             self.draining = True
             log.warning("node %s is draining: its tables go to other nodes", self.name)
+        await self._renew(running)
+        if self.draining:
+            # one table at a time, beside the rounds (they renew its lease meanwhile)
+            if not self._handovers and self.lobby.tables:
+                self._handing_over(next(iter(self.lobby.tables)))
+            return
+        if self._now() >= self._quiet_until:
+            await self._take_orphans()
+
+    async def _renew(self, running: list[str]) -> None:
+        """Renew the leases of the tables running here; let go at once those another
+        node holds now, or whose table stopped because another node owns it."""
         for table_id in await self.leases.renew(running):
             log.error("node %s lost the lease of table %s: letting it go", self.name, table_id)
             self.stats.lost.append(table_id)
             await self._let_go(table_id)
         self._forget_fenced()
-        if self.draining:
-            if self.lobby.tables:
-                await self._hand_over(next(iter(self.lobby.tables)))
-            return
-        if self._now() >= self._quiet_until:
-            await self._take_orphans()
+
+    async def _keep_leases(self) -> None:
+        """While the node stops: its heartbeat and its leases, every round, until
+        its tables are handed over."""
+        while True:
+            await asyncio.sleep(self.tick_seconds)
+            try:
+                await self.nodes.beat(tables=len(self.lobby.tables), draining=True)
+                await self._renew(list(self.lobby.tables))
+            except (RedisError, OSError) as exc:
+                log.warning("node %s: Redis is not answering: %s", self.name, exc)
 
     def _forget_fenced(self) -> None:
         """Tables that stopped because another node owns them now."""
@@ -317,6 +348,18 @@ class ClusterNode:
             raise NoSuchTableError(f"no table {table_id}") from None
 
     # ------------------------------------------------------------ letting tables go
+    def _handing_over(self, table_id: str) -> asyncio.Task[None]:
+        """The task handing ``table_id`` over (started if none is): a drain's and a
+        stop's hand-over of one table are one."""
+        task = self._handovers.get(table_id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(
+                self._hand_over(table_id), name=f"node {self.name} hands {table_id} over"
+            )
+            self._handovers[table_id] = task
+            task.add_done_callback(lambda _: self._handovers.pop(table_id, None))
+        return task
+
     async def _hand_over(self, table_id: str) -> None:
         """Between hands: no more hands here, then the table goes to the next owner."""
         entry = self.lobby.tables.get(table_id)
@@ -327,6 +370,8 @@ class ClusterNode:
         except TimeoutError:
             log.error("node %s: the hand at table %s did not end; it is left to the next "
                       "owner (who cancels it)", self.name, table_id)  # fmt: skip
+        if self.lobby.tables.get(table_id) is not entry or entry.table.fenced is not None:
+            return  # let go meanwhile: its lease lost, or closed
         await self._let_go(table_id)
         self.stats.handed_over.append(table_id)
         log.info("node %s handed table %s over", self.name, table_id)

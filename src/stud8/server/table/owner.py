@@ -240,12 +240,21 @@ class Table(TableSeating):
     async def hand_over(self) -> None:
         """Deal no more hands: this node hands the table over to another (a drain,
         a clean shutdown). Returns once no hand is in play and none will be; the
-        room then stops the table, and its next owner deals on. Nothing is cancelled."""
+        room then stops the table, and its next owner deals on. Nothing is cancelled.
+        Returns too if the table stops meanwhile (stopped, or fenced: another node
+        owns it now), its hand, if any, left as it is: that hand will not end here."""
         self._handing_over = True
         if self._start_timer is not None:
             self._start_timer.cancel()
             self._start_timer = None
-        await self._no_hand.wait()
+        task = self._task
+        if self._no_hand.is_set() or task is None or task.done():
+            return
+        no_hand = asyncio.ensure_future(self._no_hand.wait())
+        try:
+            await asyncio.wait({no_hand, task}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            no_hand.cancel()
 
     # ------------------------------------------------------------ what the room asks
     def _ask(self, message: Message) -> asyncio.Future[object]:
