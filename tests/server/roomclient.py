@@ -152,6 +152,11 @@ class Client:
         self._ids = itertools.count()
         self.shown: set[int] = set()  # seats shown down in the current hand
         self.turn: Msg | None = None  # the last turn message, while it is current
+        # the action sent and not answered yet, and the version its ack reached: a
+        # turn told before the action's events (the same turn told again, as after
+        # a reconnection) is not acted on a second time
+        self.acting: str | None = None
+        self.acted_to = 0
 
     async def recv(self, timeout: float = 10) -> Msg:
         text = await asyncio.wait_for(self.ws.recv(), timeout)
@@ -168,7 +173,27 @@ class Client:
             self.turn = msg
         elif msg["t"] == "snapshot":
             self.last_seq = msg["v"]
+        elif msg["t"] in ("ack", "reject") and msg["d"]["id"] == self.acting:
+            self.acting = None
+            if msg["t"] == "ack":
+                self.acted_to = msg["v"]
         return msg
+
+    def take_turn(self) -> Msg | None:
+        """The turn to act on now, if any (then it is taken: :meth:`act` on it).
+        None while an action is unanswered, or its events (up to its ack's ``v``)
+        have not all come: a turn told before them is the turn already acted on."""
+        if self.turn is None or self.acting is not None or self.last_seq < self.acted_to:
+            return None
+        turn, self.turn = self.turn, None
+        return turn
+
+    async def act(self, **d: Any) -> str:
+        """Send an action (answered later: see :meth:`take_turn`); its id."""
+        command_id = self.new_id()
+        self.acting = command_id
+        await self.send("act", id=command_id, **d)
+        return command_id
 
     def check_visible(self, msg: Msg) -> None:
         d = msg.get("d")
@@ -228,9 +253,8 @@ async def play(
     (Replies are taken as they come: a turn may arrive before the previous ack.)"""
     finished = acks = 0
     while finished < hands:
-        if client.turn is not None:
-            turn, client.turn = client.turn, None
-            await client.send("act", id=client.new_id(), **choose(turn))
+        if (turn := client.take_turn()) is not None:
+            await client.act(**choose(turn))
         msg = await client.recv()
         if msg["t"] in ("ack", "reject"):
             assert msg["t"] == "ack", msg

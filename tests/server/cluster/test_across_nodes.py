@@ -47,9 +47,8 @@ async def playing(*clients: Client, watching: tuple[Client, ...] = ()) -> AsyncI
 
     async def act(client: Client, acts: bool) -> None:
         while True:
-            if acts and client.turn is not None:
-                turn, client.turn = client.turn, None
-                await client.send("act", id=client.new_id(), **passive(turn))
+            if acts and (turn := client.take_turn()) is not None:
+                await client.act(**passive(turn))
             with contextlib.suppress(TimeoutError):
                 await client.recv(timeout=0.5)
 

@@ -263,7 +263,7 @@ def test_a_player_disconnects_mid_hand_and_gets_exactly_the_missed_events() -> N
                 assert missed is not None and len(missed) >= 2
                 expected = [json.loads(encode(item).text_for("ann", False)) for item in missed]
                 upto = table.last_seq
-                async with room.connect(ann_t, last_seen=last_seen) as ann:
+                async with room.connect(ann_t, last_seen=last_seen, ids="r") as ann:
                     ann.seat, ann.last_seq = 1, last_seen
                     got = [await ann.recv() for _ in expected]
                     assert got == expected  # exactly the missed events, in order, no snapshot

@@ -105,9 +105,8 @@ def test_an_operator_dealt_into_a_hand_sees_only_his_own_cards_in_it() -> None:
                 dealt: set[int] = set()
                 played = watched = 0
                 while played < 3:
-                    if op.turn is not None:
-                        turn, op.turn = op.turn, None
-                        await op.send("act", id=op.new_id(), **passive(turn))
+                    if (turn := op.take_turn()) is not None:
+                        await op.act(**passive(turn))
                     msg = await op.recv()
                     if msg["t"] != "event":
                         continue
