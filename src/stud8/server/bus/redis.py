@@ -17,7 +17,8 @@ RedisBus joins the nodes' LocalBuses through Redis (lila-ws and lila's way):
                               starts or lost a message
 ``stud8:dirver``              counter: the directory's version, one up at each change
 ``stud8:dirlog``              sorted set: each table's id scored with the version of its
-                              last change (so a node reads only what changed)
+                              last change (so a node reads only what changed), the last
+                              :data:`MAX_CHANGES` changes only
 ============================  ==========================================================
 
 Each message is a line of JSON (its header: what it is, for whom, a request id)
@@ -99,7 +100,11 @@ FULL_DIRECTORY_SECONDS = 300.0  # the whole directory read again this often
 MAX_CHANGES = 2000  # more changes than this since the last read: the whole read instead
 
 # A change of a table's entry (ARGV: table id, entry or '' if it is gone, channel,
-# message): the entry, the directory's version one up, the entry's version, the news.
+# message, the changes the log keeps): the entry, the directory's version one up, the
+# entry's version, the news. The log keeps the last ARGV[5] changes: a node further
+# behind reads the whole directory anyway (_CHANGES), and one less far behind asks
+# only for later versions; so the log holds at most ARGV[5] tables, not every table
+# the room ever had.
 _CHANGE = b"""
 local v = redis.call('INCR', KEYS[3])
 if ARGV[2] == '' then
@@ -108,6 +113,7 @@ else
     redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 end
 redis.call('ZADD', KEYS[2], v, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', v - tonumber(ARGV[5]))
 redis.call('PUBLISH', ARGV[3], ARGV[4])
 return v
 """
@@ -153,6 +159,7 @@ class RedisBus:
         url: str,
         reply_seconds: float = REPLY_SECONDS,
         directory_seconds: float = DIRECTORY_SECONDS,
+        max_changes: int = MAX_CHANGES,
     ) -> None:
         self.redis = redis  # the hash of the directory (redis-py)
         self.address = RedisAddress.parse(url)  # pub/sub (the lean connections)
@@ -161,6 +168,7 @@ class RedisBus:
         self.local = local
         self.reply_seconds = reply_seconds
         self.directory_seconds = directory_seconds
+        self.max_changes = max_changes
         self._entries: dict[str, _Entry] = {}
         self._listed: dict[str, Listed] = {}
         self._subscriptions: dict[str, Subscription] = {}
@@ -267,7 +275,7 @@ class RedisBus:
         self._queue(
             command(
                 b"EVAL", _CHANGE, b"3", *_DIRECTORY_KEYS, key, value,
-                self.channels.directory, key + b"\n" + value,
+                self.channels.directory, key + b"\n" + value, b"%d" % self.max_changes,
             )
         )  # fmt: skip
 
@@ -456,7 +464,7 @@ class RedisBus:
             await self._read_directory()
             return
         found = await self._changes(
-            keys=[TABLES, DIRECTORY_LOG, DIRECTORY_VERSION], args=[self._version, MAX_CHANGES]
+            keys=[TABLES, DIRECTORY_LOG, DIRECTORY_VERSION], args=[self._version, self.max_changes]
         )
         version = int(found[0])
         if version < self._version or (len(found) == 2 and not found[1]):
