@@ -243,3 +243,41 @@ async def play_hands(players: tuple[Player, ...], hands: int, timeout: float = 6
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _hand_in_play(player: Player) -> int | None:
+    """The index of the message that told the hand in play, as this player last
+    heard (None: no hand in play)."""
+    for index in range(len(player.messages) - 1, -1, -1):
+        m = player.messages[index]
+        if m["t"] == "snapshot":
+            return index if m["d"]["hand"] is not None else None
+        if m["t"] == "event" and m["d"]["k"] in ("hand_start", "hand_finish"):
+            return index if m["d"]["k"] == "hand_start" else None
+    return None
+
+
+def _at_least(seq: int) -> Callable[[Msg], bool]:
+    return lambda m: m["t"] in ("event", "snapshot") and m["v"] >= seq
+
+
+async def leave_between_hands(players: tuple[Player, ...]) -> None:
+    """The players sit out (no next hand deals them) and play the hand in play, if
+    any, to its end: the table is left between hands, so the nodes stop at once.
+    (A clean stop plays a hand out; with its players gone, on their clocks.)"""
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(play_turns(p, stop)) for p in players]
+    try:
+        for player in players:
+            if player.ended:
+                continue
+            reply = await player.command("sit_out")  # refused if sitting out already
+            # what the table did before it answered (the answer may cross the bus first)
+            await player.wait_for("the events before the answer", _at_least(reply["v"]))
+        for player in players:
+            told = _hand_in_play(player)
+            if told is not None and not player.ended:
+                await player.wait_for("the hand's end", is_event("hand_finish"), told)
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)

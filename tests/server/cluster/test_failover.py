@@ -28,6 +28,7 @@ from server.cluster.clusterprocess import (
     bring_in,
     drain,
     is_event,
+    leave_between_hands,
     nodes,
     owner,
     play_hands,
@@ -96,6 +97,7 @@ def test_a_killed_owner_costs_no_chip_and_no_seat(tmp_path: Path, redis_url: str
                 assert chips == {"ann": BUY_IN, "bob": BUY_IN}  # every bet back
                 assert snap["hand"] is None or snap["hand"]["hand_id"] != hand_id
                 await play_hands((ann, bob), 2)
+                await leave_between_hands((ann, bob))  # so the nodes stop at once
                 return hand_id, failover
             finally:
                 await ann.close()
@@ -138,6 +140,9 @@ def test_a_drained_node_hands_its_tables_over_between_hands(tmp_path: Path, redi
                 mark = [len(p.messages) for p in (ann, bob)]
                 for player, start in zip((ann, bob), mark, strict=True):
                     await player.wait_for("a hand after the drain", is_event("hand_finish"), start)
+                stop.set()
+                await asyncio.gather(*playing, return_exceptions=True)
+                await leave_between_hands((ann, bob))  # so the nodes stop at once
             finally:
                 stop.set()
                 await asyncio.gather(*playing, return_exceptions=True)
@@ -183,6 +188,9 @@ def test_a_node_stopped_cleanly_plays_its_hand_out_and_hands_the_table_over(
                 for player, start in zip((ann, bob), mark, strict=True):
                     await player.wait_for("a hand on the other node", is_event("hand_finish"),
                                           start)  # fmt: skip
+                stop.set()
+                await asyncio.gather(*playing, return_exceptions=True)
+                await leave_between_hands((ann, bob))  # so the last node stops at once
                 return hand_id
             finally:
                 stop.set()
