@@ -135,3 +135,46 @@ def test_sigkill_mid_hand_then_the_tournament_resumes_where_it_was(
         assert ledger.balance(bank("boss")) >= 0
     finally:
         engine.dispose()
+
+
+def _seconds_left(http: httpx.Client, tid: int) -> float:
+    detail = http.get(f"/api/v1/tournaments/{tid}").json()
+    assert detail["summary"]["level"] == 1, detail["summary"]
+    return float(detail["seconds_left"])
+
+
+def test_the_time_left_after_a_sigkill_is_the_time_left_at_the_kill(
+    url: str, tmp_path: Path
+) -> None:
+    # slow bots: a hand lasts tens of seconds, so nothing but the heartbeat is written
+    # in the seconds before the kill (the level's clock was up to 15 s stale once)
+    slow = {"STUD8_BOT_DELAY": "1.5", "STUD8_BETWEEN_HANDS": "0.05"}
+    with running_server(url, tmp_path, **slow) as server:
+        with httpx.Client(base_url=server.base, timeout=20) as http:
+            boss = bearer(register(http, "boss"))
+            body = {"name": "Clock SNG", "structure": "regular", "buy_in": 0, "fee": 0,
+                    "table_size": 6, "max_entrants": 6}  # fmt: skip
+            r = http.post("/api/v1/tournaments", json=body, headers=boss)
+            assert r.status_code == 201, r.text
+            tid = r.json()["tournament"]["summary"]["tournament_id"]
+            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": 6}, headers=boss)
+            assert r.status_code == 200, r.text
+            _wait(lambda: _in_progress(url), 30, "the first hand")
+            written = _state(url, tid)[1]["last_now"]
+            time.sleep(6.5)  # some seconds into the level, the first hand still in play
+            left_at_kill = _seconds_left(http, tid)
+            server.process.send_signal(signal.SIGKILL)
+            server.process.wait(10)
+    assert _in_progress(url), "the kill was to cut a hand short"
+    assert _state(url, tid)[1]["last_now"] == written  # no hand ended: only heartbeats
+    assert 600 - left_at_kill >= 6
+    time.sleep(3)  # down: not counted
+
+    started = time.time()
+    with running_server(url, tmp_path, **slow) as server:
+        _wait(lambda: _state(url, tid)[1]["last_now"] >= started, 30, "the resume")
+        with httpx.Client(base_url=server.base, timeout=20) as http:
+            left = _seconds_left(http, tid)
+    # the time left is what it was at the kill, to about a second (the heartbeat's
+    # period; the resumed clock has run a moment since)
+    assert abs(left - left_at_kill) <= 1.25, (left, left_at_kill)

@@ -116,13 +116,43 @@ class TournamentStore:
         return int(key[0])
 
     @staticmethod
-    def save_in(conn: Connection, tournament: int, phase: str, state: dict[str, Any]) -> None:
-        """The tournament's phase and whole state now."""
+    def save_in(
+        conn: Connection,
+        tournament: int,
+        phase: str,
+        state: dict[str, Any],
+        *,
+        at: datetime | None = None,
+    ) -> None:
+        """The tournament's phase and whole state at ``at`` (its owner's clock; now)."""
         conn.execute(
             update(TournamentRow)
             .where(TournamentRow.id == tournament)
-            .values(phase=phase, state=json.dumps(state, separators=(",", ":")), updated_at=_now())
+            .values(
+                phase=phase,
+                state=json.dumps(state, separators=(",", ":")),
+                updated_at=at or _now(),
+            )
         )
+
+    @staticmethod
+    def touch_in(conn: Connection, tournament: int, at: datetime) -> None:
+        """The tournament's owner was alive at ``at``: its heartbeat, one small update
+        (``updated_at`` only), so that after a crash the clock runs up to the crash
+        and no further (:meth:`alive_at_in`)."""
+        conn.execute(
+            update(TournamentRow).where(TournamentRow.id == tournament).values(updated_at=at)
+        )
+
+    @staticmethod
+    def alive_at_in(conn: Connection, tournament: int) -> datetime | None:
+        """When the tournament's owner last wrote its state or its heartbeat (UTC)."""
+        at = conn.execute(
+            select(TournamentRow.updated_at).where(TournamentRow.id == tournament)
+        ).scalar_one_or_none()
+        if at is None:
+            return None
+        return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite keeps no zone
 
     def register_in(
         self,

@@ -21,11 +21,14 @@ what it decides in the room:
   then does the copy become the director. A write that fails (the database is down)
   leaves the director as it was: the same event can come again;
 - time: the director's clock is the room's wall clock in POSIX seconds; a timer wakes
-  the runner when a level or a break ends (or a scheduled start is due), and at
-  least every :data:`SAVE_SECONDS` to keep the time left written. After a restart
-  the runner sends :class:`~stud8.tournament.events.Resume` (the time the room was
-  down is not counted: same level, same time left as last written) and cancels the
-  hand each table was playing (:class:`~stud8.tournament.events.HandCancelled`: every
+  the runner when a level or a break ends (or a scheduled start is due). While it
+  runs, the runner writes a heartbeat (:meth:`TournamentStore.touch_in`: the row's
+  ``updated_at``, nothing else) when nothing was written for
+  :data:`HEARTBEAT_SECONDS`. After a restart the runner lets the clock run up to the
+  last heartbeat (a :class:`~stud8.tournament.events.Tick` at that time), then sends
+  :class:`~stud8.tournament.events.Resume` (the time the room was down is not
+  counted: same level, the same time left as at the crash, to about a second) and
+  cancels the hand each table was playing (:class:`~stud8.tournament.events.HandCancelled`: every
   player's chips as they were at its deal); the tables come back with the same
   seats.
 
@@ -87,11 +90,13 @@ from stud8.tournament.events import (
     Unregistered,
 )
 
-__all__ = ["SAVE_SECONDS", "TableHost", "TournamentRefused", "TournamentRunner"]
+__all__ = ["HEARTBEAT_SECONDS", "TableHost", "TournamentRefused", "TournamentRunner"]
 
 log = logging.getLogger("stud8.server")
 
-SAVE_SECONDS = 15.0  # the state (the time left in the level) is written at least this often
+# a running tournament writes something (its state, or a heartbeat) at least this often,
+# so that after a crash its level's clock is right to about this much
+HEARTBEAT_SECONDS = 1.0
 
 
 class TournamentRefused(Exception):
@@ -183,6 +188,7 @@ class TournamentRunner:
         self._queue: asyncio.Queue[tuple[_Msg, asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
+        self._written_at = clock.now()  # the last write of the state or a heartbeat
         self._closing: set[asyncio.Task[None]] = set()
         # called with the director and its decisions after each event is carried out
         self.observers: list[Callable[[Director, tuple[Decision, ...]], None]] = []
@@ -243,6 +249,9 @@ class TournamentRunner:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            if self.director.phase is Phase.RUNNING and not self.over:
+                with contextlib.suppress(Exception):  # the clock stops now, not a beat ago
+                    await asyncio.wait_for(self._beat(), 5)
         for closing in list(self._closing):
             with contextlib.suppress(Exception):
                 await closing
@@ -300,8 +309,13 @@ class TournamentRunner:
             await self._hand(msg.end)
             return None
         if kind == "tick":
-            if not self.over:
+            deadline = self.director.next_deadline()
+            if self.over:
+                pass
+            elif deadline is not None and deadline <= self.now():
                 await self._event(lambda now: Tick(now=now))
+            elif self.director.phase is Phase.RUNNING:
+                await self._beat()
             return None
         if kind == "resume":
             await self._resume()
@@ -331,7 +345,8 @@ class TournamentRunner:
     ) -> tuple[Decision, ...]:
         """The event on a copy of the director; its state and money written in one
         transaction; then the copy is the director and its decisions are carried out."""
-        now = self.now()
+        at = self.clock.wall()
+        now = at.timestamp()
         trial = copy.deepcopy(self.director)
         try:
             decisions = trial.handle(make(now))
@@ -346,12 +361,13 @@ class TournamentRunner:
             money(conn)
             if record is not None:
                 HandStore.store_in(conn, record)
-            store.save_in(conn, tid, phase, state)
+            store.save_in(conn, tid, phase, state, at=at)
 
         try:
             await self.writer.call(work, what=f"tournament {tid}")
         except (ValueError, BooksRefused) as exc:  # the ledger refused (cannot pay...)
             raise TournamentRefused(str(exc)) from None
+        self._written_at = self.clock.now()
         before, self.director = self.director, trial
         self._dispatch(decisions, now, before)
         for observe in self.observers:
@@ -416,7 +432,23 @@ class TournamentRunner:
             await self.writer.call(lambda conn: HandStore.store_in(conn, record),
                                    what=f"the end of hand {end.hand_id}")  # fmt: skip
 
+    async def _beat(self) -> None:
+        """The heartbeat: the tournament was running at this time (see the module)."""
+        tid, store, at = self.tournament_id, self.store, self.clock.wall()
+        await self.writer.call(lambda conn: store.touch_in(conn, tid, at),
+                               what=f"tournament {tid}'s heartbeat")  # fmt: skip
+        self._written_at = self.clock.now()
+
     async def _resume(self) -> None:
+        tid, store, td = self.tournament_id, self.store, self.director
+        alive = await self.writer.call(lambda conn: store.alive_at_in(conn, tid),
+                                       what=f"tournament {tid}'s last heartbeat")  # fmt: skip
+        last = td.last_now
+        if alive is not None and td.phase is Phase.RUNNING and last is not None:
+            # the clock ran until the room was last seen alive, and stopped there
+            up_to = min(alive.timestamp(), self.now())
+            if up_to > last:
+                await self._event(lambda _now: Tick(now=up_to))
         await self._event(lambda now: Resume(now=now))
         for number, table in sorted(self.director.tables.items()):
             hand = table.hand
@@ -563,13 +595,13 @@ class TournamentRunner:
         if self._task is None or self.over:
             return
         deadline = self.director.next_deadline()
-        wait = SAVE_SECONDS
-        if deadline is not None:
-            wait = min(wait, max(0.0, deadline - self.now()) + 0.001)
-        if self.director.phase is not Phase.RUNNING and deadline is None:
+        waits = [] if deadline is None else [max(0.0, deadline - self.now()) + 0.001]
+        if self.director.phase is Phase.RUNNING:  # the heartbeat, when nothing was written
+            waits.append(max(0.0, self._written_at + HEARTBEAT_SECONDS - self.clock.now()))
+        if not waits:
             return  # nothing to count: a sit-and-go waits for its players
         tick = (_Msg("tick"), None)
-        self._timer = self.clock.call_at(self.clock.now() + wait,
+        self._timer = self.clock.call_at(self.clock.now() + min(waits),
                                          lambda: self._queue.put_nowait(tick))  # fmt: skip
 
 
