@@ -26,12 +26,13 @@ export function secondsToNext(t) {
   return Math.max(0, t.seconds_left - (Date.now() - t.receivedAt) / 1000);
 }
 
-/** My place now (by chips among the players left), or null if I am not in. */
+/** My place now (by chips among the players left), or null if I am not in: the event
+ * gives the place of each seat at this table (the whole standings are the lobby's). */
 export function myPlace(state) {
   const t = state.tournament;
-  if (!t || !state.player) return null;
-  const i = t.standings.indexOf(state.player);
-  return i < 0 ? null : i + 1;
+  if (!t || !state.player || state.mySeat === null || state.mySeat === undefined) return null;
+  const mine = (t.places || []).find(([seat]) => seat === state.mySeat);
+  return mine ? mine[1] : null;
 }
 
 /** My result once it is over: {place, prize}, or null. */

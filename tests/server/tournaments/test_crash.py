@@ -149,22 +149,24 @@ def test_the_time_left_after_a_sigkill_is_the_time_left_at_the_kill(
     # slow bots: a hand lasts tens of seconds, so nothing but the heartbeat is written
     # in the seconds before the kill (the level's clock was up to 15 s stale once)
     slow = {"STUD8_BOT_DELAY": "1.5", "STUD8_BETWEEN_HANDS": "0.05"}
-    with running_server(url, tmp_path, **slow) as server:
-        with httpx.Client(base_url=server.base, timeout=20) as http:
-            boss = bearer(register(http, "boss"))
-            body = {"name": "Clock SNG", "structure": "regular", "buy_in": 0, "fee": 0,
-                    "table_size": 6, "max_entrants": 6}  # fmt: skip
-            r = http.post("/api/v1/tournaments", json=body, headers=boss)
-            assert r.status_code == 201, r.text
-            tid = r.json()["tournament"]["summary"]["tournament_id"]
-            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": 6}, headers=boss)
-            assert r.status_code == 200, r.text
-            _wait(lambda: _in_progress(url), 30, "the first hand")
-            written = _state(url, tid)[1]["last_now"]
-            time.sleep(6.5)  # some seconds into the level, the first hand still in play
-            left_at_kill = _seconds_left(http, tid)
-            server.process.send_signal(signal.SIGKILL)
-            server.process.wait(10)
+    with (
+        running_server(url, tmp_path, **slow) as server,
+        httpx.Client(base_url=server.base, timeout=20) as http,
+    ):
+        boss = bearer(register(http, "boss"))
+        body = {"name": "Clock SNG", "structure": "regular", "buy_in": 0, "fee": 0,
+                "table_size": 6, "max_entrants": 6}  # fmt: skip
+        r = http.post("/api/v1/tournaments", json=body, headers=boss)
+        assert r.status_code == 201, r.text
+        tid = r.json()["tournament"]["summary"]["tournament_id"]
+        r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": 6}, headers=boss)
+        assert r.status_code == 200, r.text
+        _wait(lambda: _in_progress(url), 30, "the first hand")
+        written = _state(url, tid)[1]["last_now"]
+        time.sleep(6.5)  # some seconds into the level, the first hand still in play
+        left_at_kill = _seconds_left(http, tid)
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait(10)
     assert _in_progress(url), "the kill was to cut a hand short"
     assert _state(url, tid)[1]["last_now"] == written  # no hand ended: only heartbeats
     assert 600 - left_at_kill >= 6

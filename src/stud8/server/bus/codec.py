@@ -5,11 +5,11 @@ UTF-8 (ASCII in fact: other characters are escaped), an array that starts with t
 **format** and the message's **kind**, then its fields in the order its class
 declares them::
 
-    [4,"act","ann","c7",["raise",8]]                    a command (its kind: act, sit, ...)
-    [4,"reply",true,"",41]                              a Reply
-    [4,"numbered",42,{"k":"call","seat":3,"to":8,"adds":4,"all_in":false},[[1,"ann"],[3,"bob"]],null]
-    [4,"catch_up",42,null,[...a snapshot...]]           a CatchUp
-    [4,"listed","t1","Main",[...spec...],[...status...]]
+    [5,"act","ann","c7",["raise",8]]                    a command (its kind: act, sit, ...)
+    [5,"reply",true,"",41]                              a Reply
+    [5,"numbered",42,{"k":"call","seat":3,"to":8,"adds":4,"all_in":false},[[1,"ann"],[3,"bob"]],null]
+    [5,"catch_up",42,null,[...a snapshot...]]           a CatchUp
+    [5,"listed","t1","Main",[...spec...],[...status...]]
 
 An event (a hand's, as in the hand record: :func:`stud8.formats.jsonlog.encode_event`;
 or the table's own) is an object ``{"k": kind, field: value, ...}``; every other record
@@ -31,21 +31,21 @@ formats in :data:`READS`. Any change to what is written (a field added, removed,
 reordered or encoded differently, a kind renamed or added) makes a new format, the
 next integer, and ``tests/server/bus/test_codec.py`` pins the layout of each format
 (:func:`describe`) so that no change slips through unnumbered. A node refuses a
-message of a format it does not read, naming both (``format 5 is newer than this
-node reads (4)``): it never guesses. A rolling upgrade across a new format N+1 takes
+message of a format it does not read, naming both (``format 6 is newer than this
+node reads (5)``): it never guesses. A rolling upgrade across a new format N+1 takes
 two releases: the first reads N and N+1 and still writes N; once every node runs it,
 the next writes N+1 (and may stop reading N once no node writes it).
 
 >>> from stud8.server.table.commands import Act, Reply
 >>> from stud8.core.actions import Raise
 >>> encode_command(Act(player="ann", command_id="c7", action=Raise(to=8)))
-b'[4,"act","ann","c7",["raise",8]]'
+b'[5,"act","ann","c7",["raise",8]]'
 >>> decode_reply(encode_reply(Reply(True, "", 41)))
 Reply(ok=True, reason='', seq=41)
->>> decode_reply(b'[5,"reply",true,"",41]')
+>>> decode_reply(b'[6,"reply",true,"",41]')
 Traceback (most recent call last):
 ...
-stud8.server.bus.fields.BusCodecError: reply: format 5 is newer than this node reads (4)
+stud8.server.bus.fields.BusCodecError: reply: format 6 is newer than this node reads (5)
 """
 
 from __future__ import annotations
@@ -107,14 +107,16 @@ __all__ = [
     "encode_reply",
 ]
 
-FORMAT = 4  # the format this node writes (see the module's versioning rule)
+FORMAT = 5  # the format this node writes (see the module's versioning rule)
 # Format 2 (a table's spec gained its game and showdown_seconds) replaced format 1
 # before any release wrote format 1; format 3 (the spec gained sit_out_on_timeout)
 # replaced format 2 before any release wrote it: no node reads either any more.
 # Format 4 (the chat: a command, an event, and a spec's observer_chat; the spec's
 # private; a tournament's table: the tournament and moved events, the snapshot's
-# tournament) replaced format 3 before any release wrote it.
-READS = frozenset({4})  # the formats it reads
+# tournament) replaced format 3 before any release wrote it. Format 5 (the tournament
+# event gives each seat's place at its table, not the whole standings nor the prizes)
+# replaced format 4 before any release wrote it.
+READS = frozenset({5})  # the formats it reads
 Bytes = bytes | bytearray | memoryview  # what a decoder reads
 
 _pairs = tuple_of(pair_of(read_int, "chips"))

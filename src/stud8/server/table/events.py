@@ -154,10 +154,11 @@ class TournamentInfo(TableEvent):
     ``bring_in``, ``small_bet``, ``big_bet``), the next level's (``next_*``, 0 at
     the last level), ``seconds_left`` until the next level (-1: none, or a level of
     hands), ``on_break``; ``players_left`` of ``entries``, ``average_stack`` and
-    ``prize_pool``; ``standings``: the players still in, most chips first (a
-    player's place now is his index + 1); ``prizes``: (place, prize) of the paid
-    places; once it is over, ``results``: every player, first place first, with
-    ``result_prizes`` (place, prize) beside each. ``phase``: registering, running,
+    ``prize_pool``; ``places``: (seat, place now by chips) of each player seated at
+    this table (the whole standings and the prizes are the lobby's, over REST: an
+    event sent to every seat at every hand stays as small as a table); once it is
+    over, ``results``: every player, first place first, with ``result_prizes``
+    (place, prize) beside each. ``phase``: registering, running,
     finished or cancelled; ``notice``: what just happened ("final table", ...)."""
 
     tournament_id: int
@@ -179,8 +180,7 @@ class TournamentInfo(TableEvent):
     entries: int
     average_stack: int
     prize_pool: int
-    standings: tuple[str, ...]
-    prizes: tuple[tuple[int, int], ...]
+    places: tuple[tuple[int, int], ...]
     results: tuple[str, ...] = ()
     result_prizes: tuple[tuple[int, int], ...] = ()
     notice: str = ""

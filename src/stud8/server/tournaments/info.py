@@ -64,6 +64,9 @@ def tournament_info(
     deadline = director.next_deadline() if director.phase is Phase.RUNNING else None
     alive = sorted(director.alive, key=lambda e: (-e.chips, e.entry))
     left = len(alive)
+    place = {e.entry: n for n, e in enumerate(alive, 1)}
+    table = director.tables.get(table_number)
+    seated = sorted(table.seats.items()) if table is not None else []
     results: tuple[str, ...] = ()
     result_prizes: tuple[tuple[int, int], ...] = ()
     if director.phase is Phase.FINISHED:
@@ -89,8 +92,7 @@ def tournament_info(
         entries=len(director.entries),
         average_stack=director.chips_in_play // left if left else 0,
         prize_pool=director.prize_pool,
-        standings=tuple(e.player for e in alive),
-        prizes=place_prizes(director),
+        places=tuple((seat, place[entry]) for seat, entry in seated if entry in place),
         results=results,
         result_prizes=result_prizes,
         notice=notice,

@@ -56,6 +56,7 @@ from stud8.server.books.tournaments import TournamentStore
 from stud8.server.books.writer import RoomWriter
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksRefused, HandEnd, HandNote
+from stud8.server.table.events import TournamentInfo
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.tournament import (
     DealOrder,
@@ -185,6 +186,7 @@ class TournamentRunner:
         self.books = RunnerBooks(self)
         self.running: dict[str, TournamentTable] = {}  # the room tables open now
         self._levels: dict[int, int] = {}  # the level of the hand dealt at each table
+        self._told: dict[str, TournamentInfo] = {}  # the info each table was last sent
         self._queue: asyncio.Queue[tuple[_Msg, asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
@@ -559,6 +561,10 @@ class TournamentRunner:
                 info = tournament_info(self.director, tournament_id=self.tournament_id,
                                        table_number=number, phase=self.phase, now=at,
                                        notice=notice)  # fmt: skip
+                last = self._told.get(table_id)
+                if last is not None and replace(last, seconds_left=info.seconds_left) == info:
+                    continue  # nothing this table shows changed (its clock runs on by itself)
+                self._told[table_id] = info
                 table.order(InfoOrder(info))
 
     def _close_later(self, table_id: str, *, cancel_hand: bool = False) -> None:
@@ -585,6 +591,7 @@ class TournamentRunner:
 
     async def _close_now(self, table_id: str) -> None:
         table = self.running.pop(table_id, None)
+        self._told.pop(table_id, None)
         if table is not None:
             await self.host.close_table(table)
 
