@@ -10,6 +10,7 @@ and phone sizes; no console errors; screenshots in artifacts/screenshots/."""
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -51,17 +52,33 @@ def start_tournament_room(directory: Path) -> Room:
     return serve(opened.app, lambda: opened.ledger.audit().ok, opened.close)
 
 
+BALANCE = "header .bank-balance"  # the bank balance: in the page's header, once
+
+
 def bank_shown(page: Page) -> int:
-    page.wait_for_selector("#t-balance")
-    return int(page.locator("#t-balance").inner_text().replace(",", ""))
+    page.wait_for_function(
+        "(sel) => /^[0-9,]+$/.test((document.querySelector(sel) || {}).textContent || '')",
+        arg=BALANCE,
+    )
+    return int(page.locator(BALANCE).inner_text().replace(",", ""))
 
 
 def wait_bank(page: Page, amount: int) -> None:
     page.wait_for_function(
-        "(n) => { const el = document.querySelector('#t-balance');"
+        "([sel, n]) => { const el = document.querySelector(sel);"
         " return !!el && Number(el.textContent.replace(/,/g, '')) === n; }",
-        arg=amount,
+        arg=[BALANCE, amount],
     )
+
+
+def bank_once(page: Page) -> None:
+    """The bank balance shows once on the page (the header's), filled in: not again in
+    the page's own text (it once showed twice on the tournament pages)."""
+    bank_shown(page)
+    assert page.locator(".bank-balance").count() == 1
+    text = page.locator("body").inner_text()
+    said = re.findall(r"(?<!time )\bbank\b", text, flags=re.IGNORECASE)  # not "time bank"
+    assert len(said) == 1, text
 
 
 def create(op: Page, **fields: Any) -> int:
@@ -168,7 +185,9 @@ def test_a_sit_and_go_from_the_lobby_to_the_last_place(stage: Stage, tmp_path: P
     assert "Hyper SNG" in row.inner_text() and "100 + 10 fee" in row.inner_text()
     assert ann.locator('section[data-group="registering"] tr[data-tournament]').count() == 1
     screenshot(ann, "tournament-lobby")
+    bank_once(ann)
     open_tournament(ann, tid)
+    bank_once(ann)
     assert "Buy-in 100 + fee 10 = 110 chips" in ann.locator("#t-entry").inner_text()
     assert bank_shown(ann) == BANK
     ann.click("#t-register")
@@ -182,11 +201,19 @@ def test_a_sit_and_go_from_the_lobby_to_the_last_place(stage: Stage, tmp_path: P
     wait_bank(ann, BANK - BUY_IN - FEE)
     ann.wait_for_selector("table.t-entrants tr.me")
     screenshot(ann, "tournament-registered")
+    bank_once(ann)
 
     # bob, on a phone, registers too; then the operator fills it with bots
+    bob.click("#tab-tournaments")
+    bob.locator(f'tr[data-tournament="{tid}"]').wait_for()
+    bank_once(bob)
+    screenshot(bob, "tournament-lobby-phone")
     open_tournament(bob, tid)
+    bank_once(bob)
     bob.click("#t-register")
     wait_bank(bob, BANK - BUY_IN - FEE)
+    bank_once(bob)
+    screenshot(bob, "tournament-registered-phone")
     bob.click("#tab-cash")  # he waits in the cash lobby
     bob.wait_for_selector('tr[data-table="t1"]')
     op.wait_for_selector("table.t-entrants tr:has-text('bob')")
@@ -214,6 +241,8 @@ def test_a_sit_and_go_from_the_lobby_to_the_last_place(stage: Stage, tmp_path: P
         assert page.locator("#seat-controls button[data-cmd='sit_out']").count() == 1
     screenshot(ann, "tournament-table-desktop")
     screenshot(bob, "tournament-table-phone")
+    for page in (ann, bob):
+        bank_once(page)
     assert_within(bob, PHONE["width"])
 
     seen = play_to_the_end([ann, bob])

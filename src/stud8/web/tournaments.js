@@ -8,6 +8,7 @@ import { $, esc, session, api, toast } from "./util.js";
 import { go, header, bindLogout, tabsHTML } from "./nav.js";
 import { GAMES } from "./lobby.js";
 import { ordinal, chips } from "./tourwords.js";
+import { refreshBank } from "./hud.js";
 
 const PHASES = { registering: "Registering", running: "Running", finished: "Finished", cancelled: "Cancelled" };
 const GROUPS = [
@@ -62,11 +63,6 @@ export function watchMyTournaments(root) {
   return () => { stopped = true; clearInterval(timer); };
 }
 
-/** The bank balance (GET /api/v1/me), or null if the room does not say. */
-export async function bankBalance() {
-  const r = await api("GET", "/api/v1/me");
-  return r.status === 200 && typeof r.data.balance === "number" ? r.data.balance : null;
-}
 
 function startText(t) {
   if (t.start === "at_time" && t.starts_at) {
@@ -110,7 +106,7 @@ function groupHTML([key, title], list) {
 /** #/tournaments: every tournament, by phase; operators get the create form. */
 export function tournamentsView(app) {
   app.innerHTML = `${header()}${tabsHTML("tournaments")}<main class="lobby tlobby">
-  <div class="lobby-head"><h2>Tournaments</h2><span class="bank-line" id="t-bank"></span></div>
+  <div class="lobby-head"><h2>Tournaments</h2></div>
   <div id="t-calls"></div><div id="t-groups"><p>Loading…</p></div>
   <div id="t-create-slot"></div></main>`;
   bindLogout();
@@ -126,7 +122,7 @@ export function tournamentsView(app) {
     const b = e.target.closest("button.open-tournament");
     if (b) go(`#/tournament/${b.dataset.tournament}`);
   };
-  bankBalance().then((b) => { if (!stopped && b !== null) $("#t-bank").textContent = `Your bank: ${chips(b)} chips`; });
+  refreshBank(); // the header's balance: shown once, there
   if (session.operator) {
     $("#t-create-slot").innerHTML = createHTML();
     bindCreate($("#t-create-slot"));
@@ -295,23 +291,22 @@ function registerHTML(d, balance) {
   const s = d.summary;
   const cost = s.buy_in + s.fee;
   const mine = myEntry(d);
-  const bank = balance === null ? "" : `<span class="bank-line">Your bank: <strong id="t-balance">${chips(balance)}</strong> chips</span>`;
   const costText = cost ? `Buy-in ${chips(s.buy_in)} + fee ${chips(s.fee)} = <strong>${chips(cost)}</strong> chips` : "Free to enter";
   if (s.phase === "finished" || s.phase === "cancelled") {
     const over = s.phase === "cancelled" ? "This tournament was cancelled: every buy-in and fee went back." : "This tournament is over.";
     const place = mine && mine.place !== null ? ` You finished <strong>${placeText(mine)}</strong>${mine.prize ? `, prize <strong>${chips(mine.prize)}</strong>` : ""}.` : "";
-    return `<p class="t-over">${over}${place}</p>${bank}`;
+    return `<p class="t-over">${over}${place}</p>`;
   }
   if (mine && !mine.out && s.phase === "registering") {
-    return `<p class="t-in">You are registered.</p><div class="row">${bank}<button id="t-unregister">Unregister</button> <small>(${chips(cost)} back)</small></div>`;
+    return `<p class="t-in">You are registered.</p><div class="row"><button id="t-unregister">Unregister</button> <small>(${chips(cost)} back)</small></div>`;
   }
   if (mine && !mine.out) {
-    return `<p class="t-in">You are playing: ${chips(mine.chips)} chips${mine.table_id ? `, table ${esc(mine.table_id)}` : ""}.</p>${bank}`;
+    return `<p class="t-in">You are playing: ${chips(mine.chips)} chips${mine.table_id ? `, table ${esc(mine.table_id)}` : ""}.</p>`;
   }
-  if (!d.registration_open) return `<p>Registration is closed.</p>${bank}`;
+  if (!d.registration_open) return `<p>Registration is closed.</p>`;
   const short = balance !== null && balance < cost;
   const again = mine && mine.out ? "Re-enter" : "Register";
-  return `<p>${costText}</p><div class="row">${bank}<button id="t-register" ${short ? "disabled" : ""}>${again}</button>
+  return `<p>${costText}</p><div class="row"><button id="t-register" ${short ? "disabled" : ""}>${again}</button>
     ${short ? `<span class="error">Your bank is ${chips(cost - balance)} short</span>` : ""}</div>`;
 }
 
@@ -381,7 +376,7 @@ export function tournamentView(app, tid) {
   }
 
   async function refreshBalance() {
-    const b = await bankBalance();
+    const b = await refreshBank(); // the header shows it (once); the form checks the cost against it
     if (stopped) return;
     balance = b;
     draw();
