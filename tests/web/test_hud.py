@@ -7,7 +7,6 @@ its mute switch, remembered."""
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import re
@@ -22,7 +21,9 @@ from stud8.server.table.spec import TableSpec
 from .roomkit import (
     HAND_OVER,
     PHONE,
+    SHOWDOWN_SHOWN,
     Stage,
+    overlaps,
     play,
     screenshot,
     sit,
@@ -185,15 +186,19 @@ def test_balance_buy_in_stack_clock_pot_odds_hand_words_and_sound(stage: Stage) 
     chips = int(stack.inner_text())
     bb = f"{one_decimal(chips / 8)} big bet{'s' if chips != 8 else ''}"
     assert stack.get_attribute("data-bb") == bb and bb in (stack.get_attribute("title") or "")
+    tip = ann.locator(".seat.mine .bb-tip")
+    expect(tip).to_be_hidden()
     stack.hover()
-    after = 'getComputedStyle(document.querySelector(".seat.mine .stack"), "::after").content'
-    assert ann.evaluate(after) == json.dumps(bb)
+    expect(tip).to_be_visible()
+    assert tip.inner_text() == bb
     ann.mouse.move(0, 0)
+    expect(tip).to_be_hidden()
     stack.focus()
     ann.evaluate("window.stud8.redraw()")
     wait_state(ann, "true")
     assert ann.evaluate("document.activeElement.dataset.focus") == "stack-1"
-    assert ann.evaluate(after) == json.dumps(bb)
+    expect(ann.locator(".seat.mine .bb-tip")).to_be_visible()
+    assert ann.locator(".seat.mine .bb-tip").inner_text() == bb
 
     # a top-up between hands, then leaving: the header follows her bank each time
     before = bank(ann)
@@ -226,4 +231,37 @@ def test_balance_buy_in_stack_clock_pot_odds_hand_words_and_sound(stage: Stage) 
     assert state(carol, "window.stud8.sound.played") >= 1
     screenshot(carol, "hud-phone")
     assert players.room.audit()
+    assert players.console.errors == [], players.console.errors
+
+
+def test_the_tips_by_my_seat_never_cover_my_own_cards(stage: Stage) -> None:
+    """My stack in big bets (on hover) and my hand's name at the showdown lie under my
+    plate, never over my own cards (they once covered the lower half of them), at
+    desktop and phone sizes: their boxes and my cards' do not overlap."""
+    spec = TableSpec(bots=0, between_hands=6.0, showdown_seconds=6.0)
+    players = stage.start(start_room(spec))
+    ann, bob = players.new("ann"), players.new("bob", PHONE)
+    sit(ann, 150)
+    sit(bob, 150)
+    play([ann, bob], SHOWDOWN_SHOWN + " && s.hand.showdown.length === 2", timeout=90)
+    for page, size in ((ann, "desktop"), (bob, "phone")):
+        wait_state(page, SHOWDOWN_SHOWN)
+        cards = page.locator(".seat.mine .cards .card")
+        assert cards.count() == 7, cards.count()  # both showed: seven cards each
+        mine = [cards.nth(i).bounding_box() for i in range(7)]
+        page.locator(".seat.mine .stack").hover()
+        tip = page.locator(".seat.mine .bb-tip")
+        expect(tip).to_be_visible()
+        covering = {"the stack in big bets": tip.bounding_box()}
+        name = page.locator(".seat.mine .hand-name")
+        if size == "desktop":  # a phone shows my hand's name under the felt only
+            expect(name).to_be_visible()
+            covering["my hand's name"] = name.bounding_box()
+        screenshot(page, f"hud-tips-{size}")
+        for what, box in covering.items():
+            assert box is not None, what
+            for card in mine:
+                assert card is not None
+                assert not overlaps(box, card), (size, what, box, card)
+        page.mouse.move(0, 0)
     assert players.console.errors == [], players.console.errors

@@ -85,11 +85,12 @@ function seatHTML(state, seat, opts) {
   const wins = won ? `<div class="won">+${won}</div>` : "";
   const bb = bigBets(stack, state.rules);
   const label = `${name}${mine ? " (you)" : ""}, seat ${seat}, ${stack} chips${bb ? ` (${bb})` : ""}${toAct ? ", to act" : ""}`;
-  // the stack in big bets on hover and on focus (table.js keeps the focus across redraws)
+  // the stack in big bets on hover and on focus (table.js keeps the focus across redraws),
+  // in a tip under the plate: never over the seat's cards, which are above it
   const stackAttrs = bb ? ` tabindex="0" data-focus="stack-${seat}" data-bb="${bb}" title="${stack} chips: ${bb}" aria-label="${stack} chips, ${bb}"` : "";
   return `<div class="${classes.join(" ")}" data-seat="${seat}" role="group" aria-label="${esc(label)}">
   ${hs ? cardsHTML(state, hs, opts) : ""}
-  <div class="plate-row"><div class="plate"><div class="name">${esc(name)}</div><div class="stack"${stackAttrs}>${stack}</div>${badges.length ? `<div class="badges">${badges.join("")}</div>` : ""}${clock}</div>${bet}</div>
+  <div class="plate-row"><div class="plate"><div class="name">${esc(name)}</div><div class="stack"${stackAttrs}>${stack}</div>${bb ? `<span class="bb-tip" aria-hidden="true">${bb}</span>` : ""}${badges.length ? `<div class="badges">${badges.join("")}</div>` : ""}${clock}</div>${bet}</div>
   ${hs ? namesHTML(state, hs, seat) : ""}${wins}
 </div>`;
 }
