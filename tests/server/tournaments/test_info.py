@@ -31,7 +31,7 @@ def test_each_table_is_told_its_seats_places_and_the_frame_stays_small() -> None
     table = director.tables[1]
     assert table.hand is not None
     seats = sorted(table.seats.items())
-    (s1, e1), (s2, e2) = seats[0], seats[1]
+    s1, s2 = seats[0][0], seats[1][0]
     stacks = [(s, director.entries[e].chips) for s, e in seats]
     stacks[0] = (s1, stacks[0][1] + 100)
     stacks[1] = (s2, stacks[1][1] - 100)
