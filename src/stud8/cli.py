@@ -455,7 +455,8 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--memory",
         action="store_true",
-        help="keep accounts and chips in memory, not in the database (lost at exit)",
+        help="a throwaway room: everything (accounts, chips, tournaments) on a temporary "
+        "database deleted at exit",
     )
     p.add_argument(
         "--redis",

@@ -49,7 +49,7 @@ async def db_room(
 async def memory_room(
     tmp_path: Path, settings: Settings | None = None
 ) -> AsyncIterator[httpx.AsyncClient]:
-    """``stud8 serve --memory``'s room; an HTTP client on it."""
+    """The room in memory (``memory_app``); an HTTP client on it."""
     app = memory_app(
         settings or Settings(default_tables=0),
         spec=TableSpec(),

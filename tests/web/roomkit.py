@@ -78,7 +78,7 @@ def serve(
 def start_room(
     spec: TableSpec, *, decks: Sequence[str] = (), operators: Sequence[str] = ()
 ) -> Room:
-    """Table t1 of `spec` in a room in memory, as ``stud8 serve --memory`` builds it
+    """Table t1 of `spec` in a room in memory (:func:`~stud8.server.runtime.memory_app`)
     (with its hand histories). `decks` (card strings, dealing order) are dealt in
     turn, over and over; without them, seeded decks."""
     seeds = itertools.count(1)

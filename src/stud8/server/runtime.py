@@ -39,10 +39,14 @@ blanks the session tokens in the URLs it prints.
 tables' bus (:class:`~stud8.server.bus.local.LocalBus`), the lobby, the edge, and the
 web app (:func:`stud8.server.http.app.create_app`) whose lifespan opens the tables
 (those of the last run with a keeper, else ``settings.default_tables`` ready
-ones) and closes them. :func:`memory_app` is the room with everything in memory (``stud8 serve
---memory``): nothing survives the process. Its hand histories are kept in memory
+ones) and closes them. :func:`memory_app` is the room with everything in memory (the
+tests' room): nothing survives the process. Its hand histories are kept in memory
 too (:class:`~stud8.server.books.memory_hands.MemoryHandStore`), so ``GET /api/v1/hands``
-answers there as on a database.
+answers there as on a database; it runs no tournaments (their money is the ledger's).
+``stud8 serve --memory`` is not that room but a **throwaway room**: the room on a
+database (:func:`open_room`, everything included: tournaments, the ledger, recovery)
+whose database is a SQLite file in a temporary directory, deleted at exit, so there
+is one implementation of the money, not two.
 
 Environment variables set the ready tables' pace (tests run them fast):
 ``STUD8_BETWEEN_HANDS`` (seconds between hands, default 2),
@@ -58,8 +62,11 @@ import asyncio
 import logging
 import os
 import secrets
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, text
 from starlette.applications import Starlette
@@ -507,9 +514,8 @@ def memory_app(
 
 
 def serve(settings: Settings, *, memory: bool = False) -> int:
-    """Run the room with uvicorn until it is stopped (``stud8 serve``)."""
-    import uvicorn
-
+    """Run the room with uvicorn until it is stopped (``stud8 serve``; ``memory``: a
+    throwaway room, see the module)."""
     from stud8.server.http.websocket import uvicorn_options
 
     tune_for_serving()
@@ -519,10 +525,17 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
         "log_config": uvicorn_log_config(),
         **uvicorn_options(),
     }
-    if memory:
-        log.warning("accounts and chips are kept IN MEMORY: everything is lost at exit")
-        uvicorn.run(memory_app(settings), **options)
-        return 0
+    if memory:  # a throwaway room: the room on a database deleted at exit (see the module)
+        with tempfile.TemporaryDirectory(prefix="stud8-room-") as directory:
+            url = f"sqlite:///{Path(directory) / 'room.db'}"
+            log.warning("a throwaway room on %s: everything is lost at exit", url)
+            return _run(settings.with_overrides(database_url=url), options)
+    return _run(settings, options)
+
+
+def _run(settings: Settings, options: Mapping[str, Any]) -> int:
+    import uvicorn
+
     try:
         room = open_room(settings)
     except (LedgerError, ValueError) as exc:

@@ -1,4 +1,4 @@
-"""The hand histories of a room in memory (``stud8 serve --memory``): the store
+"""The hand histories of a room in memory (``memory_app``): the store
 answers exactly as the database's does (the same filters, each player's hands as
 he saw them), keeps the latest hands only, and ``GET /api/v1/hands`` serves them."""
 
@@ -130,7 +130,7 @@ def third_street(history: str, player: str) -> list[str]:
 
 @asynccontextmanager
 async def memory_room() -> AsyncIterator[tuple[httpx.AsyncClient, int]]:
-    """``stud8 serve --memory`` in this event loop, on 127.0.0.1; stopped after."""
+    """The room in memory (``memory_app``) in this event loop, on 127.0.0.1; stopped after."""
     settings = Settings(default_tables=0, starting_chips=1000)
     env = {"STUD8_BETWEEN_HANDS": "0.02", "STUD8_BOT_DELAY": "0", "STUD8_SHOWDOWN_SECONDS": "0"}
     app = memory_app(settings, env, operators={"boss": "pw-12345"})

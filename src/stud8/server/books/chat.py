@@ -11,8 +11,8 @@
 
 A line is written by the table's books (:meth:`stud8.server.books.room.RoomBooks.chat_said`,
 one job of the room's writer: the silence checked and the line kept in one
-transaction). :class:`MemoryChat` is the same in memory (``stud8 serve --memory``
-and tests).
+transaction). :class:`MemoryChat` is the same in memory (the tests' room,
+:func:`~stud8.server.runtime.memory_app`).
 
 >>> from datetime import UTC, datetime
 >>> from stud8.server.table.books import ChatLine

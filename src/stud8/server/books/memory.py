@@ -1,4 +1,4 @@
-"""The table's books in memory: :class:`MemoryBooks`, for tests and ``stud8 serve --memory``.
+"""The table's books in memory: :class:`MemoryBooks`, for tests (``runtime.memory_app``).
 
 The same books as the room's database keeps (:mod:`stud8.server.books.room`), held
 in memory and lost with the process: each player's account, his chips at each

@@ -1,4 +1,4 @@
-"""The hand records of a room in memory (``stud8 serve --memory``).
+"""The hand records of a room in memory (:func:`~stud8.server.runtime.memory_app`).
 
 :class:`MemoryHandStore` keeps the hands :class:`~stud8.server.books.memory.MemoryBooks`
 ends and answers
