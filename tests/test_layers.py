@@ -200,7 +200,7 @@ SERVER_PARTS: dict[str, set[str]] = {
     "tournaments": {"table", "bus", "books", "wire", "clock", "storage"},
     "admin": {"accounts", "books", "storage", "cluster"},
     # a room on several nodes: leases and heartbeats in Redis, the tables it runs
-    "cluster": {"table", "bus", "books", "room", "storage", "wire", "clock"},
+    "cluster": {"table", "bus", "books", "room", "storage", "wire", "clock", "tournaments"},
     "runtime": {
         "accounts",
         "books",

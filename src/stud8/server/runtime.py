@@ -193,13 +193,8 @@ def room_app(
         lobby.hidden = tournaments.hidden
         store = tournament_store
 
-        def bot_floor() -> int:  # the first bot number nobody had (tables, tournaments)
-            named = [n[3:] for n in store.bot_names() if n.startswith("bot")]
-            known = [int(n) for n in named if n.isascii() and n.isdigit()]
-            return max(next_bot_number(store.ledger), max(known, default=0) + 1)
-
         async def restore_tournaments() -> None:
-            lobby.number_bots_from(await asyncio.to_thread(bot_floor))
+            lobby.number_bots_from(await asyncio.to_thread(_bot_floor, store))
             await tournaments.restore()
 
         room.startup.append(restore_tournaments)  # after the tables (the bots' numbers)
@@ -209,6 +204,13 @@ def room_app(
     app = create_app(room)
     app.state.tournaments = tournaments
     return app
+
+
+def _bot_floor(store: TournamentStore) -> int:
+    """The first bot number nobody had (the tables' bots, the tournaments')."""
+    named = [n[3:] for n in store.bot_names() if n.startswith("bot")]
+    known = [int(n) for n in named if n.isascii() and n.isdigit()]
+    return max(next_bot_number(store.ledger), max(known, default=0) + 1)
 
 
 @dataclass
@@ -340,13 +342,14 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     the tables that have no owner as it runs, each with its hand closed then."""
     from redis.asyncio import Redis
 
-    from stud8.server.books.fencing import TableEpochs
+    from stud8.server.books.fencing import TableEpochs, TournamentEpochs
     from stud8.server.bus.redis import RedisBus
     from stud8.server.cluster import PREFIX
     from stud8.server.cluster.keeper import ClusterKeeper
-    from stud8.server.cluster.leases import Leases
+    from stud8.server.cluster.leases import Leases, tournament_leases
     from stud8.server.cluster.node import ClusterNode
     from stud8.server.cluster.nodes import Nodes
+    from stud8.server.cluster.tournaments import ClusterTournaments
     from stud8.server.http.sharedguard import SharedGuard
 
     if settings.redis_url is None:
@@ -364,7 +367,8 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         ledger = Ledger(engine)
         store = HandStore(engine)
         tables = TableStore(engine)
-        first_bot = next_bot_number(ledger)
+        tournament_store = TournamentStore(engine, ledger)
+        first_bot = _bot_floor(tournament_store)
     except BaseException:
         engine.dispose()
         raise
@@ -377,22 +381,47 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     auth = AccountsAuth(accounts)
     local = LocalBus()
     bus = RedisBus(redis, name, local, url=settings.redis_url)
+    clock = AsyncioClock()
     lobby = Lobby(
         books=RoomBooks(ledger, writer, epochs=epochs),
-        clock=AsyncioClock(),
+        clock=clock,
         bus=local,
         keeper=ClusterKeeper(tables),
         room_bus=bus,
     )
+    nodes = Nodes(redis, name, url=f"http://{settings.host}:{settings.port}")
+    # the tournaments: each run by one node at a time, its tables on that node's bus
+    owners = ClusterTournaments(
+        bus=bus,
+        leases=tournament_leases(redis, name),
+        nodes=nodes,
+        epochs=TournamentEpochs(engine, name),
+        writer=writer,
+        ledger=ledger,
+        hands=store,
+        store=tournament_store,
+    )
+    tournaments = Tournaments(
+        store=tournament_store,
+        writer=writer,
+        bus=local,
+        clock=clock,
+        spec=replace(spec, bots=0),
+        bot_names=lobby.new_bot_name,
+        cluster=owners,
+    )
+    owners.attach(tournaments)
+    lobby.hidden = tournaments.hidden
     node = ClusterNode(
         lobby=lobby,
         bus=bus,
         leases=Leases(redis, name),
-        nodes=Nodes(redis, name, url=f"http://{settings.host}:{settings.port}"),
+        nodes=nodes,
         epochs=epochs,
         ledger=ledger,
         hands=store,
         tables=tables,
+        tournaments=owners,
     )
     lobby.placement = node
 
@@ -437,6 +466,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     )
     app = create_app(room)
     app.state.node = node
+    app.state.tournaments = tournaments
     return Room(app, engine, ledger, store, RecoveryReport((), {}, ledger.audit()), {}, writer,
                 cluster=True)  # fmt: skip
 

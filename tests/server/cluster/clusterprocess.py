@@ -39,14 +39,15 @@ BUY_IN = 200
 
 @contextmanager
 def nodes(
-    pg: str, redis_url: str, workdir: Path, names: tuple[str, ...]
+    pg: str, redis_url: str, workdir: Path, names: tuple[str, ...], **env: str
 ) -> Iterator[dict[str, Server]]:
-    """One node per name, up and answering; all stopped at the end."""
+    """One node per name, up and answering (``env``: more of the environment);
+    all stopped at the end."""
     with ExitStack() as stack:
         started: dict[str, Server] = {}
         for name in names:
             args = ("--redis", redis_url, "--node", name)
-            server = stack.enter_context(running_server(pg, workdir, args=args, **ENV))
+            server = stack.enter_context(running_server(pg, workdir, args=args, **{**ENV, **env}))
             stack.callback(_continue, server)  # a paused node must be able to stop
             started[name] = server
         yield started

@@ -35,12 +35,18 @@ stud8.server.table.books.BooksFenced: table t1 belongs to another node now (epoc
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from sqlalchemy import Connection, Engine, select, update
 
-from stud8.server.storage.models import RoomTable
+from stud8.server.books.writer import RoomWriter
+from stud8.server.storage.models import RoomTable, TournamentRow
 from stud8.server.table.books import BooksFenced
 
-__all__ = ["TableEpochs"]
+__all__ = ["FencedWriter", "TableEpochs", "TournamentEpochs"]
+
+T = TypeVar("T")
 
 
 class TableEpochs:
@@ -84,3 +90,71 @@ class TableEpochs:
                 f"table {table_id} belongs to another node now (epoch {current}; "
                 f"{self.node} holds {ours if ours is not None else 'none'})"
             )
+
+
+class TournamentEpochs:
+    """The epochs of the tournaments this node (``node``) has taken over: the same
+    fencing as a table's, on ``tournaments.epoch`` (a tournament's owner writes its
+    state, its money and its tables' hands; a node that lost it writes none)."""
+
+    def __init__(self, engine: Engine, node: str) -> None:
+        self.engine = engine
+        self.node = node
+        self._held: dict[int, int] = {}
+
+    def take_over(self, tournament: int) -> int:
+        """Take the tournament (its lease is ours): its epoch one higher, ours
+        (blocking). LookupError if the room has no such tournament."""
+        with self.engine.begin() as conn:
+            epoch = conn.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tournament)
+                .values(epoch=TournamentRow.epoch + 1, owner=self.node)
+                .returning(TournamentRow.epoch)
+            ).scalar_one_or_none()
+        if epoch is None:
+            raise LookupError(f"the room has no tournament {tournament}")
+        self._held[tournament] = epoch
+        return epoch
+
+    def held(self, tournament: int) -> int | None:
+        return self._held.get(tournament)
+
+    def let_go(self, tournament: int) -> None:
+        """The tournament is no longer ours: no write of it passes."""
+        self._held.pop(tournament, None)
+
+    def check(self, conn: Connection, tournament: int) -> None:
+        """In a write's transaction: the tournament is still ours, or
+        :class:`~stud8.server.table.books.BooksFenced` (and the write is undone)."""
+        ours = self._held.get(tournament)
+        query = select(TournamentRow.epoch).where(TournamentRow.id == tournament).with_for_update()
+        current = conn.execute(query).scalar_one_or_none()
+        if ours is None or current != ours:
+            raise BooksFenced(
+                f"tournament {tournament} belongs to another node now (epoch {current}; "
+                f"{self.node} holds {ours if ours is not None else 'none'})"
+            )
+
+
+class FencedWriter:
+    """The room's writer for one tournament's owner task: every job first checks,
+    in its own transaction, that this node still holds the tournament
+    (:meth:`TournamentEpochs.check`), so a node that lost it writes nothing of it."""
+
+    def __init__(self, writer: RoomWriter, epochs: TournamentEpochs, tournament: int) -> None:
+        self.writer = writer
+        self.epochs = epochs
+        self.tournament = tournament
+
+    async def call(self, work: Callable[[Connection], T], *, what: str) -> T:
+        epochs, tournament = self.epochs, self.tournament
+
+        def fenced(conn: Connection) -> T:
+            epochs.check(conn, tournament)
+            return work(conn)
+
+        return await self.writer.call(fenced, what=what)
+
+    async def drain(self) -> None:
+        await self.writer.drain()

@@ -289,6 +289,23 @@ class TournamentStore:
             rows = session.scalars(select(TournamentRow).order_by(TournamentRow.id))
             return [_stored(r) for r in rows]
 
+    def tournament(self, tournament: int) -> StoredTournament | None:
+        """One tournament (None if the room has none of this id)."""
+        with self._sessions() as session:
+            row = session.get(TournamentRow, tournament)
+            return None if row is None else _stored(row)
+
+    def open_ids(self) -> list[int]:
+        """The tournaments registering or running (not over), oldest first."""
+        with self._sessions() as session:
+            return list(
+                session.scalars(
+                    select(TournamentRow.id)
+                    .where(TournamentRow.phase.not_in(("finished", "cancelled")))
+                    .order_by(TournamentRow.id)
+                )
+            )
+
     def bot_names(self) -> list[str]:
         """Every bot ever registered in a tournament (a bot in a freeroll has no bank
         account, so the ledger does not know its name)."""

@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -68,6 +68,16 @@ class WriterStats:
     failed: int = 0
     largest: int = 0
     sizes: list[int] = field(default_factory=list)  # the last batches' sizes
+
+
+class Writes(Protocol):
+    """What writes through the room's writer: :class:`RoomWriter` itself, or a
+    tournament's fenced writer on a node of several
+    (:class:`~stud8.server.books.fencing.FencedWriter`)."""
+
+    async def call(self, work: Callable[[Connection], T], *, what: str) -> T: ...
+
+    async def drain(self) -> None: ...
 
 
 class RoomWriter:

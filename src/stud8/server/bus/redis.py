@@ -196,6 +196,8 @@ class RedisBus:
         self.close_handler: Callable[[str], Awaitable[None]] | None = None
         # called when a node says a table wants an owner (a new table)
         self.wake_handler: Callable[[], None] | None = None
+        # answers another node's request about a tournament this node runs
+        self.tournament_handler: Callable[[bytes], Awaitable[bytes]] | None = None
         self.lost_messages = 0  # undecodable or failed (for the operator and tests)
 
     # ------------------------------------------------------------ lifecycle
@@ -344,6 +346,15 @@ class RedisBus:
         except TimeoutError:
             raise TableMoving(table_id) from None
 
+    async def ask(self, node: str, payload: bytes, seconds: float) -> bytes:
+        """A request for a tournament ``node`` runs (its owner's answer);
+        :class:`TableMoving` if unanswered in ``seconds``."""
+        future = self._request(node, "tournament", "", payload, bytes, seconds=seconds)
+        try:
+            return bytes(await future)
+        except TimeoutError:
+            raise TableMoving(f"the node {node} did not answer") from None
+
     def directory(self) -> Mapping[str, Listed]:
         return MappingProxyType(self._listed)
 
@@ -355,6 +366,7 @@ class RedisBus:
         table_id: str,
         payload: bytes,
         decode: Callable[[bytes], Any],
+        seconds: float | None = None,
         **extra: Any,
     ) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
@@ -372,7 +384,7 @@ class RedisBus:
                 else:
                     pending[0].set_exception(TimeoutError(NOT_ANSWERED))
 
-        timer = loop.call_later(self.reply_seconds, expire)
+        timer = loop.call_later(seconds or self.reply_seconds, expire)
         future.add_done_callback(lambda _f: timer.cancel())
         return future
 
@@ -400,7 +412,12 @@ class RedisBus:
         request_id, table_id = int(header["id"]), str(header["table"])
         answer: dict[str, Any] = {"id": request_id, "table": table_id}
         body = b""
-        if not self.local.hosts(table_id):
+        if header["op"] == "tournament":
+            if self.tournament_handler is None:
+                answer["error"] = "moved"
+            else:
+                body = await self.tournament_handler(payload)
+        elif not self.local.hosts(table_id):
             answer["error"] = "moved"
         elif header["op"] == "send":
             reply = await self.local.send(table_id, decode_command(payload))

@@ -38,10 +38,20 @@ from redis.asyncio import Redis
 
 from stud8.server.cluster import PREFIX
 
-__all__ = ["LEASES", "LEASE_SECONDS", "Leases", "lease_key"]
+__all__ = [
+    "LEASES",
+    "LEASE_SECONDS",
+    "TOURNAMENT_LEASES",
+    "Leases",
+    "lease_key",
+    "tournament_leases",
+]
 
 LEASE_SECONDS = 5.0  # a dead owner's tables are free this long after its last renewal
 LEASES = f"{PREFIX}leases"  # sorted set: each table's id, scored with its lease's end (ms)
+# the tournaments' leases, the same way: ``stud8:tlease:<id>`` and their sorted set
+TOURNAMENT_LEASES = f"{PREFIX}tleases"
+TOURNAMENT_LEASE = f"{PREFIX}tlease:"
 
 # Redis's clock in ms, for the expiries in the sorted set (the nodes' clocks may differ)
 _NOW = """
@@ -106,13 +116,24 @@ def lease_key(table_id: str) -> str:
 
 
 class Leases:
-    """The leases of one node (``node``) on a Redis connection."""
+    """The leases of one node (``node``) on a Redis connection: the tables', or
+    with ``key_prefix`` and ``ends`` another kind's (:func:`tournament_leases`)."""
 
-    def __init__(self, redis: Redis, node: str, *, seconds: float = LEASE_SECONDS) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        node: str,
+        *,
+        seconds: float = LEASE_SECONDS,
+        key_prefix: str = f"{PREFIX}lease:",
+        ends: str = LEASES,
+    ) -> None:
         if seconds <= 0:
             raise ValueError(f"a lease lasts more than 0 seconds, not {seconds}")
         self.redis = redis
         self.node = node
+        self.key_prefix = key_prefix
+        self.ends = ends
         self.ms = max(1, round(seconds * 1000))
         self._acquire = redis.register_script(_ACQUIRE)
         self._renew = redis.register_script(_RENEW)
@@ -122,7 +143,7 @@ class Leases:
     async def acquire(self, table_id: str) -> bool:
         """Take the table's lease if nobody holds it; True if it is ours now."""
         taken = await self._acquire(
-            keys=[lease_key(table_id), LEASES], args=[self.node, self.ms, table_id]
+            keys=[self.key_prefix + table_id, self.ends], args=[self.node, self.ms, table_id]
         )
         return bool(taken)
 
@@ -131,7 +152,7 @@ class Leases:
         nobody holds); the ids of those another node holds now."""
         if not table_ids:
             return set()
-        keys = [LEASES, *(lease_key(t) for t in table_ids)]
+        keys = [self.ends, *(self.key_prefix + t for t in table_ids)]
         held = await self._renew(keys=keys, args=[self.node, self.ms, *table_ids])
         return {t for t, ok in zip(table_ids, held, strict=True) if not ok}
 
@@ -139,14 +160,16 @@ class Leases:
         """Give the table's lease up (if it is still ours: it wants an owner at once);
         True if it was."""
         return bool(
-            await self._release(keys=[lease_key(table_id), LEASES], args=[self.node, table_id])
+            await self._release(
+                keys=[self.key_prefix + table_id, self.ends], args=[self.node, table_id]
+            )
         )
 
     async def owners(self, table_ids: Sequence[str]) -> dict[str, str | None]:
         """Who holds each table's lease now (None: nobody)."""
         if not table_ids:
             return {}
-        values = await self.redis.mget([lease_key(t) for t in table_ids])
+        values = await self.redis.mget([self.key_prefix + t for t in table_ids])
         return {
             t: (v.decode() if isinstance(v, bytes) else v)
             for t, v in zip(table_ids, values, strict=True)
@@ -156,15 +179,21 @@ class Leases:
         """These tables want an owner now (new, or found without one), unless the
         set already has them."""
         if table_ids:
-            await self.redis.zadd(LEASES, dict.fromkeys(table_ids, 0), nx=True)
+            await self.redis.zadd(self.ends, dict.fromkeys(table_ids, 0), nx=True)
 
     async def due(self, limit: int = 1000) -> list[str]:
         """The tables whose lease has run out or was released (at most ``limit``,
         the longest due first): the only ones that may have no owner."""
-        found = await self._due(keys=[LEASES], args=[limit])
+        found = await self._due(keys=[self.ends], args=[limit])
         return [v.decode() if isinstance(v, bytes) else str(v) for v in found]
 
     async def forget(self, table_ids: Sequence[str]) -> None:
         """These tables are closed: no owner wanted."""
         if table_ids:
-            await self.redis.zrem(LEASES, *table_ids)
+            await self.redis.zrem(self.ends, *table_ids)
+
+
+def tournament_leases(redis: Redis, node: str, *, seconds: float = LEASE_SECONDS) -> Leases:
+    """The leases of the tournaments (a tournament's id as text): one owner node at
+    a time, as for a table (:mod:`stud8.server.cluster.tournaments`)."""
+    return Leases(redis, node, seconds=seconds, key_prefix=TOURNAMENT_LEASE, ends=TOURNAMENT_LEASES)

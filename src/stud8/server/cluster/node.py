@@ -32,6 +32,10 @@ Every :data:`TICK_SECONDS` a :class:`ClusterNode`
 A node that stops cleanly (:meth:`ClusterNode.stop`) first hands its tables over
 like a drain (a hand in play is played out, its lease renewed until then), then
 leaves.
+
+Its tournaments (``tournaments``, :mod:`stud8.server.cluster.tournaments`) have a
+round of their own in each of the node's: their leases renewed, the lost let go,
+those nobody runs taken; a drain or a stop hands them over between hands.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from stud8.server.bus import NoSuchTable
 from stud8.server.bus.redis import RedisBus
 from stud8.server.cluster.leases import Leases
 from stud8.server.cluster.nodes import NodeInfo, Nodes, least_loaded
+from stud8.server.cluster.tournaments import ClusterTournaments
 from stud8.server.room.lobby import Lobby, LobbyError, NoSuchTableError
 from stud8.server.room.restore import plan_table
 
@@ -97,7 +102,9 @@ class ClusterNode:
         grace: float = ORPHAN_GRACE_SECONDS,
         full_scan: float = FULL_SCAN_SECONDS,
         now: Callable[[], float] = time.monotonic,
+        tournaments: ClusterTournaments | None = None,
     ) -> None:
+        self.tournaments = tournaments
         self.name = nodes.name
         self.lobby = lobby
         self.bus = bus
@@ -140,6 +147,9 @@ class ClusterNode:
             self._task = None
         with contextlib.suppress(RedisError, OSError):
             await self.nodes.beat(tables=len(self.lobby.tables), draining=True)
+        if self.tournaments is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self.tournaments.stop()
         if hand_over:
             # the leases are renewed while the hands play out (they may outlast a
             # lease): else another node takes the table and cancels its hand, and
@@ -183,6 +193,9 @@ class ClusterNode:
             self.draining = True
             log.warning("node %s is draining: its tables go to other nodes", self.name)
         await self._renew(running)
+        if self.tournaments is not None:
+            quiet = self._now() < self._quiet_until
+            await self.tournaments.tick(draining=self.draining, quiet=quiet)
         if self.draining:
             # one table at a time, beside the rounds (they renew its lease meanwhile)
             if not self._handovers and self.lobby.tables:

@@ -12,7 +12,12 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from stud8.formats.pokerstars_summary import SummaryPlace, tournament_summary
 from stud8.server.http.errors import BadRequest, Conflict, NotFound, ServiceUnavailable
 from stud8.server.http.requests import account_of, json_body, operator_of
-from stud8.server.tournaments.manager import NoSuchTournament, Tournaments, definition_of
+from stud8.server.tournaments.manager import (
+    NoSuchTournament,
+    TournamentElsewhere,
+    Tournaments,
+    definition_of,
+)
 from stud8.server.tournaments.runner import TournamentRefused
 from stud8.server.wire.codec import object_fields
 from stud8.server.wire.tournaments import BotsRequest, NewTournament
@@ -160,3 +165,5 @@ async def _refusing(work: Awaitable[T]) -> T:
         raise NotFound(str(exc)) from None
     except TournamentRefused as exc:
         raise Conflict(str(exc)) from None
+    except TournamentElsewhere as exc:  # between two owner nodes: try again
+        raise ServiceUnavailable(str(exc)) from None

@@ -274,6 +274,10 @@ class TournamentRow(Base):
     state: Mapped[str | None] = mapped_column(Text, default=None)  # JSON: director and tables
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # a room on several nodes: the epoch goes up at each takeover (fencing), the
+    # owner is the node that took the tournament last
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    owner: Mapped[str | None] = mapped_column(String(100), default=None)
 
 
 class TournamentEntryRow(Base):

@@ -7,8 +7,11 @@ cash lobby does not list it), and answers the lobby's questions from the runners
 and, for the tournaments over, from the database.
 
 Tournaments need the room's database (the ledger holds their prize pools): a room in
-memory has none. A room on several nodes runs them on the node that made them (a
-tournament's tables are not handed over between nodes yet).
+memory has none. On a room of several nodes each tournament has one owner node at a
+time (a lease in Redis, fenced in the database: :mod:`stud8.server.cluster.tournaments`,
+the ``cluster`` given here), which runs its owner task and its tables; every other
+node reads it from the database and hands the requests that change it
+(register, unregister, bots, cancel) to its owner.
 
 At startup (:meth:`Tournaments.restore`), after the room's recovery has cancelled the
 hands cut short, every tournament registering or running comes back: same level,
@@ -21,14 +24,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import secrets
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from stud8.core.cards import Deck
 from stud8.server.books.tournaments import StoredTournament, TournamentStore
-from stud8.server.books.writer import RoomWriter
+from stud8.server.books.writer import RoomWriter, Writes
 from stud8.server.bus.local import LocalBus
 from stud8.server.clock import Clock
 from stud8.server.table.spec import TableSpec
@@ -49,7 +53,13 @@ from stud8.tournament import (
 from stud8.tournament.director import Director, DirectorError
 from stud8.tournament.structures import ladder_structure
 
-__all__ = ["NoSuchTournament", "Tournaments", "definition_of"]
+__all__ = [
+    "NoSuchTournament",
+    "TournamentCluster",
+    "TournamentElsewhere",
+    "Tournaments",
+    "definition_of",
+]
 
 log = logging.getLogger("stud8.server")
 
@@ -58,6 +68,42 @@ MAX_BOTS = 100  # bots registered in one request
 
 class NoSuchTournament(LookupError):
     """No tournament has this id."""
+
+
+class TournamentElsewhere(Exception):
+    """The tournament's owner node cannot be reached now (it is moving to another
+    node, or its owner is gone and not yet replaced): try again in a few seconds."""
+
+
+class TournamentCluster(Protocol):
+    """A room on several nodes, as the tournaments see it
+    (:class:`stud8.server.cluster.tournaments.ClusterTournaments`)."""
+
+    def writer_for(self, tid: int) -> Writes:
+        """The writer of this tournament's owner task: fenced by its epoch."""
+        ...
+
+    async def claim(self, tid: int) -> bool:
+        """Make this node the owner of a new tournament (its lease and its epoch)."""
+        ...
+
+    async def forward(self, tid: int, action: str, args: dict[str, Any]) -> Any:
+        """Have the owner node do ``action``; its answer, or the error it raised."""
+        ...
+
+
+# a tournament's room table: ``T<tournament>-<n>`` (a cash table's id is an identifier)
+TOURNAMENT_TABLE = re.compile(r"T[0-9]+-[0-9]+")
+
+
+class TournamentTables(set[str]):
+    """The tournaments' tables, which the cash lobby does not list: those opened
+    here, and (a room on several nodes) any other node's, by their id."""
+
+    def __contains__(self, table_id: object) -> bool:
+        return isinstance(table_id, str) and (
+            super().__contains__(table_id) or TOURNAMENT_TABLE.fullmatch(table_id) is not None
+        )
 
 
 def definition_of(request: NewTournament) -> TournamentDefinition:
@@ -145,7 +191,9 @@ class Tournaments:
         spec: TableSpec,
         bot_names: Callable[[], str],
         deck_source: Callable[[], Deck] = Deck.shuffled,
+        cluster: TournamentCluster | None = None,
     ) -> None:
+        self.cluster = cluster
         self.store = store
         self.writer = writer
         self.bus = bus
@@ -154,7 +202,8 @@ class Tournaments:
         self.bot_names = bot_names
         self.deck_source = deck_source
         self.runners: dict[int, TournamentRunner] = {}
-        self.hidden: set[str] = set()  # the tables of the tournaments (not in the cash lobby)
+        self.hidden = TournamentTables()  # the tables of the tournaments (not in the cash lobby)
+        self._moving: set[str] = set()  # tables going to another node with their tournament
         self._lock = asyncio.Lock()
 
     # ------------------------------------------------------------ the tables (TableHost)
@@ -172,8 +221,9 @@ class Tournaments:
         if hosted:
             self.bus.closing(table_id)
         await table.stop()
-        if hosted:
-            self.bus.close(table_id)
+        if hosted:  # moving: its followers follow it to the next owner
+            self.bus.close(table_id, moving=table_id in self._moving)
+        self._moving.discard(table_id)
         self.hidden.discard(table_id)
 
     # ------------------------------------------------------------ making them
@@ -187,7 +237,7 @@ class Tournaments:
             director=director,
             host=self,
             store=self.store,
-            writer=self.writer,
+            writer=self.writer if self.cluster is None else self.cluster.writer_for(tid),
             clock=self.clock,
             spec=self.spec,
             tables=tables,
@@ -208,6 +258,9 @@ class Tournaments:
             return tid
 
         tid = await self.writer.call(work, what="a new tournament")
+        if self.cluster is not None and not await self.cluster.claim(tid):
+            log.warning("tournament %d waits for an owner node", tid)
+            return tid  # stored: the nodes' rounds give it one
         runner = self._runner(tid, director, None)
         runner.start()
         log.info("tournament %d (%s) is open for registration", tid, definition.name)
@@ -217,16 +270,37 @@ class Tournaments:
         """Bring back every tournament registering or running (see the module)."""
         stored = await asyncio.to_thread(self.store.tournaments)
         for t in stored:
-            if t.phase in ("finished", "cancelled") or t.state is None:
-                continue
-            try:
-                director = Director.from_dict(t.state["director"])
-            except (DirectorError, KeyError, TypeError) as exc:
-                log.error("tournament %d cannot come back: %s", t.tournament_id, exc)
-                continue
-            runner = self._runner(t.tournament_id, director, t.state)
-            runner.start(resume=True)
-            log.info("tournament %d is back (%s)", t.tournament_id, runner.phase)
+            self._bring_back(t)
+
+    async def take(self, tid: int) -> bool:
+        """Run here the tournament another node ran (a room on several nodes: this
+        node holds its lease now, and its hands cut short are closed): brought back
+        as after a restart. False if it is over (nothing to run)."""
+        found = await asyncio.to_thread(self.store.tournament, tid)
+        return found is not None and self._bring_back(found)
+
+    def _bring_back(self, t: StoredTournament) -> bool:
+        if t.phase in ("finished", "cancelled") or t.state is None:
+            return False
+        try:
+            director = Director.from_dict(t.state["director"])
+        except (DirectorError, KeyError, TypeError) as exc:
+            log.error("tournament %d cannot come back: %s", t.tournament_id, exc)
+            return False
+        runner = self._runner(t.tournament_id, director, t.state)
+        runner.start(resume=True)
+        log.info("tournament %d is back (%s)", t.tournament_id, runner.phase)
+        return True
+
+    async def release(self, tid: int) -> None:
+        """The tournament leaves this node as it is (a room on several nodes: handed
+        over, or its lease lost): its owner task and tables stop, a hand in play is
+        left to the next owner (who cancels it, as after a crash); the tables' followers
+        follow them there."""
+        runner = self.runners.pop(tid, None)
+        if runner is not None:
+            self._moving.update(runner.running)
+            await runner.stop()
 
     async def stop(self) -> None:
         """The room is stopping: the runners and their tables stop as they are."""
@@ -243,12 +317,20 @@ class Tournaments:
         return runner
 
     async def register(self, tid: int, player: str) -> int:
+        if self._elsewhere(tid):
+            return int(await self._forward(tid, "register", {"player": player}))
         return await self.runner(tid).register(player)
 
     async def unregister(self, tid: int, player: str) -> None:
+        if self._elsewhere(tid):
+            await self._forward(tid, "unregister", {"player": player})
+            return
         await self.runner(tid).unregister(player)
 
     async def cancel(self, tid: int) -> None:
+        if self._elsewhere(tid):
+            await self._forward(tid, "cancel", {})
+            return
         await self.runner(tid).cancel()
 
     async def add_bots(self, tid: int, count: int, policy: str) -> list[tuple[int, str]]:
@@ -257,6 +339,9 @@ class Tournaments:
             raise TournamentRefused(f"count: 1 to {MAX_BOTS} bots, not {count!r}")
         if policy not in BOTS:
             raise TournamentRefused(f"policy: one of {', '.join(BOTS)}, not {policy!r}")
+        if self._elsewhere(tid):
+            there = await self._forward(tid, "bots", {"count": count, "policy": policy})
+            return [(int(entry), str(name)) for entry, name in there]
         runner = self.runner(tid)
         made: list[tuple[int, str]] = []
         for _ in range(count):
@@ -265,6 +350,34 @@ class Tournaments:
             if runner.over or not runner.director.registration_open:
                 break
         return made
+
+    # ------------------------------------------------------------ another node's
+    def _elsewhere(self, tid: int) -> bool:
+        return self.cluster is not None and tid not in self.runners
+
+    async def _forward(self, tid: int, action: str, args: dict[str, Any]) -> Any:
+        assert self.cluster is not None
+        found = await asyncio.to_thread(self.store.tournament, tid)
+        if found is None:
+            raise NoSuchTournament(f"no tournament {tid}")
+        if found.phase in ("finished", "cancelled"):
+            raise TournamentRefused(f"the tournament is {found.phase}")
+        return await self.cluster.forward(tid, action, args)
+
+    async def owner_does(self, tid: int, action: str, args: dict[str, Any]) -> Any:
+        """Another node's request for a tournament this node runs (never forwarded
+        again: :class:`TournamentElsewhere` if it is not here any more)."""
+        if tid not in self.runners:
+            raise TournamentElsewhere(f"tournament {tid} is moving to another node; try again")
+        if action == "register":
+            return await self.register(tid, str(args["player"]))
+        if action == "unregister":
+            return await self.unregister(tid, str(args["player"]))
+        if action == "cancel":
+            return await self.cancel(tid)
+        if action == "bots":
+            return await self.add_bots(tid, args["count"], args["policy"])
+        raise TournamentRefused(f"no such request {action!r}")
 
     # ------------------------------------------------------------ reading
     def _stored_director(self, t: StoredTournament) -> Director | None:

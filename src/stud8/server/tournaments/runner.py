@@ -53,7 +53,7 @@ from sqlalchemy import Connection
 from stud8.formats.record import HandRecord, Tournament
 from stud8.server.books.hands import HandStore
 from stud8.server.books.tournaments import TournamentStore
-from stud8.server.books.writer import RoomWriter
+from stud8.server.books.writer import Writes
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksRefused, HandEnd, HandNote
 from stud8.server.table.events import TournamentInfo
@@ -166,7 +166,7 @@ class TournamentRunner:
         director: Director,
         host: TableHost,
         store: TournamentStore,
-        writer: RoomWriter,
+        writer: Writes,
         clock: Clock,
         spec: TableSpec,
         tables: dict[int, str] | None = None,
