@@ -23,7 +23,7 @@ import httpx
 import redis
 from sqlalchemy import func, select
 
-from server.cluster.clusterprocess import Player, is_event, nodes, play_turns, wait_until
+from server.cluster.clusterprocess import Player, drain, is_event, nodes, play_turns, wait_until
 from server.roomdb import fresh_database
 from server.roomprocess import OPERATOR, Server, audit, bearer, register
 from stud8.server.books.hands import HandStore
@@ -255,3 +255,31 @@ def test_the_owner_killed_mid_hand_another_node_finishes_the_tournament(
             engine.dispose()
         assert state["hands_dealt"] > before["hands_dealt"]
         assert time.monotonic() - killed_at > 0
+
+
+def test_a_drained_owner_hands_the_tournament_over_between_hands(
+    tmp_path: Path, redis_url: str
+) -> None:
+    pg = fresh_database("postgresql", tmp_path)
+    entrants = 4
+    with nodes(pg, redis_url, tmp_path, ("a", "b"), STUD8_BOT_DELAY="0.05") as servers:
+        tid, boss = new_tournament(servers["a"], entrants)
+        with httpx.Client(base_url=servers["a"].base, timeout=30) as http:
+            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": entrants},
+                          headers=bearer(boss))  # fmt: skip
+            assert r.status_code == 200, r.text
+        wait_until(lambda: stored(pg, tid)[1]["hands_dealt"] >= 2, "a few hands")
+        result = drain(redis_url, "a", tmp_path, wait=30)
+        assert result.returncode == 0, result.stdout + result.stderr
+        wait_until(lambda: tournament_owner(redis_url, tid) == "b", "b takes it over", 30)
+        wait_until(lambda: stored(pg, tid)[0] == "finished", "the end", 180)
+        check_the_end(pg, tmp_path, tid, entrants)
+        assert stored(pg, tid)[2:] == (2, "b")
+        engine = create_engine_for(pg)
+        try:
+            store = HandStore(engine)
+            hands = [store.fetch(h) for h in store.latest(1000)]
+            ours = [h for h in hands if h is not None and h.table.startswith(f"T{tid}-")]
+            assert ours and not [h.hand_id for h in ours if h.cancelled]  # none cancelled
+        finally:
+            engine.dispose()

@@ -38,8 +38,13 @@ play closed through the ledger as cancelled (:func:`recover_table`); then the
 tournament brought back as after a crash (:meth:`Tournaments.take`: the director's
 ``Resume``, the same level and time left as last written, the same seats, each hand
 cut short cancelled, every stack as at its deal, and dealt again). A drain or a
-clean stop hands the tournaments over the same way: the owner task and its tables
-stop, the lease is released, and the next owner cancels the hand in play.
+clean stop hands a tournament over **between hands**: its tables play out the hands
+in play and deal no more (:meth:`Tournaments.release`; the director takes each
+hand's end first), then the owner task and the tables stop and the lease is
+released; the next owner brings it back as above, with no hand to cancel (the
+hands the director had decided to deal next are dealt again, with the same chips).
+A hand that has not ended in :data:`HAND_OVER_SECONDS` is left to the next owner,
+who cancels it.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -73,6 +79,7 @@ log = logging.getLogger("stud8.server")
 ORPHAN_GRACE_SECONDS = 3.0  # a tournament the least loaded node has not taken: anyone may
 FULL_SCAN_SECONDS = 30.0  # every tournament not over read from the database this often
 FORWARD_SECONDS = 30.0  # a request to the owner (a hundred bots are a hundred buy-ins)
+HAND_OVER_SECONDS = 15.0  # the longest a hand-over waits for the hands in play to end
 
 
 class ClusterTournaments:
@@ -93,8 +100,10 @@ class ClusterTournaments:
         store: TournamentStore,
         grace: float = ORPHAN_GRACE_SECONDS,
         full_scan: float = FULL_SCAN_SECONDS,
+        hand_over_seconds: float = HAND_OVER_SECONDS,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.hand_over_seconds = hand_over_seconds
         self.name = nodes.name
         self.bus = bus
         self.leases = leases
@@ -112,6 +121,7 @@ class ClusterTournaments:
         self.taken: list[int] = []  # taken over from another node (for the log and tests)
         self._orphaned_at: dict[int, float] = {}
         self._full_scan_at = 0.0
+        self._handing: dict[int, asyncio.Task[None]] = {}  # handed over now
 
     def attach(self, tournaments: Tournaments) -> None:
         """Serve ``tournaments`` (this node's) to the other nodes."""
@@ -199,7 +209,7 @@ class ClusterTournaments:
         take the tournaments nobody runs (not while ``quiet``: Redis just came back
         and the owners first take their leases again)."""
         runners = self.tournaments.runners
-        for tid in sorted(self.held):
+        for tid in sorted(self.held - set(self._handing)):
             runner = runners.get(tid)
             if runner is None or runner.over:  # over: nobody needs to run it any more
                 self.held.discard(tid)
@@ -213,24 +223,35 @@ class ClusterTournaments:
             self.held.discard(tid)
             self.epochs.let_go(tid)
             await self.tournaments.release(tid)
-        if draining:
-            for tid in sorted(self.held):
-                await self.hand_over(tid)
+        if draining:  # each handed over between hands, its lease renewed meanwhile
+            for tid in sorted(self.held - set(self._handing)):
+                task = asyncio.get_running_loop().create_task(self.hand_over(tid))
+                self._handing[tid] = task
+                task.add_done_callback(partial(self._handed, tid))
             return
         if not quiet:
             await self._take_orphans()
 
+    def _handed(self, tid: int, _task: asyncio.Task[None]) -> None:
+        self._handing.pop(tid, None)
+
     async def hand_over(self, tid: int) -> None:
-        """The tournament goes to another node: its owner task and tables stop here,
-        then its lease is released (the next owner cancels the hand in play)."""
-        await self.tournaments.release(tid)
-        await self._let_go(tid)
+        """The tournament goes to another node: its tables play out their hands in
+        play and deal no more (at most :data:`HAND_OVER_SECONDS`: a hand still in play
+        then is cancelled by the next owner), its owner task and tables stop here,
+        then its lease is released."""
+        try:
+            await self.tournaments.release(tid, between_hands=self.hand_over_seconds)
+        finally:
+            await self._let_go(tid)
         log.info("node %s handed tournament %d over", self.name, tid)
 
     async def stop(self) -> None:
-        """The node stops: every tournament run here is handed over."""
-        for tid in sorted(self.held):
-            await self.hand_over(tid)
+        """The node stops: every tournament run here is handed over, all at once."""
+        handing = list(self._handing.values())
+        await asyncio.gather(*handing, return_exceptions=True)
+        held = sorted(self.held)
+        await asyncio.gather(*(self.hand_over(tid) for tid in held), return_exceptions=True)
 
     async def _let_go(self, tid: int) -> None:
         self.held.discard(tid)

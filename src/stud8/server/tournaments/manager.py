@@ -170,6 +170,18 @@ def definition_of(request: NewTournament) -> TournamentDefinition:
     )
 
 
+async def _between_hands(runner: TournamentRunner) -> None:
+    """Until no table of the tournament is in a hand nor will deal one (each hand's
+    end taken by the director first; a table it opened meanwhile too)."""
+    while True:
+        tables = list(runner.running.values())
+        await asyncio.gather(*(table.hand_over() for table in tables))
+        await runner.settled()
+        handed = {id(table) for table in tables}
+        if all(id(t) in handed and t.hand is None for t in runner.running.values()):
+            return
+
+
 def _break_every(structure: Structure) -> int:
     """After how many levels the ready structure breaks (0: never)."""
     for i, step in enumerate(structure.steps):
@@ -292,15 +304,24 @@ class Tournaments:
         log.info("tournament %d is back (%s)", t.tournament_id, runner.phase)
         return True
 
-    async def release(self, tid: int) -> None:
-        """The tournament leaves this node as it is (a room on several nodes: handed
-        over, or its lease lost): its owner task and tables stop, a hand in play is
-        left to the next owner (who cancels it, as after a crash); the tables' followers
-        follow them there."""
-        runner = self.runners.pop(tid, None)
-        if runner is not None:
-            self._moving.update(runner.running)
-            await runner.stop()
+    async def release(self, tid: int, *, between_hands: float = 0.0) -> None:
+        """The tournament leaves this node (a room on several nodes: handed over, or
+        its lease lost): with ``between_hands`` (seconds, at most), its tables first
+        play out their hands in play and deal no more (so a drain cancels no hand);
+        then its owner task and tables stop, a hand still in play left to the next
+        owner (who cancels it, as after a crash); the tables' followers follow them
+        there."""
+        runner = self.runners.get(tid)
+        if runner is None:
+            return
+        if between_hands > 0:
+            try:
+                await asyncio.wait_for(_between_hands(runner), between_hands)
+            except TimeoutError:
+                log.warning("tournament %d: a hand did not end; the next owner cancels it", tid)
+        self.runners.pop(tid, None)
+        self._moving.update(runner.running)
+        await runner.stop()
 
     async def stop(self) -> None:
         """The room is stopping: the runners and their tables stop as they are."""
