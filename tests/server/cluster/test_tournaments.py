@@ -221,9 +221,10 @@ def test_the_owner_killed_mid_hand_another_node_finishes_the_tournament(
         dealt = {e: c for _, e, c in table["dealt"]}
         seats = {e: (t["number"], s) for t in before["tables"] for s, e in t["seats"]}
 
-        took = wait_until(lambda: tournament_owner(redis_url, tid) == "b", "b takes it over",
+        wait_until(lambda: tournament_owner(redis_url, tid) == "b", "b takes it over",
                           TAKEOVER_SECONDS)  # fmt: skip
-        assert took < TAKEOVER_SECONDS
+        took = time.monotonic() - killed_at
+        print(f"tournament {tid}: node b holds it {took:.1f} s after node a was killed")
         wait_until(lambda: stored(pg, tid)[0] == "finished", "the end", 180)
         state = check_the_end(pg, tmp_path, tid, entrants)
         assert stored(pg, tid)[2:] == (2, "b")  # its epoch went up once: b's
@@ -254,7 +255,6 @@ def test_the_owner_killed_mid_hand_another_node_finishes_the_tournament(
         finally:
             engine.dispose()
         assert state["hands_dealt"] > before["hands_dealt"]
-        assert time.monotonic() - killed_at > 0
 
 
 def test_a_drained_owner_hands_the_tournament_over_between_hands(

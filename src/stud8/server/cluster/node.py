@@ -146,7 +146,7 @@ class ClusterNode:
                 await self._task
             self._task = None
         with contextlib.suppress(RedisError, OSError):
-            await self.nodes.beat(tables=len(self.lobby.tables), draining=True)
+            await self.nodes.beat(tables=self.load(), draining=True)
         if self.tournaments is not None:
             with contextlib.suppress(RedisError, OSError):
                 await self.tournaments.stop()
@@ -184,11 +184,18 @@ class ClusterNode:
                 log.exception("node %s: its round failed", self.name)
             await asyncio.sleep(self.tick_seconds)
 
+    def load(self) -> int:
+        """The tables this node runs: the lobby's, and its tournaments' (what its
+        heartbeat says, so the least loaded node takes the next, and a drain waits
+        until it is 0)."""
+        tournaments = 0 if self.tournaments is None else self.tournaments.tables()
+        return len(self.lobby.tables) + tournaments
+
     # ------------------------------------------------------------ one round
     async def tick(self) -> None:
         """One round: heartbeat, leases, then drain or take tables (see the module)."""
         running = list(self.lobby.tables)
-        await self.nodes.beat(tables=len(running), draining=self.draining)
+        await self.nodes.beat(tables=self.load(), draining=self.draining)
         if not self.draining and await self.nodes.draining():
             self.draining = True
             log.warning("node %s is draining: its tables go to other nodes", self.name)
@@ -286,7 +293,7 @@ class ClusterNode:
         if not orphans:
             return
         live = await self.nodes.live()
-        mine = len(self.lobby.tables)
+        mine = self.load()
         others = [n for n in live if n.name != self.name]
         serving = [n for n in others if not n.draining]
         best = least_loaded([*others, _me(self.name, mine, self.nodes.url)])
@@ -305,7 +312,7 @@ class ClusterNode:
             if await self.take(table_id):
                 taken += 1
         if taken:  # the others see the new load at once, not at this node's next beat
-            await self.nodes.beat(tables=len(self.lobby.tables), draining=self.draining)
+            await self.nodes.beat(tables=self.load(), draining=self.draining)
 
     async def take(self, table_id: str) -> bool:
         """Take the table over if nobody holds it (see the module); True if taken."""

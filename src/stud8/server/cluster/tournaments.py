@@ -133,6 +133,12 @@ class ClusterTournaments:
         assert self._tournaments is not None, "attach the tournaments first"
         return self._tournaments
 
+    def tables(self) -> int:
+        """The tournaments' tables running on this node now."""
+        if self._tournaments is None:
+            return 0
+        return sum(len(r.running) for r in self._tournaments.runners.values())
+
     # ------------------------------------------------------------ TournamentCluster
     def writer_for(self, tid: int) -> Writes:
         return FencedWriter(self.writer, self.epochs, tid)
