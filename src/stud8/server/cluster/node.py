@@ -44,7 +44,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from redis.exceptions import RedisError
@@ -147,23 +147,22 @@ class ClusterNode:
             self._task = None
         with contextlib.suppress(RedisError, OSError):
             await self.nodes.beat(tables=self.load(), draining=True)
+        # the tournaments handed over beside the tables (each renews its leases)
+        handing: list[Awaitable[None]] = []
         if self.tournaments is not None:
-            with contextlib.suppress(RedisError, OSError):
-                await self.tournaments.stop()
+            handing.append(self.tournaments.stop())
         if hand_over:
             # the leases are renewed while the hands play out (they may outlast a
             # lease): else another node takes the table and cancels its hand, and
             # this one waits for a hand its table, fenced, will never finish
-            renewing = asyncio.get_running_loop().create_task(self._keep_leases())
-            try:
-                await asyncio.gather(
-                    *(self._handing_over(t) for t in list(self.lobby.tables)),
-                    return_exceptions=True,
-                )
-            finally:
-                renewing.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await renewing
+            handing += [self._handing_over(t) for t in list(self.lobby.tables)]
+        renewing = asyncio.get_running_loop().create_task(self._keep_leases())
+        try:
+            await asyncio.gather(*handing, return_exceptions=True)
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
         for table_id in list(self.lobby.tables):
             await self._let_go(table_id)
         with contextlib.suppress(RedisError, OSError):
@@ -226,7 +225,7 @@ class ClusterNode:
         while True:
             await asyncio.sleep(self.tick_seconds)
             try:
-                await self.nodes.beat(tables=len(self.lobby.tables), draining=True)
+                await self.nodes.beat(tables=self.load(), draining=True)
                 await self._renew(list(self.lobby.tables))
             except (RedisError, OSError) as exc:
                 log.warning("node %s: Redis is not answering: %s", self.name, exc)

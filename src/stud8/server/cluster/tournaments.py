@@ -253,11 +253,25 @@ class ClusterTournaments:
         log.info("node %s handed tournament %d over", self.name, tid)
 
     async def stop(self) -> None:
-        """The node stops: every tournament run here is handed over, all at once."""
-        handing = list(self._handing.values())
-        await asyncio.gather(*handing, return_exceptions=True)
-        held = sorted(self.held)
-        await asyncio.gather(*(self.hand_over(tid) for tid in held), return_exceptions=True)
+        """The node stops: every tournament run here is handed over, all at once,
+        their leases renewed meanwhile (a hand may outlast a lease: else another
+        node would take the tournament and cancel the hand)."""
+        renewing = asyncio.get_running_loop().create_task(self._keep_leases())
+        try:
+            handing = list(self._handing.values())
+            await asyncio.gather(*handing, return_exceptions=True)
+            held = sorted(self.held)
+            await asyncio.gather(*(self.hand_over(tid) for tid in held), return_exceptions=True)
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+
+    async def _keep_leases(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            with contextlib.suppress(RedisError, OSError):
+                await self.leases.renew([str(tid) for tid in sorted(self.held)])
 
     async def _let_go(self, tid: int) -> None:
         self.held.discard(tid)
