@@ -347,8 +347,7 @@ class RedisBus:
             raise TableMoving(table_id) from None
 
     async def ask(self, node: str, payload: bytes, seconds: float) -> bytes:
-        """A request for a tournament ``node`` runs (its owner's answer);
-        :class:`TableMoving` if unanswered in ``seconds``."""
+        """``node``'s answer to a request for its tournament (TableMoving: none)."""
         future = self._request(node, "tournament", "", payload, bytes, seconds=seconds)
         try:
             return bytes(await future)
@@ -412,12 +411,9 @@ class RedisBus:
         request_id, table_id = int(header["id"]), str(header["table"])
         answer: dict[str, Any] = {"id": request_id, "table": table_id}
         body = b""
-        if header["op"] == "tournament":
-            if self.tournament_handler is None:
-                answer["error"] = "moved"
-            else:
-                body = await self.tournament_handler(payload)
-        elif not self.local.hosts(table_id):
+        if header["op"] == "tournament" and self.tournament_handler is not None:
+            body = await self.tournament_handler(payload)  # its answer says what happened
+        elif header["op"] == "tournament" or not self.local.hosts(table_id):
             answer["error"] = "moved"
         elif header["op"] == "send":
             reply = await self.local.send(table_id, decode_command(payload))
