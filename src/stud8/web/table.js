@@ -14,6 +14,7 @@ import { gameName } from "./lobby.js";
 import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
 import { bankHTML, refreshBank, clockText, myHandHTML, TurnSound } from "./hud.js";
 import * as tour from "./tourtable.js";
+import { awayWhy } from "./awaywords.js";
 
 const PHASES = { action: "", time_bank: " (time bank)", reconnect: " (extra time)" };
 
@@ -294,7 +295,7 @@ export function tableView(app, tableId, query) {
   function awayHTML() {
     const me = state.mySeat !== null ? state.seats[state.mySeat] : null;
     if (!me || !me.sitting_out || me.leaving) return "";
-    const why = me.out_reason === "timed_out" ? "Your time ran out: you are sitting out" : "You are sitting out";
+    const why = awayWhy(me.out_reason);
     return `<div class="away-note" role="alert"><span>${why}<span class="more">. You are dealt in again from the next hand when you are back</span>.</span> <button type="button" class="im-back" data-cmd="come_back">I'm back</button></div>`;
   }
   $("#away").addEventListener("click", (e) => {

@@ -597,7 +597,7 @@ hand event end: stacks
 hand event cancel: refunds, reason
 legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount""",
     # format 5: the tournament event carries each seat's place at its table (places), not
-    # the whole standings nor the prizes (the lobby's, over REST)
+    # the whole standings nor the prizes (the lobby's, over REST); a seat_snapshot's out_reason
     5: """format 5
 reply: ok bool, reason str, seq int
 sit: player str, command_id str?, seat int, amount int
@@ -621,7 +621,7 @@ hand_view: hand_id str, viewer int?, street int, to_act int?, bring_in_seat int?
 current_bet int, community_card card?, seats seat_views, legal_actions legal_actions, \
 is_over bool
 seat_snapshot: seat int, player str, chips int, bot bool, sitting_out bool, connected bool, \
-in_hand bool
+in_hand bool, out_reason str
 offer_snapshot: seat int, player str, seconds_left float
 table_snapshot: table_id str, seq int, seats seat_snapshots, hand hand_view?, \
 hand_seats seats, turn timer?, waiting_list strs, offer offer_snapshot?, tournament tournament?
@@ -778,7 +778,9 @@ HOSTILE: list[tuple[Callable[[bytes], Any], bytes, str, str]] = [
     ),
     (
         decode_catch_up,
-        snapshot(b'[[1,"ann",100,false,false,true,true],[2,"bob","x",false,false,true,true]]'),
+        snapshot(
+            b'[[1,"ann",100,false,false,true,true,""],[2,"bob","x",false,false,true,true,""]]'
+        ),
         "catch_up.snapshot.seats[1].chips",
         "must be a whole number",
     ),

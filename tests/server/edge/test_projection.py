@@ -9,8 +9,9 @@ from typing import Any
 
 from server.tableharness import Harness, run, seat_players
 from stud8.core.events import CardDealt, HandShown
+from stud8.server.bus.codec import decode_catch_up, encode_catch_up
 from stud8.server.edge.projection import encode, snapshot_for
-from stud8.server.table.commands import SeatBot, Sit
+from stud8.server.table.commands import ComeBack, SeatBot, Sit, SitOut
 from stud8.server.table.events import HandStarted, Numbered, SeatTaken
 
 BOTS = ("b1", "b2", "b3")
@@ -148,5 +149,38 @@ def test_a_snapshot_gives_a_seated_player_his_table_seat_with_or_without_a_hand(
         playing = snapshot_for(snap, "bob", False)
         assert playing.viewer_seat == 2 and playing.hand is not None
         assert playing.hand.viewer == 2
+
+    run(body)
+
+
+def test_a_snapshot_tells_a_sitting_out_player_why_and_nobody_else() -> None:
+    """After a reload his prompt says why he sits out: the snapshot carries the reason
+    (the table's, across the bus too) to the player himself; others see only that he
+    sits out; back in, no reason is left."""
+
+    async def body(h: Harness) -> None:
+        await seat_players(h, 2)
+        assert (await h.send(SitOut(player="ann"))).ok
+        caught = await h.table.catch_up(None)
+        snap = caught.snapshot
+        assert snap is not None
+        assert {s.player: s.out_reason for s in snap.seats} == {"ann": "asked", "bob": ""}
+        # the snapshot crosses the bus between nodes with the reason in it
+        across = decode_catch_up(encode_catch_up(caught)).snapshot
+        assert across is not None and across.seats == snap.seats
+        for viewer, everything, reason in (
+            ("ann", False, "asked"),
+            ("bob", False, ""),
+            (None, False, ""),
+            ("op", True, ""),
+        ):
+            message = snapshot_for(across, viewer, everything)
+            ann = json.loads(message.encode(caught.seq))["d"]["seats"][0]
+            assert ann["player"] == "ann" and ann["sitting_out"] is True
+            assert ann["out_reason"] == reason, viewer
+        assert (await h.send(ComeBack(player="ann"))).ok
+        back = (await h.table.catch_up(None)).snapshot
+        assert back is not None
+        assert all(not s.sitting_out and s.out_reason == "" for s in back.seats)
 
     run(body)

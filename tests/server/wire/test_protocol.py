@@ -247,6 +247,7 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
         "sitting_out": False,
         "connected": True,
         "in_hand": True,
+        "out_reason": "",
     }
     assert list(snap["hand"]) == [
         "hand_id",

@@ -114,8 +114,9 @@ FORMAT = 5  # the format this node writes (see the module's versioning rule)
 # Format 4 (the chat: a command, an event, and a spec's observer_chat; the spec's
 # private; a tournament's table: the tournament and moved events, the snapshot's
 # tournament) replaced format 3 before any release wrote it. Format 5 (the tournament
-# event gives each seat's place at its table, not the whole standings nor the prizes)
-# replaced format 4 before any release wrote it.
+# event gives each seat's place at its table, not the whole standings nor the prizes;
+# a seat_snapshot's out_reason: why the seat sits out) replaced format 4 before any
+# release wrote it.
 READS = frozenset({5})  # the formats it reads
 Bytes = bytes | bytearray | memoryview  # what a decoder reads
 

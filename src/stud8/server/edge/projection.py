@@ -88,7 +88,9 @@ def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> S
 
     ``viewer_seat`` is his seat at the table, whether or not a hand is in play (a
     client that took "no hand seat" for "not seated" lost its buttons); the hand's
-    ``viewer`` is his seat in the hand (None if he was not dealt in)."""
+    ``viewer`` is his seat in the hand (None if he was not dealt in). Why a seat
+    sits out (``out_reason``) is told to its player only: his prompt after a reload
+    says why; nobody else's screen needs it."""
     viewer: int | None = None
     table_seat: int | None = None
     if player is not None:
@@ -112,10 +114,14 @@ def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> S
     offer = snap.offer
     if offer is not None:
         offer = OfferSnapshot(offer.seat, offer.player, round(offer.seconds_left, 3))
+    seats_out = tuple(
+        s if s.seat == table_seat or not s.out_reason else replace(s, out_reason="")
+        for s in snap.seats
+    )
     return SnapshotMessage(
         table_id=snap.table_id,
         viewer_seat=table_seat,
-        seats=snap.seats,
+        seats=seats_out,
         hand_id=hand.hand_id if hand is not None else None,
         hand=hand,
         turn=snap.turn,

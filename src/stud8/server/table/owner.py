@@ -331,6 +331,7 @@ class Table(TableSeating):
                     sitting_out=s.sitting_out,
                     connected=s.connected,
                     in_hand=hand is not None and n in players,
+                    out_reason=s.out_reason if s.sitting_out else "",
                 )
                 for n, s in sorted(self.seats.items())
             ),

@@ -33,6 +33,9 @@ class SeatSnapshot:
     sitting_out: bool
     connected: bool
     in_hand: bool
+    # why he sits out (a SatOut's reason: timed_out, asked, disconnected, ...; "" when
+    # he plays); the edge gives it to the player himself only (his prompt after a reload)
+    out_reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)

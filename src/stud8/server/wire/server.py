@@ -107,7 +107,9 @@ class SnapshotMessage(ServerMessage):
         "when it is your turn); turn: the clock of the seat to act; waiting_list: the names on the "
         "waiting list, in order; offer: the seat held for the first of them, "
         "{seat, player, seconds_left}, or null; tournament: at a tournament's table, "
-        "the tournament as it stands (the tournament event), else null."
+        "the tournament as it stands (the tournament event), else null. A seat's "
+        "out_reason says why it sits out (the sit_out event's reason: timed_out, asked, "
+        "disconnected, ...) on your own seat only; on every other seat it is empty."
     )
 
 
