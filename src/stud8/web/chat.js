@@ -3,6 +3,7 @@
 // mute another (remembered in this browser, per account).
 
 import { api, session, toast } from "./util.js";
+import { SilenceControl } from "./silence.js";
 
 const HISTORY_LINES = 50; // lines of the table's chat read back when it opens
 const KEPT_LINES = 200;
@@ -72,7 +73,8 @@ export class ChatPanel {
       };
     }
     this.$("#chat-form").onsubmit = (e) => { e.preventDefault(); this.say(); };
-    this.$("#chat-lines").onclick = (e) => this.onMuteClick(e);
+    this.silence = new SilenceControl(() => this.draw());
+    this.$("#chat-lines").onclick = (e) => { this.onMuteClick(e); this.silence.onClick(e); };
     this.$("#muted-list").onclick = (e) => this.onMuteClick(e);
     this.loadHistory();
     this.refresh();
@@ -167,7 +169,7 @@ export class ChatPanel {
       if (this.mutes.has(line.player)) continue;
       const li = el("li", "chat-line");
       li.dataset.player = line.player;
-      li.append(el("span", "who", `${line.player}${line.seat === null || line.seat === undefined ? " (watching)" : ""}:`), " ");
+      li.append(el("span", "who", `${line.player}${line.seat === null ? " (watching)" : ""}:`), " ");
       li.append(el("span", "said", line.text));
       if (line.player !== this.state.player) {
         const mute = el("button", "mute", "mute");
@@ -176,6 +178,8 @@ export class ChatPanel {
         mute.setAttribute("aria-label", `Mute ${line.player}`);
         li.append(" ", mute);
       }
+      const silence = this.silence.button(line.player);
+      if (silence) li.append(" ", silence);
       items.push(li);
     }
     list.replaceChildren(...items);

@@ -148,11 +148,21 @@ def test_an_operator_silences_a_player_and_lets_him_speak_again() -> None:
                 assert r.status_code == 404 and "no account" in r.json()["error"]
                 r = await room.http.post("/api/v1/accounts/ANN/silence", headers=op)
                 assert r.status_code == 200 and r.json() == {"player": "ann", "silenced": True}
+                # who is silenced: the operators' list (the table's Silence buttons read it)
+                r = await room.http.get("/api/v1/silenced", headers=op)
+                assert r.status_code == 200 and r.json() == {"players": ["ann"]}
+                ann_auth = {"Authorization": f"Bearer {ann_token}"}
+                assert (
+                    await room.http.get("/api/v1/silenced", headers=ann_auth)
+                ).status_code == 403
+                assert (await room.http.get("/api/v1/silenced")).status_code == 401
                 refused = await ann.command("chat", text="why?")
                 assert refused["t"] == "reject"
                 assert "silenced by an operator" in refused["d"]["reason"]
                 r = await room.http.delete("/api/v1/accounts/ann/silence", headers=op)
                 assert r.json() == {"player": "ann", "silenced": False}
+                r = await room.http.get("/api/v1/silenced", headers=op)
+                assert r.json() == {"players": []}
                 assert (await ann.command("chat", text="thank you"))["t"] == "ack"
                 assert [e["text"] for e in chat_events(ann)] == ["thank you"]
 
@@ -174,6 +184,8 @@ def test_the_chat_of_a_room_on_a_database_is_read_back_with_its_hands(tmp_path: 
             assert r.status_code == 201
             r = await http.post("/api/v1/accounts/ann/silence", headers=op)
             assert r.status_code == 200
+            r = await http.get("/api/v1/silenced", headers=op)
+            assert r.json() == {"players": ["ann"]}
             r = await http.get("/api/v1/tables/c1/chat", headers=op)
             assert r.status_code == 200 and r.json() == {"table_id": "c1", "lines": []}
 

@@ -70,7 +70,7 @@ from stud8.core.evaluate import build_tables
 from stud8.server.collector import collect_regularly, paced
 from stud8.server.http.accounts import ban, change_password, login, logout, register
 from stud8.server.http.bodylimit import BodyLimit
-from stud8.server.http.chat import silence, table_chat, unsilence
+from stud8.server.http.chat import silence, silenced, table_chat, unsilence
 from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.hands import hands
 from stud8.server.http.headers import SecurityHeaders
@@ -122,6 +122,7 @@ ROUTES = [
     Route("/api/v1/me", me, methods=["GET"]),
     Route("/api/v1/accounts/{name}/silence", silence, methods=["POST"]),
     Route("/api/v1/accounts/{name}/silence", unsilence, methods=["DELETE"]),
+    Route("/api/v1/silenced", silenced, methods=["GET"]),
     Route("/api/v1/tables", list_tables, methods=["GET"]),
     Route("/api/v1/tables", create_table, methods=["POST"]),
     Route("/api/v1/tables/{table_id}", close_table, methods=["DELETE"]),

@@ -1,6 +1,6 @@
 """The chat's endpoints: a table's chat read back with its hands, and an operator's
 silence (``GET /api/v1/tables/{table_id}/chat``, ``POST`` and ``DELETE
-/api/v1/accounts/{name}/silence``)."""
+/api/v1/accounts/{name}/silence``, ``GET /api/v1/silenced``)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from stud8.server.http.health import read_own_writes
 from stud8.server.http.privacy import may_read_table
 from stud8.server.http.requests import account_of, operator_of, room_of
 from stud8.server.wire.codec import to_json
-from stud8.server.wire.rest import ChatLineInfo, ChatLines, Silenced
+from stud8.server.wire.rest import ChatLineInfo, ChatLines, Silenced, SilencedPlayers
 
-__all__ = ["silence", "table_chat", "unsilence"]
+__all__ = ["silence", "silenced", "table_chat", "unsilence"]
 
 log = logging.getLogger("stud8.server")
 
@@ -81,3 +81,10 @@ async def silence(request: Request) -> Response:
 async def unsilence(request: Request) -> Response:
     """``DELETE /api/v1/accounts/{name}/silence`` (operators): he may chat again."""
     return await _silence(request, undo=True)
+
+
+async def silenced(request: Request) -> Response:
+    """``GET /api/v1/silenced`` (operators): the players silenced now."""
+    await operator_of(request)
+    names = await asyncio.to_thread(room_of(request).chat.silenced)
+    return JSONResponse(to_json(SilencedPlayers(list(names))))

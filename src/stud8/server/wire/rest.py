@@ -235,6 +235,13 @@ class Silenced:
 
 
 @dataclass(frozen=True, slots=True)
+class SilencedPlayers:
+    """The players silenced now, by name (an operator's Silence buttons read it)."""
+
+    players: list[str]
+
+
+@dataclass(frozen=True, slots=True)
 class PasswordChange:
     """The password now (``old``) and the new one (``new``: the limits of a password)."""
 
@@ -319,6 +326,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "Let a silenced player chat again (operators only).",
         None,
         Silenced,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/silenced",
+        "The players silenced now (operators only), by name.",
+        None,
+        SilencedPlayers,
         login=True,
     ),
     Endpoint(
