@@ -16,8 +16,10 @@ from .test_chat import chat_texts, open_chat, say, wait_line, wait_toast
 def test_an_operator_silences_a_player_from_his_chat_line_and_undoes_it(stage: Stage) -> None:
     players = stage.start(start_room(TableSpec(bots=0), operators=["boss"]))
     ann, bob = players.new("ann"), players.new("bob", PHONE)
-    sit(ann), sit(bob)
-    open_chat(ann), open_chat(bob)
+    sit(ann)
+    sit(bob)
+    open_chat(ann)
+    open_chat(bob)
     say(bob, "hello all")
     wait_line(ann, "hello all")
     # a player sees mute, never silence
