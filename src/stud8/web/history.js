@@ -2,6 +2,7 @@
 // all my hands (GET /api/v1/hands with the bearer token).
 
 import { $, esc, session, api, apiText, toast } from "./util.js";
+import { bindHandChat, handChatHTML, showHandChats, shownHandChats } from "./handchat.js";
 
 export const PANEL_HANDS = 10;
 
@@ -25,19 +26,33 @@ export async function tableHands(tableId, limit = PANEL_HANDS) {
   return { status: 200, hands: ofTable(splitHands(r.text), tableId).slice(0, limit) };
 }
 
-/** The ids of the hands of this table, by their number in PokerStars text (to link
- * each to the replayer); empty if the server cannot say. */
+/** The hands of this table by their number in PokerStars text: {hand_id, replayable}
+ * (to link each to the replayer, and to its chat); empty if the server cannot say. */
 export async function handIds(tableId, limit = PANEL_HANDS) {
   const r = await api("GET", `/api/v1/hands/list?table=${encodeURIComponent(tableId)}&limit=${limit}`);
   const ids = new Map();
-  if (r.status === 200) for (const h of r.data.hands) if (h.replayable) ids.set(h.number, h.hand_id);
+  if (r.status === 200) for (const h of r.data.hands) ids.set(h.number, { hand_id: h.hand_id, replayable: h.replayable });
   return ids;
+}
+
+/** The hand's number in its PokerStars text ("" if none). */
+export function handNumber(text) {
+  const m = text.match(/Hand #(\d+):/);
+  return m ? m[1] : "";
+}
+
+/** The id of the hand whose PokerStars text is `text` ("" if unknown). */
+export function handIdOf(text, ids) {
+  const m = text.match(/Hand #(\d+):/);
+  const entry = m && ids.get(m[1]);
+  return entry ? entry.hand_id : "";
 }
 
 /** The link that opens a hand in the replayer (a new tab: the table stays open). */
 export function replayLink(text, ids) {
   const m = text.match(/Hand #(\d+):/);
-  const id = m && ids.get(m[1]);
+  const entry = m && ids.get(m[1]);
+  const id = entry && entry.replayable ? entry.hand_id : "";
   return id ? ` <a class="replay-link" href="#/replay/${encodeURIComponent(id)}" target="_blank" rel="noopener" aria-label="replay hand #${esc(m[1])}">Replay</a>` : "";
 }
 
@@ -90,6 +105,7 @@ export class HistoryPanel {
     this.panel.addEventListener("toggle", () => { if (this.panel.open) this.refresh(); });
     $("#hist-refresh", root).onclick = () => this.refresh();
     $("#hist-download", root).onclick = (e) => { e.preventDefault(); downloadHands(); };
+    bindHandChat($("#hist-list", root), tableId);
   }
 
   async refresh() {
@@ -99,9 +115,14 @@ export class HistoryPanel {
     else if (r.status !== 200) list.innerHTML = `<p class="muted-dark">The hand histories could not be fetched (${r.status}).</p>`;
     else if (!r.hands.length) list.innerHTML = `<p class="muted-dark">No hands of yours at this table yet.</p>`;
     else {
+      // a refresh (after each hand) keeps the hands opened open, their chat shown
+      const opened = new Set([...list.querySelectorAll("details.hh[open]")].map((d) => d.dataset.n));
+      const chats = shownHandChats(list);
       list.innerHTML = r.hands
-        .map((h) => `<details class="hh"><summary>${esc(summary(h))}${replayLink(h, ids)}</summary><pre>${esc(h)}</pre></details>`)
+        .map((h) => `<details class="hh" data-n="${esc(handNumber(h))}"><summary>${esc(summary(h))}${replayLink(h, ids)}</summary><pre>${esc(h)}</pre>${handChatHTML(handIdOf(h, ids))}</details>`)
         .join("");
+      for (const d of list.querySelectorAll("details.hh")) if (opened.has(d.dataset.n)) d.open = true;
+      showHandChats(list, chats);
     }
   }
 
