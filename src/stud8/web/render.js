@@ -37,7 +37,9 @@ function cardsHTML(state, hs, opts) {
     return `<div class="cards shown${fresh}" aria-label="cards shown">${hs.shown.map((c) => cardSVG(c, four)).join("")}</div>`;
   }
   const mucked = revealed(hand, hs) && hs.muck ? " mucked" : "";
-  const downs = hs.down.map((c) => cardSVG(c, { down: c !== null, fourColor: opts.fourColor }));
+  // a down card shown to all (a replay's voluntary show) is drawn as shown, not as mine
+  const shownDown = (c) => !!hs.volunteered && hs.volunteered.includes(c);
+  const downs = hs.down.map((c) => cardSVG(c, { down: c !== null && !shownDown(c), fourColor: opts.fourColor }));
   const ups = hs.up.map((c) => cardSVG(c, four));
   // dealing order: two down, the up cards, the last down
   const ordered = [...downs.slice(0, 2), ...ups, ...downs.slice(2)];

@@ -14,6 +14,7 @@ import { tableHTML } from "./render.js";
 import { resultsHTML, resultsText, showdownDone, stepText } from "./showdown.js";
 import { STREETS } from "./words.js";
 import { GAMES, STRUCTURES } from "./lobby.js";
+import { SHOW_STEP, applyShow, showLine, withShows } from "./replayshows.js";
 
 const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold"]);
 const DEALING = new Set(["deal", "community", "first_to_act"]);
@@ -69,7 +70,11 @@ export function replayState(r, count) {
   state.mySeat = r.viewer;
   applyEvent(state, { k: "hand_start", hand_id: r.hand_id, stacks: r.players.map((p) => [p.seat, p.stack]) }, 0);
   state.log = [];
-  for (let i = 0; i < count; i++) applyEvent(state, r.events[i], i + 1);
+  for (let i = 0; i < count; i++) {
+    const ev = r.events[i];
+    if (ev.k === SHOW_STEP) applyShow(state, ev);
+    else applyEvent(state, ev, i + 1);
+  }
   const hand = state.hand;
   hand.revealed = hand.showdown.length;
   const last = r.events[count - 1];
@@ -91,6 +96,7 @@ export function stepLine(r, state, step, from, logFrom) {
     const community = events.find((e) => e.k === "community");
     return `${STREETS[first.street]}${ups.length ? `: ${ups.join(", ")}` : ""}${community ? `; community card ${community.card}` : ""}`;
   }
+  if (step.kind === SHOW_STEP) return showLine(state, first);
   if (step.kind === "show" || step.kind === "muck") return stepText(state, { kind: step.kind, seat: first.seat });
   if (step.kind === "results") return state.hand.awards.length ? resultsText(state) : "The hand ends";
   if (step.kind === "cancel") return "The hand was cancelled: every chip goes back";
@@ -140,8 +146,8 @@ export function replayerView(app, handId) {
 
   function show(r, shareable) {
     pause();
-    replay = r;
-    steps = stepsOf(r.events);
+    replay = withShows(r);
+    steps = stepsOf(replay.events);
     at = 0;
     $("#rp-view").hidden = false;
     const game = `${GAMES[r.game] || r.game} ${STRUCTURES[r.structure] || r.structure}`;

@@ -29,7 +29,7 @@ it, stores nothing, and answers :class:`Replays`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from stud8.core.events import CardDealt
@@ -46,6 +46,7 @@ __all__ = [
     "HandListQuery",
     "Replay",
     "ReplaySeat",
+    "ReplayShow",
     "Replays",
     "replay_of",
 ]
@@ -61,6 +62,15 @@ class ReplaySeat:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayShow:
+    """Cards a player showed when he need not have (the winner of an uncontested pot,
+    or a player who showed after mucking): public, whoever replays the hand."""
+
+    seat: int
+    cards: list[str]
+
+
+@dataclass(frozen=True, slots=True)
 class Replay:
     """One hand, as its viewer may replay it: ``hand_id``, ``number`` (the hand's
     number in PokerStars text), ``table``, ``started_at`` (ISO 8601, or null), the
@@ -69,7 +79,9 @@ class Replay:
     seat whose down cards it shows (null: none of them but what was shown), and
     ``everything``: every card known is shown; ``players`` at the start; ``events``:
     the hand's events in order, each as the table's websocket sends it (see
-    ``#/events``), hidden down cards ``null``; ``final_stacks`` ``[seat, chips]``."""
+    ``#/events``), hidden down cards ``null``; ``final_stacks`` ``[seat, chips]``;
+    ``shows``: the voluntary shows after the hand (any site's), each ``{seat, cards}``,
+    the cards by name in the order shown (a show may name only some of them)."""
 
     hand_id: str
     number: str
@@ -86,6 +98,7 @@ class Replay:
     players: list[ReplaySeat]
     events: list[dict[str, Any]]
     final_stacks: list[list[int]]
+    shows: list[ReplayShow] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +177,7 @@ def replay_of(
         players=[ReplaySeat(s.seat, s.name, s.stack) for s in record.seats],
         events=events,
         final_stacks=[[seat, chips] for seat, chips in record.final_stacks],
+        shows=[ReplayShow(v.seat, [str(c) for c in v.cards]) for v in record.shows],
     )
 
 
