@@ -87,7 +87,7 @@ from stud8.server.table.events import (
 )
 from stud8.server.table.feed import Feed, Listener
 from stud8.server.table.seating import TableSeating
-from stud8.server.table.snapshot import CatchUp, SeatSnapshot, TableSnapshot
+from stud8.server.table.snapshot import CatchUp, TableSnapshot, seat_snapshot
 from stud8.server.table.spec import TableConfig
 from stud8.server.table.state import (
     AwayCheck,
@@ -323,16 +323,7 @@ class Table(TableSeating):
             table_id=self.table_id,
             seq=self.last_seq,
             seats=tuple(
-                SeatSnapshot(
-                    seat=n,
-                    player=s.player,
-                    chips=s.chips,
-                    bot=s.bot is not None,
-                    sitting_out=s.sitting_out,
-                    connected=s.connected,
-                    in_hand=hand is not None and n in players,
-                    out_reason=s.out_reason if s.sitting_out else "",
-                )
+                seat_snapshot(n, s, in_hand=hand is not None and n in players)
                 for n, s in sorted(self.seats.items())
             ),
             hand=hand.view(everything=True) if hand is not None else None,

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 
 from stud8.core.views import HandView
 from stud8.server.table.events import Numbered, TimerStarted, TournamentInfo
+from stud8.server.table.state import Seat
 
-__all__ = ["CatchUp", "OfferSnapshot", "SeatSnapshot", "TableSnapshot"]
+__all__ = ["CatchUp", "OfferSnapshot", "SeatSnapshot", "TableSnapshot", "seat_snapshot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,20 @@ class SeatSnapshot:
     # why he sits out (a SatOut's reason: timed_out, asked, disconnected, ...; "" when
     # he plays); the edge gives it to the player himself only (his prompt after a reload)
     out_reason: str = ""
+
+
+def seat_snapshot(number: int, seat: Seat, *, in_hand: bool) -> SeatSnapshot:
+    """Seat ``number`` as it is now (``in_hand``: dealt into the hand in play)."""
+    return SeatSnapshot(
+        seat=number,
+        player=seat.player,
+        chips=seat.chips,
+        bot=seat.bot is not None,
+        sitting_out=seat.sitting_out,
+        connected=seat.connected,
+        in_hand=in_hand,
+        out_reason=seat.out_reason if seat.sitting_out else "",
+    )
 
 
 @dataclass(frozen=True, slots=True)
