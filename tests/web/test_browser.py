@@ -221,6 +221,9 @@ def test_nothing_overlaps_at_phone_and_laptop_size(stage: Stage) -> None:
         to_act.wait_for_selector("button.act")
         waiting.wait_for_selector("label.pre")
         for page, size in ((ann, PHONE), (bob, LAPTOP)):
+            # the turn's clock is drawn when its timer reaches the page, which under
+            # load can be a moment after the buttons
+            page.wait_for_selector(".seat.to-act .clock")
             mine = ("act-",) if page is to_act else ("pre",)
             check_layout(page, size, ("seat", "pot", "clock", *mine))
         if turn == 1:  # facing the bring-in: complete 4 to 8, with the slider
