@@ -19,7 +19,8 @@ the epoch in its own transaction, so a node that lost the lease writes nothing o
 the tournament afterwards.
 
 **Requests through any node.** Any node answers the lobby's reads from the database
-(the owner writes the whole state at every event, and at least every 15 s). The
+(the owner writes the whole state at every event of its director; in between,
+only a heartbeat, so a reading node's "time left" is as at the last event). The
 requests that change a tournament (register, unregister, bots, cancel) go to its
 owner: the node that got the request reads the lease's holder and sends it the
 request through the bus (:meth:`RedisBus.ask`: a line of JSON), and the owner's
@@ -36,7 +37,8 @@ net), the least loaded live node first, any node after :data:`ORPHAN_GRACE_SECON
 Taking one over is: the lease; the epoch one higher; every hand its tables had in
 play closed through the ledger as cancelled (:func:`recover_table`); then the
 tournament brought back as after a crash (:meth:`Tournaments.take`: the director's
-``Resume``, the same level and time left as last written, the same seats, each hand
+``Resume``, the same level and time left as at the last owner's last heartbeat,
+the same seats, each hand
 cut short cancelled, every stack as at its deal, and dealt again). A drain or a
 clean stop hands a tournament over **between hands**: its tables play out the hands
 in play and deal no more (:meth:`Tournaments.release`; the director takes each
