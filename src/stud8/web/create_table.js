@@ -2,6 +2,7 @@
 // server's TableSpec).
 
 import { $, esc, session, api, toast } from "./util.js";
+import { fieldHTML, formBody } from "./formfields.js";
 
 // [field, label, kind, default, extra attributes]; kinds: int, num, text, select, bool
 const FIELDS = [
@@ -45,24 +46,15 @@ export function mayOpenTables() {
   return session.operator;
 }
 
-function fieldHTML([name, label, kind, value, extra], privateOnly) {
-  const id = `ct-${name}`;
+function fieldOf(field, privateOnly) {
+  const [name, label, , value] = field;
   if (name === "private") {
     // a player (not an operator) may open private tables only
+    const id = `ct-${name}`;
     const attrs = privateOnly ? " checked disabled" : value ? " checked" : "";
     return `<label for="${id}" class="check"><input id="${id}" name="${name}" type="checkbox"${attrs}> ${esc(label)}</label>`;
   }
-  if (kind === "select") {
-    const opts = OPTIONS[name]
-      .map(([v, text]) => `<option value="${v}"${v === value ? " selected" : ""}>${esc(text)}</option>`)
-      .join("");
-    return `<label for="${id}">${esc(label)}<select id="${id}" name="${name}">${opts}</select></label>`;
-  }
-  if (kind === "bool") {
-    return `<label for="${id}" class="check"><input id="${id}" name="${name}" type="checkbox"${value ? " checked" : ""} ${extra}> ${esc(label)}</label>`;
-  }
-  const type = kind === "text" ? "text" : "number";
-  return `<label for="${id}">${esc(label)}<input id="${id}" name="${name}" type="${type}" value="${esc(value)}" ${extra}></label>`;
+  return fieldHTML(field, "ct", OPTIONS);
 }
 
 /** The form; `privateOnly` (a player in a room that lets players open private
@@ -72,7 +64,7 @@ export function createTableHTML(privateOnly = false) {
   const fields = FIELDS.filter(([name]) => !(privateOnly && name === "table_id")); // the room names a player's table
   return `<details class="create-table"><summary>${title}</summary>
   <form id="create-table" aria-label="${title.toLowerCase()}">
-    <div class="fields">${fields.map((f) => fieldHTML(f, privateOnly)).join("")}</div>
+    <div class="fields">${fields.map((f) => fieldOf(f, privateOnly)).join("")}</div>
     <div class="row"><button type="submit" id="create-submit">Open the table</button>
     <p class="error" id="create-error" role="alert"></p></div>
   </form></details>`;
@@ -80,26 +72,7 @@ export function createTableHTML(privateOnly = false) {
 
 /** The body to POST: every field filled in, with its type (blank ones are left out). */
 export function tableBody(form) {
-  const body = {};
-  for (const [name, , kind] of FIELDS) {
-    const el = form.elements[name];
-    if (!el) continue; // not in this form
-    if (kind === "bool") { body[name] = el.checked; continue; }
-    const raw = el.value.trim();
-    if (raw === "") continue;
-    if (kind === "int") {
-      const n = Number(raw);
-      if (!Number.isInteger(n)) throw new Error(`${name.replaceAll("_", " ")} must be a whole number`);
-      body[name] = n;
-    } else if (kind === "num") {
-      const n = Number(raw);
-      if (!Number.isFinite(n)) throw new Error(`${name.replaceAll("_", " ")} must be a number`);
-      body[name] = n;
-    } else {
-      body[name] = raw;
-    }
-  }
-  return body;
+  return formBody(form, FIELDS);
 }
 
 export function bindCreateTable(root, onCreated) {

@@ -9,6 +9,7 @@ import { go, header, bindLogout, tabsHTML } from "./nav.js";
 import { GAMES } from "./lobby.js";
 import { ordinal, chips } from "./tourwords.js";
 import { refreshBank } from "./hud.js";
+import { fieldHTML, formBody } from "./formfields.js";
 
 const PHASES = { registering: "Registering", running: "Running", finished: "Finished", cancelled: "Cancelled" };
 const GROUPS = [
@@ -157,20 +158,10 @@ const OPTIONS = {
   start: [["when_full", "Sit-and-go (when full)"], ["at_time", "Scheduled (at a time)"]],
 };
 
-function fieldHTML([name, label, kind, value, extra]) {
-  const id = `nt-${name}`;
-  if (kind === "select") {
-    const opts = OPTIONS[name].map(([v, text]) => `<option value="${v}"${v === value ? " selected" : ""}>${esc(text)}</option>`).join("");
-    return `<label for="${id}">${esc(label)}<select id="${id}" name="${name}">${opts}</select></label>`;
-  }
-  const type = { text: "text", datetime: "datetime-local" }[kind] || "number";
-  return `<label for="${id}" class="f-${name}">${esc(label)}<input id="${id}" name="${name}" type="${type}" value="${esc(value)}" ${extra}></label>`;
-}
-
 function createHTML() {
   return `<details class="create-table create-tournament"><summary>Create a tournament</summary>
   <form id="create-tournament" aria-label="create a tournament">
-    <div class="fields">${FIELDS.map(fieldHTML).join("")}</div>
+    <div class="fields">${FIELDS.map((f) => fieldHTML(f, "nt", OPTIONS)).join("")}</div>
     <div class="row"><button type="submit" id="nt-submit">Create the tournament</button>
     <p class="error" id="nt-error" role="alert"></p></div>
   </form></details>`;
@@ -178,22 +169,7 @@ function createHTML() {
 
 /** The body to POST: the fields with their types (blank optional ones left out). */
 export function tournamentBody(form) {
-  const body = {};
-  for (const [name, , kind] of FIELDS) {
-    const raw = form.elements[name].value.trim();
-    if (raw === "") continue;
-    if (kind === "int") {
-      const n = Number(raw);
-      if (!Number.isInteger(n)) throw new Error(`${name.replaceAll("_", " ")} must be a whole number`);
-      body[name] = n;
-    } else if (kind === "datetime") {
-      const when = new Date(raw);
-      if (Number.isNaN(when.getTime())) throw new Error("starts at: not a time");
-      body[name] = when.toISOString();
-    } else {
-      body[name] = raw;
-    }
-  }
+  const body = formBody(form, FIELDS);
   if (body.start !== "at_time") delete body.starts_at;
   else if (!body.starts_at) throw new Error("a scheduled tournament needs its start time");
   return body;
