@@ -148,41 +148,38 @@ def proc_status(pid: int) -> dict[str, int]:
     return out
 
 
+def _stat(path: str) -> list[str] | None:
+    """The fields of a /proc stat file after the command's name (None: gone)."""
+    try:
+        return Path(path).read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _cpu_seconds(path: str, *, user: bool = True) -> float:
+    """System CPU seconds in a /proc stat file, and user ones too with ``user``."""
+    fields = _stat(path)
+    if fields is None:
+        return 0.0
+    ticks = int(fields[12]) + (int(fields[11]) if user else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def proc_cpu(pid: int | None) -> float:
     """User + system CPU seconds of a process (all its threads)."""
-    if pid is None:
-        return 0.0
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0 if pid is None else _cpu_seconds(f"/proc/{pid}/stat")
 
 
 def proc_system_cpu(pid: int | None) -> float:
     """System (kernel) CPU seconds of a process, all its threads: the socket writes
     and reads, which any server pays (``bench_fanout_floor.py``)."""
-    if pid is None:
-        return 0.0
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return int(fields[12]) / os.sysconf("SC_CLK_TCK")
+    return 0.0 if pid is None else _cpu_seconds(f"/proc/{pid}/stat", user=False)
 
 
 def main_thread_cpu(pid: int | None) -> float:
     """User + system CPU seconds of a process's main thread (the event loop; the
     others are the database writer's and the worker pools')."""
-    return proc_cpu(pid) if pid is None else _task_cpu(pid, pid)
-
-
-def _task_cpu(pid: int, tid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0 if pid is None else _cpu_seconds(f"/proc/{pid}/task/{pid}/stat")
 
 
 def percentile(sorted_values: list[float], q: float) -> float:

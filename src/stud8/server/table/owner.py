@@ -525,19 +525,12 @@ class Table(TableSeating):
             seats=tuple((n, players[n], chips) for n, chips in stacks.items()),
             started_at=started_at,
         )
-        try:
-            await self._books.hand_dealt(note)
-        except BooksFenced:
-            raise
-        except Exception as exc:
-            log.error("table %s: cannot note a new hand; trying again: %s", self.table_id, exc)
-            self._pause(f"the room cannot note a new hand ({exc}); trying again")
+        if not await self._noted(note):
             self._start_timer = self._clock.call_at(
                 self._clock.now() + max(1.0, self.config.between_hands),
                 lambda: self._queue.put_nowait((StartHand(), None)),
             )
             return
-        self._resume()
         self._hand_players = MappingProxyType(players)
         self._hand_started_at = started_at
         self._hand_times = []
@@ -629,6 +622,19 @@ class Table(TableSeating):
                 continue
             self._resume()
             return
+
+    async def _noted(self, note: HandNote) -> bool:
+        """Note a hand before its deal; False (paused, saying why) if the room cannot."""
+        try:
+            await self._books.hand_dealt(note)
+        except BooksFenced:
+            raise
+        except Exception as exc:
+            log.error("table %s: cannot note a new hand; trying again: %s", self.table_id, exc)
+            self._pause(f"the room cannot note a new hand ({exc}); trying again")
+            return False
+        self._resume()
+        return True
 
     def _pause(self, reason: str) -> None:
         if self.paused != reason:

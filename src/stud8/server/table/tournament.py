@@ -36,7 +36,7 @@ from types import MappingProxyType
 
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
-from stud8.server.table.books import BooksFenced, HandNote
+from stud8.server.table.books import HandNote
 from stud8.server.table.commands import Act, ComeBack, Command, Connect, Disconnect, Refused, SitOut
 from stud8.server.table.events import (
     HandStarted,
@@ -242,18 +242,11 @@ class TournamentTable(Table):
             seats=deal.seats,
             started_at=started_at,
         )
-        try:
-            await self._books.hand_dealt(note)
-        except BooksFenced:
-            raise
-        except Exception as exc:
-            log.error("table %s: cannot note a new hand; trying again: %s", self.table_id, exc)
-            self._pause(f"the room cannot note a new hand ({exc}); trying again")
+        if not await self._noted(note):
             self._deal = deal
             self._start_timer = None
             self._schedule_start(max(1.0, self.config.between_hands))
             return
-        self._resume()
         self.deal_number = deal.hand
         self._hand_players = MappingProxyType(players)
         self._hand_started_at = started_at
