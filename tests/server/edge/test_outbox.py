@@ -17,14 +17,14 @@ from server.roomclient import passive, play, run, serve, sit
 from server.roomdb import serving
 from stud8.server.edge.outbox import AsgiOutbox, Flusher, FrameOutbox, WriteTexts
 from stud8.server.http import sockets
-from stud8.server.http.websocket import frames
+from stud8.server.http.websocket import frame, frames
 
 
 def test_the_texts_of_a_turn_of_the_loop_and_the_next_leave_in_one_write() -> None:
     async def body() -> None:
         writes: list[list[str]] = []
 
-        def write(texts: list[str]) -> int:
+        def write(texts: list[str], _framed: dict[str, bytes]) -> int:
             writes.append(list(texts))
             return 0
 
@@ -54,7 +54,7 @@ def test_one_flusher_writes_every_outbox_of_a_turn_in_one_call_of_the_loop() -> 
         writes: list[tuple[str, list[str]]] = []
 
         def writer(name: str) -> WriteTexts:
-            def write(texts: list[str]) -> int:
+            def write(texts: list[str], _framed: dict[str, bytes]) -> int:
                 writes.append((name, texts))
                 return 0
 
@@ -75,12 +75,41 @@ def test_one_flusher_writes_every_outbox_of_a_turn_in_one_call_of_the_loop() -> 
     asyncio.run(body())
 
 
+def test_a_text_is_framed_once_for_every_connection_of_a_call_of_the_flusher() -> None:
+    async def body() -> None:
+        seen: list[dict[str, bytes]] = []
+        written: list[bytes] = []
+
+        def write(texts: list[str], framed: dict[str, bytes]) -> int:
+            seen.append(framed)
+            written.append(frames(texts, framed))
+            return 0
+
+        flusher = Flusher()
+        event = '{"t":"event","v":1}'
+        ann, bob = FrameOutbox(write, flusher=flusher), FrameOutbox(write, flusher=flusher)
+        ann.push(event)
+        bob.push(event)
+        bob.push("only bob's")
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert seen[0] is seen[1]  # one call of the flusher: the frames made are shared
+        assert written == [frame(event), frame(event) + frame("only bob's")]
+        assert set(seen[0]) == {event, "only bob's"}
+        ann.push(event)
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert seen[2] is not seen[0] and seen[2] == {event: frame(event)}  # a new call
+
+    asyncio.run(body())
+
+
 @pytest.mark.parametrize("why", ["too many texts", "a full socket", "a dead socket"])
 def test_a_client_that_does_not_read_is_dropped(why: str) -> None:
     async def body() -> None:
         drops: list[int] = []
 
-        def write(texts: list[str]) -> int:
+        def write(texts: list[str], _framed: dict[str, bytes]) -> int:
             if why == "a dead socket":
                 raise ConnectionError("gone")
             return 10 << 20 if why == "a full socket" else 0

@@ -9,7 +9,7 @@ from one thread of its own:
 - the jobs handed over in one turn of the event loop are released together when
   that turn ends (``loop.call_soon``), and the thread takes every job released so
   far and writes them as **one transaction** (up to :data:`MAX_BATCH` jobs), each
-  job in a savepoint of its own: a job refused (a
+  job in a savepoint of its own (a batch of one job: its transaction): a job refused (a
   :class:`~stud8.server.books.ledger.LedgerError`, a fenced table's
   :class:`~stud8.server.table.books.BooksFenced`, a duplicate key) is undone alone
   and the others commit;
@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -90,9 +91,8 @@ class RoomWriter:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pending: list[Job] = []  # this turn of the loop's (loop thread only)
         self._released = False
-        self._ready: list[Job] = []  # handed to the thread (under the lock)
-        self._lock = threading.Lock()
-        self._wake = threading.Event()
+        # each turn's jobs handed to the thread; None: stop once all before it is written
+        self._ready: queue.SimpleQueue[list[Job] | None] = queue.SimpleQueue()
         self._stopping = False
         self._thread: threading.Thread | None = None
 
@@ -125,9 +125,7 @@ class RoomWriter:
     def _release(self) -> None:
         self._released = False
         jobs, self._pending = self._pending, []
-        with self._lock:
-            self._ready.extend(jobs)
-        self._wake.set()
+        self._ready.put(jobs)  # a queue in C: the thread wakes without a Python lock
 
     def close(self) -> None:
         """Write what is left and stop the thread (blocking; after the loop's
@@ -135,28 +133,74 @@ class RoomWriter:
         if self._stopping:
             return
         self._stopping = True
-        with self._lock:
-            self._ready.extend(self._pending)
-            self._pending = []
-        self._wake.set()
+        jobs, self._pending = self._pending, []
+        self._ready.put(jobs)
+        self._ready.put(None)
         if self._thread is not None:
             self._thread.join()
 
     # ------------------------------------------------------------ the thread
     def _run(self) -> None:
+        ready = self._ready
         while True:
-            self._wake.wait()
-            with self._lock:
-                jobs, self._ready = self._ready, []
-                self._wake.clear()
+            handed = ready.get()
+            stop = handed is None
+            jobs = handed or []
+            while not stop and not ready.empty():  # every turn released so far
+                more = ready.get_nowait()
+                if more is None:
+                    stop = True
+                else:
+                    jobs.extend(more)
             for start in range(0, len(jobs), self.max_batch):
                 self._write(jobs[start : start + self.max_batch])
-            if self._stopping:
-                with self._lock:
-                    if not self._ready:
-                        return
+            if stop:
+                return
 
     def _write(self, jobs: list[Job]) -> None:
+        outcomes: list[tuple[Job, Any, BaseException | None]]
+        if len(jobs) == 1:
+            outcomes = [self._alone(jobs[0])]
+        else:
+            outcomes = self._together(jobs)
+        stats = self.stats
+        stats.batches += 1
+        stats.jobs += len(jobs)
+        stats.largest = max(stats.largest, len(jobs))
+        stats.sizes = [*stats.sizes[-99:], len(jobs)]
+        for job, result, error in outcomes:
+            if error is not None:
+                stats.failed += 1
+            self._settle(job, result, error)
+
+    def _alone(self, job: Job) -> tuple[Job, Any, BaseException | None]:
+        """A batch of one job: its own transaction is its savepoint (most batches
+        are one job; a savepoint and its release are two more statements)."""
+        duplicates = 0
+        for attempt in range(ATTEMPTS):
+            try:
+                with self.engine.begin() as conn:
+                    return job, job.work(conn), None
+            except (LedgerError, BooksFenced) as exc:  # refused: nothing was written
+                return job, None, exc
+            except IntegrityError as exc:
+                # another connection made the same row first: the next try sees it
+                duplicates += 1
+                if duplicates == 3:
+                    return job, None, exc
+            except DBAPIError as exc:
+                if attempt < ATTEMPTS - 1 and retryable(exc):
+                    time.sleep(0.01 * (attempt + 1))
+                    continue
+                log.error("the room's writer could not write %s: %s", job.what, exc)
+                return job, None, exc
+            except Exception as exc:  # a bug in a job: log it, never kill the writer
+                log.exception("the room's writer failed on %s", job.what)
+                return job, None, exc
+        return job, None, RuntimeError(f"{job.what}: not written after {ATTEMPTS} tries")
+
+    def _together(self, jobs: list[Job]) -> list[tuple[Job, Any, BaseException | None]]:
+        """Several jobs in one transaction, each in a savepoint of its own."""
         outcomes: list[tuple[Job, Any, BaseException | None]] = []
         for attempt in range(ATTEMPTS):
             outcomes = []
@@ -176,15 +220,7 @@ class RoomWriter:
                 log.exception("the room's writer failed on a batch of %d job(s)", len(jobs))
                 outcomes = [(job, None, exc) for job in jobs]
                 break
-        stats = self.stats
-        stats.batches += 1
-        stats.jobs += len(jobs)
-        stats.largest = max(stats.largest, len(jobs))
-        stats.sizes = [*stats.sizes[-99:], len(jobs)]
-        for job, result, error in outcomes:
-            if error is not None:
-                stats.failed += 1
-            self._settle(job, result, error)
+        return outcomes
 
     @staticmethod
     def _one(conn: Connection, job: Job) -> tuple[Job, Any, BaseException | None]:

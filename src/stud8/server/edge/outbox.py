@@ -30,8 +30,10 @@ __all__ = ["AsgiOutbox", "Flusher", "FrameOutbox", "Outbox", "WriteTexts"]
 
 log = logging.getLogger("stud8.server")
 
-# A connection's writer of many texts at once: the bytes left in its buffer after.
-WriteTexts = Callable[[list[str]], int]
+# A connection's writer of many texts at once, given the frames already made in this
+# call of the flusher (the same text goes to every viewer of a table: framed once);
+# the bytes left in its buffer after.
+WriteTexts = Callable[[list[str], dict[str, bytes]], int]
 
 
 class Outbox(Protocol):
@@ -53,7 +55,10 @@ class Flusher:
     The call comes one turn of the loop late on purpose: a table's events are queued
     while its task runs, and the reply to the command that caused them (an ``ack``)
     in a callback the next turn; writing in the turn after that sends the events and
-    the ack in the same write."""
+    the ack in the same write.
+
+    The frames made for one connection are kept for the others of the same call (a
+    table's event goes to each of its viewers as the same text: framed once)."""
 
     def __init__(self) -> None:
         self._due: list[FrameOutbox] = []
@@ -68,8 +73,9 @@ class Flusher:
 
     def _flush(self) -> None:
         due, self._due = self._due, []
+        framed: dict[str, bytes] = {}
         for outbox in due:
-            outbox.flush()
+            outbox.flush(framed)
 
 
 class FrameOutbox:
@@ -105,14 +111,15 @@ class FrameOutbox:
         elif len(texts) > self._limit:
             self._drop()
 
-    def flush(self) -> None:
-        """Write what is queued (the flusher calls it at the end of the loop's turn)."""
+    def flush(self, framed: dict[str, bytes] | None = None) -> None:
+        """Write what is queued (the flusher calls it at the end of the loop's turn,
+        with the frames it made for other connections)."""
         self._scheduled = False
         texts, self._texts = self._texts, []
         if self._closed or not texts:
             return
         try:
-            waiting = self._write(texts)
+            waiting = self._write(texts, {} if framed is None else framed)
         except Exception as exc:  # the socket is gone
             log.debug("a connection could not be written: %s", exc)
             self._drop()

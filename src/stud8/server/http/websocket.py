@@ -4,12 +4,14 @@ uvicorn's websocket protocol (``websockets-sansio``) writes each message the app
 sends with a system call of its own, after the ASGI layers; at a busy table an
 action makes a handful of messages for each of its viewers. :class:`RoomWebSocketProtocol`
 is that same protocol with one more way out, offered to the app in the scope's
-extensions (:data:`SEND_TEXTS`): ``send_texts(texts)`` writes all the given texts as
-text frames in ONE write to the socket, and returns how many bytes the socket still
-holds (a client that does not read is dropped by the edge). Everything else (the
-handshake, reading, pings, closing) is uvicorn's. The edge uses it when it is there
-(:class:`~stud8.server.edge.outbox.FrameOutbox`) and the plain ASGI ``send`` when it
-is not (any other server, or uvicorn's default protocol).
+extensions (:data:`SEND_TEXTS`): ``send_texts(texts, framed)`` writes all the given texts
+as text frames in ONE write to the socket (a text framed for another connection in the
+same call of the edge's flusher is taken from ``framed``, not framed again), and
+returns how many bytes the socket still holds (a client that does not read is dropped
+by the edge). Everything else (the handshake, reading, pings, closing) is uvicorn's.
+The edge uses it when it is there (:class:`~stud8.server.edge.outbox.FrameOutbox`)
+and the plain ASGI ``send`` when it is not (any other server, or uvicorn's default
+protocol).
 
 The way in is shortened the same way (:data:`RECEIVE_TEXTS`): once the app has given
 a callback, each text message the client sends is handed to it as soon as its frame
@@ -34,7 +36,14 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from stud8.server.wire.limits import MAX_FRAME_BYTES
 
-__all__ = ["RECEIVE_TEXTS", "SEND_TEXTS", "RoomWebSocketProtocol", "frames", "uvicorn_options"]
+__all__ = [
+    "RECEIVE_TEXTS",
+    "SEND_TEXTS",
+    "RoomWebSocketProtocol",
+    "frame",
+    "frames",
+    "uvicorn_options",
+]
 
 SEND_TEXTS = "stud8.send_texts"
 RECEIVE_TEXTS = "stud8.receive_texts"
@@ -42,24 +51,38 @@ RECEIVE_TEXTS = "stud8.receive_texts"
 log = logging.getLogger("stud8.server")
 
 
-def frames(texts: list[str]) -> bytes:
-    """Unmasked, uncompressed text frames, one per text (RFC 6455 section 5.2).
+def frame(text: str) -> bytes:
+    """One unmasked, uncompressed text frame (RFC 6455 section 5.2).
 
-    >>> frames(["hi", "x" * 200])[:4]
+    >>> frame("hi")
     b'\\x81\\x02hi'
-    >>> frames(["x" * 200])[:4]
+    >>> frame("x" * 200)[:4]
     b'\\x81~\\x00\\xc8'
     """
+    data = text.encode()
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return struct.pack("!BBH", 0x81, 126, n) + data
+    return struct.pack("!BBQ", 0x81, 127, n) + data
+
+
+def frames(texts: list[str], framed: dict[str, bytes] | None = None) -> bytes:
+    """The texts' frames, one after the other; ``framed`` keeps the frames made, by
+    text, for the next connections of the same write (the flusher's).
+
+    >>> kept: dict[str, bytes] = {}
+    >>> frames(["hi", "x" * 200], kept)[:4], sorted(map(len, kept.values()))
+    (b'\\x81\\x02hi', [4, 204])
+    """
+    if framed is None:
+        framed = {}
     out: list[bytes] = []
     for text in texts:
-        data = text.encode()
-        n = len(data)
-        if n < 126:
-            out.append(bytes((0x81, n)))
-        elif n < 65536:
-            out.append(struct.pack("!BBH", 0x81, 126, n))
-        else:
-            out.append(struct.pack("!BBQ", 0x81, 127, n))
+        data = framed.get(text)
+        if data is None:
+            data = framed[text] = frame(text)
         out.append(data)
     return b"".join(out)
 
@@ -99,8 +122,9 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
         except Exception:  # the app's handler must not break the connection's reading
             log.exception("a websocket's text handler failed")
 
-    def send_texts(self, texts: list[str]) -> int:
-        """Write ``texts`` as text frames in one write; the bytes still to be sent."""
+    def send_texts(self, texts: list[str], framed: dict[str, bytes] | None = None) -> int:
+        """Write ``texts`` as text frames in one write; the bytes still to be sent.
+        ``framed``: the frames made for other connections, by text (and kept there)."""
         transport = self.transport
         if self.close_sent or self.disconnected or transport.is_closing():
             raise ConnectionError("the websocket is closed")
@@ -110,7 +134,7 @@ class RoomWebSocketProtocol(WebSocketsSansIOProtocol):
                 conn.send_text(text.encode())
             transport.write(b"".join(conn.data_to_send()))
         else:
-            transport.write(frames(texts))
+            transport.write(frames(texts, framed))
         return transport.get_write_buffer_size()
 
 
