@@ -157,6 +157,8 @@ class Player:
         # (a database read); the welcome comes once it has, and not before
         self.welcomed = asyncio.Event()
         self.gone = asyncio.Event()
+        self.received = 0  # messages read, and how the reader ended (if it has)
+        self.ended: str | None = None
         self.last_action_v = -1
         self.acting = False
         self.sent_at: float | None = None
@@ -184,6 +186,7 @@ class Player:
         try:
             async for raw in ws:
                 now = perf()
+                self.received += 1
                 msg = loads(raw)
                 t = msg["t"]
                 if t == "event":
@@ -218,8 +221,24 @@ class Player:
                         self.seated.set()
                     elif not rid.startswith("u"):
                         pool.errors.append(f"{self.name}: reject {msg['d']}")
+            self.ended = f"the server closed it ({ws.close_code} {ws.close_reason!r})"
+        except asyncio.CancelledError:
+            self.ended = "cancelled"
+            raise
+        except BaseException as exc:
+            self.ended = f"{type(exc).__name__}: {exc} (close code {ws.close_code})"
+            raise
         finally:
             self.gone.set()
+
+    def state(self) -> str:
+        """Where this player's connection is, for an error message."""
+        ws = self.ws
+        socket = "not connected" if ws is None else f"socket {ws.state.name.lower()}"
+        if ws is not None and ws.local_address is not None:
+            socket += f" from port {ws.local_address[1]}"
+        reader = self.ended or ("reading" if not self.gone.is_set() else "gone")
+        return f"{self.name}: {socket}, {self.received} messages read, reader {reader}"
 
     @property
     def leaving_done(self) -> bool:
@@ -345,6 +364,39 @@ async def _bounded(limit: int, jobs: list[Callable[[], Awaitable[Any]]]) -> list
     return list(await asyncio.gather(*(one(j) for j in jobs)))
 
 
+async def _all_told(players: list[Player], what: str, seconds: float) -> None:
+    """Wait until every player is ``what`` (his event of that name is set); a
+    RuntimeError naming those who are not, and how their connections stand, if one's
+    reader ends first or ``seconds`` pass."""
+
+    async def one(p: Player) -> None:
+        told = asyncio.ensure_future(getattr(p, what).wait())
+        gone = asyncio.ensure_future(p.gone.wait())
+        try:
+            await asyncio.wait((told, gone), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            told.cancel()
+            gone.cancel()
+
+    started = time.monotonic()
+    waits = [asyncio.ensure_future(one(p)) for p in players]
+    try:
+        await asyncio.wait_for(asyncio.gather(*waits), seconds)
+    except TimeoutError:
+        pass
+    finally:
+        for w in waits:
+            w.cancel()
+    missing = [p for p in players if not getattr(p, what).is_set()]
+    if missing:
+        listed = "; ".join(p.state() for p in missing[:20])
+        more = f" (and {len(missing) - 20} more)" if len(missing) > 20 else ""
+        raise RuntimeError(
+            f"{len(missing)} of {len(players)} players were not {what} "
+            f"(after {time.monotonic() - started:.1f} s of at most {seconds:.0f}): {listed}{more}"
+        )
+
+
 async def _lag_probe(pool: Pool, stop: asyncio.Event) -> None:
     """How late this process's event loop wakes up (the clients' own delay)."""
     while not stop.is_set():
@@ -410,10 +462,10 @@ async def run_pool(
     try:
         # everyone at a table is connected and subscribed before anyone sits: each sees
         # every sit as an event (not inside a snapshot), so the chip count balances
-        await asyncio.wait_for(asyncio.gather(*(p.welcomed.wait() for p in players)), 300)
+        await _all_told(players, "welcomed", 300)
         for p in players:
             await p.send("sit", {"seat": p.seat, "amount": config.buy_in, "id": p._next_id("s")})
-        await asyncio.wait_for(asyncio.gather(*(p.seated.wait() for p in players)), 300)
+        await _all_told(players, "seated", 300)
         # the set-up's objects are not the garbage collector's to walk again and again
         gc.collect()
         gc.freeze()
