@@ -50,7 +50,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from stud8.server.accounts.passwords import password_problem
 from stud8.server.books.ledger import Ledger, retryable
-from stud8.server.storage.db import session_factory
+from stud8.server.storage.db import reads_of, session_factory
 from stud8.server.storage.models import LoginSession
 from stud8.server.storage.models import Player as PlayerRow
 from stud8.server.wire.limits import NAME_CHARS, PASSWORD_CHARS
@@ -187,6 +187,8 @@ class Accounts:
         self.session_ttl = session_ttl
         self._clock = clock
         self._sessions = session_factory(engine)
+        # lookups: they take no lock (a websocket's token is read while the room writes)
+        self._reads = session_factory(reads_of(engine))
         self._dummy_hash: str | None = None
 
     # ------------------------------------------------------------ accounts
@@ -247,7 +249,7 @@ class Accounts:
 
     def get(self, name: str) -> Player | None:
         """The player of that name (any case), if any."""
-        with self._sessions() as session:
+        with self._reads() as session:
             row = session.scalar(select(PlayerRow).where(PlayerRow.name_key == name.casefold()))
             return None if row is None else _player(row)
 
@@ -310,7 +312,7 @@ class Accounts:
         """The player a live session token belongs to; None if unknown or expired."""
         if not isinstance(token, str) or not token or len(token) > 200:
             return None
-        with self._sessions() as session:
+        with self._reads() as session:
             found = session.execute(
                 select(PlayerRow, LoginSession.expires_at)
                 .join(LoginSession, LoginSession.player_id == PlayerRow.id)
@@ -326,7 +328,7 @@ class Accounts:
         digests = {token_digest(t): t for t in tokens if isinstance(t, str) and len(t) <= 200}
         live: set[str] = set()
         keys = list(digests)
-        with self._sessions() as session:
+        with self._reads() as session:
             for start in range(0, len(keys), 500):
                 rows = session.execute(
                     select(LoginSession.token_hash)

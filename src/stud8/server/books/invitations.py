@@ -34,6 +34,7 @@ from typing import Protocol
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from stud8.server.storage.db import reads_of
 from stud8.server.storage.models import TableGuest, TableInvitation
 
 __all__ = [
@@ -142,6 +143,7 @@ class StoredInvitations:
 
     def __init__(self, engine: Engine, *, new_code: Callable[[], str] = new_code) -> None:
         self.engine = engine
+        self._reads = reads_of(engine)  # lookups take no lock (see reads_of)
         self._new_code = new_code
 
     def invite(self, table_id: str, creator: str) -> str:
@@ -157,7 +159,7 @@ class StoredInvitations:
         query = select(TableInvitation.creator, TableInvitation.code).where(
             TableInvitation.table_id == table_id
         )
-        with self.engine.connect() as conn:
+        with self._reads.connect() as conn:
             row = conn.execute(query).first()
         return None if row is None else Invitation(table_id, row.creator, row.code)
 
@@ -198,5 +200,5 @@ class StoredInvitations:
 
     def admitted(self, account: str) -> frozenset[str]:
         query = select(TableGuest.table_id).where(TableGuest.account == account)
-        with self.engine.connect() as conn:
+        with self._reads.connect() as conn:
             return frozenset(conn.execute(query).scalars())

@@ -3,7 +3,9 @@
 SQLite (the default, a file) and PostgreSQL are supported. A plain
 ``postgresql://`` URL uses the psycopg 3 driver. On SQLite every transaction
 starts with ``BEGIN IMMEDIATE`` (it takes the write lock at once, so two writers
-never interleave a read and a write), in WAL mode (``synchronous=NORMAL``) with a busy timeout; on
+never interleave a read and a write), but those of an engine made by :func:`reads_of`,
+which only read: they begin deferred and take no lock (in WAL mode a reader never
+waits for a writer), in WAL mode (``synchronous=NORMAL``) with a busy timeout; on
 PostgreSQL the ledger locks the account rows it changes (``SELECT ... FOR
 UPDATE``) and retries on a deadlock or serialization failure.
 """
@@ -23,6 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 DEFAULT_URL = "sqlite:///stud8.db"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_SECONDS = 30.0
+READS_ONLY = "stud8_reads_only"  # the execution option of :func:`reads_of`'s engines
 
 
 SUPPORTED = "sqlite:///FILE or postgresql://USER@HOST/NAME"
@@ -108,7 +111,17 @@ def _sqlite_immediate(engine: Engine, *, memory: bool) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        reads_only = connection.get_execution_options().get(READS_ONLY, False)
+        connection.exec_driver_sql("BEGIN" if reads_only else "BEGIN IMMEDIATE")
+
+
+def reads_of(engine: Engine) -> Engine:
+    """``engine`` (its pool and its busy timeout) for transactions that only read.
+    On SQLite they begin deferred: a reader in WAL mode takes no lock, so a lookup
+    (a websocket's token) never waits for the write lock, nor fails when another
+    holds it past the busy timeout. A write through it is a mistake (it could fail
+    at once with SQLITE_BUSY). The same engine on PostgreSQL."""
+    return engine.execution_options(**{READS_ONLY: True})
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
