@@ -178,6 +178,7 @@ SERVER_PARTS: dict[str, set[str]] = {
     "collector": set(),
     "logs": set(),
     "storage": set(),
+    "throwaway": set(),  # stud8 serve --memory's directory
     "table": {"clock"},
     "bus": {"table"},
     "wire": {"table"},
@@ -215,6 +216,7 @@ SERVER_PARTS: dict[str, set[str]] = {
         "settings",
         "storage",
         "table",
+        "throwaway",
         "tournaments",
     },
 }

@@ -45,8 +45,9 @@ too (:class:`~stud8.server.books.memory_hands.MemoryHandStore`), so ``GET /api/v
 answers there as on a database; it runs no tournaments (their money is the ledger's).
 ``stud8 serve --memory`` is not that room but a **throwaway room**: the room on a
 database (:func:`open_room`, everything included: tournaments, the ledger, recovery)
-whose database is a SQLite file in a temporary directory, deleted at exit, so there
-is one implementation of the money, not two.
+whose database is a SQLite file in a temporary directory, deleted at exit (and, if
+its process was killed, at the next throwaway room's start:
+:mod:`stud8.server.throwaway`), so there is one implementation of the money, not two.
 
 Environment variables set the ready tables' pace (tests run them fast):
 ``STUD8_BETWEEN_HANDS`` (seconds between hands, default 2),
@@ -62,10 +63,8 @@ import asyncio
 import logging
 import os
 import secrets
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, text
@@ -99,6 +98,7 @@ from stud8.server.settings import Settings
 from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.table.books import TableBooks
 from stud8.server.table.spec import TableSpec
+from stud8.server.throwaway import throwaway_directory
 from stud8.server.tournaments.manager import Tournaments
 
 log = logging.getLogger("stud8.server")
@@ -556,8 +556,8 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
         **uvicorn_options(),
     }
     if memory:  # a throwaway room: the room on a database deleted at exit (see the module)
-        with tempfile.TemporaryDirectory(prefix="stud8-room-") as directory:
-            url = f"sqlite:///{Path(directory) / 'room.db'}"
+        with throwaway_directory() as directory:
+            url = f"sqlite:///{directory / 'room.db'}"
             log.warning("a throwaway room on %s: everything is lost at exit", url)
             return _run(settings.with_overrides(database_url=url), options)
     return _run(settings, options)
