@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
 from stud8.server.accounts.accounts import Accounts
 from stud8.server.runtime import open_room
@@ -27,7 +27,18 @@ from stud8.tournament import STRUCTURES, Start, TournamentDefinition
 from stud8.tournament.director import Director
 from stud8.tournament.events import Register, Seated
 
-from .roomkit import PHONE, Room, Stage, act_once, screenshot, serve, state, wait_state
+from .roomkit import (
+    LAPTOP,
+    PHONE,
+    Room,
+    Stage,
+    act_once,
+    overlaps,
+    screenshot,
+    serve,
+    state,
+    wait_state,
+)
 
 OPERATOR = "oper"
 BANK = 1000
@@ -117,6 +128,31 @@ def fill_with_bots(op: Page, count: int, policy: str = "rules") -> None:
     op.select_option("#t-bot-policy", policy)
     op.click("#t-add-bots")
     op.wait_for_selector("#toast:has-text('Registered')")
+
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+DROP_A_FILE = """() => {
+  const files = new DataTransfer();
+  files.items.add(new File(["PokerStars Hand #1"], "hands.txt", { type: "text/plain" }));
+  const drop = { dataTransfer: files, bubbles: true, cancelable: true };
+  document.body.dispatchEvent(new DragEvent("drop", drop));
+}"""
+
+
+def assert_toast_clear_of_the_strip(page: Page, shot: str) -> None:
+    """A toast at a tournament's table (a file dropped on it is refused with one)
+    covers neither the strip nor its text."""
+    page.evaluate(DROP_A_FILE)
+    page.wait_for_selector("#toast:not([hidden]):has-text('Hand replayer')")
+    page.wait_for_timeout(100)  # a frame or more: the toast is placed each frame
+    toast = page.locator("#toast").bounding_box()
+    strip = page.locator("#tournament").bounding_box()
+    assert toast is not None and strip is not None
+    assert not overlaps(toast, strip), (toast, strip)
+    for part in page.locator("#tournament > *").all():
+        text = part.bounding_box()
+        assert text is None or not overlaps(toast, text), (toast, text)
+    screenshot(page, shot)
 
 
 def at_table(page: Page) -> bool:
@@ -410,6 +446,17 @@ def test_a_scheduled_tournament_is_cancelled_and_an_operator_watches_the_clock(
     assert op.locator("#seat-controls .watching").count() == 1
     assert op.locator("button.sit-here").count() == 0
     screenshot(op, "tournament-watching")
+    # the toast said on the tournament's page ("Registered 2 bots"), if still shown,
+    # and one said at the table stay off the strip, at a laptop's and a phone's size
+    shown = op.locator("#toast:not([hidden])")
+    if shown.count():
+        toast, strip = shown.bounding_box(), op.locator("#tournament").bounding_box()
+        assert toast is not None and strip is not None and not overlaps(toast, strip)
+    op.set_viewport_size(DESKTOP)
+    assert_toast_clear_of_the_strip(op, "tournament-toast-desktop")
+    op.set_viewport_size(PHONE)
+    assert_toast_clear_of_the_strip(op, "tournament-toast-phone")
+    op.set_viewport_size(LAPTOP)
     # another operator's page cancels it: the watcher is told
     boss = players.new(OPERATOR, existing=True)
     boss.goto(f"{players.room.url}/#/tournament/{tid}")

@@ -63,13 +63,39 @@ export function showBanner(text, kind = "warn") {
   banner.textContent = text;
 }
 
+// A toast sits under the bars at the top of the page (the header, a banner, a
+// tournament's strip), never on them: placed when it shows and again each frame
+// while it shows, as a bar may come under it (a toast said on a tournament's page,
+// then its table opened with its strip).
+const TOAST_BELOW = ["header.top", "#banner", "#tournament"];
+const TOAST_GAP = 8; // px between the lowest bar and the toast
 let toastTimer = null;
+let toastFrame = 0;
+
+function placeToast(el) {
+  let top = TOAST_GAP;
+  for (const selector of TOAST_BELOW) {
+    const bar = document.querySelector(selector);
+    if (!bar || bar.hidden) continue;
+    const box = bar.getBoundingClientRect();
+    if (box.height > 0 && box.bottom > 0) top = Math.max(top, box.bottom + TOAST_GAP);
+  }
+  el.style.top = `${Math.round(top)}px`;
+}
+
 export function toast(text) {
   const el = $("#toast");
   el.textContent = text;
   el.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+  cancelAnimationFrame(toastFrame);
+  const follow = () => {
+    if (el.hidden) return;
+    placeToast(el);
+    toastFrame = requestAnimationFrame(follow);
+  };
+  follow();
 }
 
 /** Say something to screen readers (the polite live region). */
