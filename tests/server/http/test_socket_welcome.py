@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 from pathlib import Path
 
+import pytest
 import websockets
+from sqlalchemy.exc import OperationalError
 
 from server.dbroom import db_room
 from stud8.server.runtime import REQUEST_BUSY_SECONDS
@@ -60,3 +63,33 @@ def test_eight_players_connecting_while_the_write_lock_is_held_are_welcomed(
             assert waited < REQUEST_BUSY_SECONDS + 2, waited
 
     asyncio.run(asyncio.wait_for(body(), 90))
+
+
+def test_a_socket_closed_because_the_database_is_busy_says_so_in_the_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """When the database really is busy (a lookup fails), the client is told 1013
+    (try again) and the room's log says which socket and why, as it does for an
+    HTTP request answered 503: it was silent, and a benchmark's missing welcomes
+    had no trace in the server's log."""
+
+    async def body() -> None:
+        settings = Settings(default_tables=1, bots_per_table=0)
+        async with db_room(tmp_path, settings) as (http, room, port):
+            table_id = (await http.get("/api/v1/tables")).json()["tables"][0]["table_id"]
+            auth = room.app.state.room.auth
+
+            async def busy(token: str) -> None:
+                raise OperationalError("SELECT", {}, sqlite3.OperationalError("database is locked"))
+
+            auth.account_for_token = busy
+            url = f"ws://127.0.0.1:{port}/ws/v1/tables/{table_id}?token=whatever"
+            async with websockets.connect(url) as ws:
+                with pytest.raises(websockets.ConnectionClosed):
+                    await asyncio.wait_for(ws.recv(), 10)
+                assert ws.close_code == 1013 and "busy" in (ws.close_reason or "")
+
+    with caplog.at_level(logging.WARNING, logger="stud8.server"):
+        asyncio.run(asyncio.wait_for(body(), 60))
+    said = [r.getMessage() for r in caplog.records if "1013" in r.getMessage()]
+    assert said and "/ws/v1/tables/t1" in said[0] and "database is locked" in said[0], said

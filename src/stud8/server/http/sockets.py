@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -34,6 +35,9 @@ PROTOCOL = "stud8.v1"  # the subprotocol the room answers
 TOKEN_PREFIX = "stud8.token."  # a subprotocol offered to carry the session token
 
 _CLOSING: set[asyncio.Future[None]] = set()  # the closes the room started, until done
+BUSY = (1013, "the room's database is busy: try again")
+
+log = logging.getLogger("stud8.server")
 
 
 def _outbox(websocket: WebSocket, flusher: Flusher) -> Outbox:
@@ -54,6 +58,13 @@ def _outbox(websocket: WebSocket, flusher: Flusher) -> Outbox:
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:
     with contextlib.suppress(Exception):
         await websocket.close(code, reason)
+
+
+async def _busy(websocket: WebSocket, exc: Exception) -> None:
+    """Close with 1013 (try again), said in the log as a busy request's 503 is."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    log.warning("WS %s: closed with 1013: %s", websocket.url.path, first)
+    await websocket.close(*BUSY)
 
 
 async def table_socket(websocket: WebSocket) -> None:
@@ -77,8 +88,8 @@ async def table_socket(websocket: WebSocket) -> None:
     if token:
         try:
             account = await room.auth.account_for_token(token)
-        except DATABASE_BUSY:
-            await websocket.close(1013, "the room's database is busy: try again")
+        except DATABASE_BUSY as exc:
+            await _busy(websocket, exc)
             return
         if account is None:
             await websocket.close(4401, "unknown or expired token")
@@ -86,8 +97,8 @@ async def table_socket(websocket: WebSocket) -> None:
         player, operator = account.name, account.operator
     try:
         seen = room.edge.has_table(table_id) and await sees_table(room, table_id, player, operator)
-    except DATABASE_BUSY:
-        await websocket.close(1013, "the room's database is busy: try again")
+    except DATABASE_BUSY as exc:
+        await _busy(websocket, exc)
         return
     if not seen:
         await websocket.close(4404, f"no table {table_id}")
