@@ -221,7 +221,10 @@ class Player:
                         self.seated.set()
                     elif not rid.startswith("u"):
                         pool.errors.append(f"{self.name}: reject {msg['d']}")
-            self.ended = f"the server closed it ({ws.close_code} {ws.close_reason!r})"
+            if self.gone.is_set():
+                self.ended = "done: he left the table"
+            else:
+                self.ended = f"the connection closed ({ws.close_code} {ws.close_reason!r})"
         except asyncio.CancelledError:
             self.ended = "cancelled"
             raise
