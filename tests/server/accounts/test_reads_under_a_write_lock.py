@@ -1,6 +1,7 @@
 """A request that only reads (the websocket's token lookup, the private tables an
-account was admitted to) is answered while another connection holds SQLite's write
-lock (the room's writer in the middle of a batch, a registration, another request).
+account was admitted to, the bank balance, the hand histories, the chat) is answered
+while another connection holds SQLite's write lock (the room's writer in the middle
+of a batch, a registration, another request).
 In WAL mode a reader needs no lock; a read that began ``BEGIN IMMEDIATE`` waited for
 the write lock like a writer, and with the requests' one-second busy timeout a few of
 a thousand players connecting at once were closed with 1013 "the database is busy"
@@ -9,15 +10,19 @@ a thousand players connecting at once were closed with 1013 "the database is bus
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from argon2 import PasswordHasher
 from sqlalchemy import text
 
 from stud8.server.accounts.accounts import Accounts
+from stud8.server.books.chat import ChatStore
+from stud8.server.books.hands import HandStore
 from stud8.server.books.invitations import StoredInvitations
-from stud8.server.books.ledger import Ledger
+from stud8.server.books.ledger import Ledger, bank
 from stud8.server.storage import create_engine_for, upgrade
+from stud8.server.table.books import ChatLine
 
 FAST = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
 BUSY = 0.3  # the requests' busy timeout here (the room's is REQUEST_BUSY_SECONDS)
@@ -36,6 +41,24 @@ def test_reads_are_answered_while_another_connection_holds_the_write_lock(
         token = accounts.login("ann", "pw-alpha-1")
         invitations = StoredInvitations(engine)
         invitations.invite("t9", "ann")
+        ledger = Ledger(engine)
+        ledger.buy_in("ann", "t9", 10, "seat 1")
+        ledger.refund_hand("h1", "t9", {"ann": 10})
+        hand_store = HandStore(engine)
+        hand_store.begin("h1", "t9", {1: ("ann", 10)})
+        hand_store.close_unfinished(hand_store.in_progress()[0], cancelled=True, note="")
+        with engine.begin() as conn:
+            ChatStore.say_in(
+                conn,
+                ChatLine(
+                    table_id="t9",
+                    hand_id=None,
+                    player="ann",
+                    text="hello",
+                    said_at=datetime.now(UTC),
+                ),
+            )
+        starting = ledger.balance(bank("ann"))
         reads = Accounts(requests, Ledger(requests, attempts=1), hasher=FAST)
         stored = StoredInvitations(requests)
         with engine.connect() as writer:
@@ -50,6 +73,17 @@ def test_reads_are_answered_while_another_connection_holds_the_write_lock(
             assert stored.admitted("ann") == frozenset({"t9"})
             invitation = stored.invitation("t9")
             assert invitation is not None and invitation.creator == "ann"
+            # the bank balance, the hand histories, the chat: read as the room writes
+            books = Ledger(requests, attempts=1)
+            assert books.balance(bank("ann")) == starting
+            assert books.balances("bank:") == {bank("ann"): starting}
+            assert books.hand_transaction("h1") is not None
+            hands = HandStore(requests)
+            assert hands.latest() == ["h1"] and hands.count() == 1
+            assert hands.fetch("h1") is not None and hands.ids_for("ann") == [("h1", "t9", False)]
+            chat = ChatStore(requests)
+            assert [line.text for line in chat.lines("t9")] == ["hello"]
+            assert chat.silenced() == []
             assert time.monotonic() - started < BUSY  # none waited for the lock
             writer.rollback()
         # writes still take the write lock at once (BEGIN IMMEDIATE), as before

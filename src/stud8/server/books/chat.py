@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Connection, Engine, delete, insert, select
 
 from stud8.server.books.ledger import LedgerError
+from stud8.server.storage.db import reads_of
 from stud8.server.storage.models import ChatLineRow, SilencedPlayer
 from stud8.server.table.books import ChatLine
 
@@ -66,6 +67,7 @@ class ChatStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._reads = reads_of(engine)  # its reads take no lock (see reads_of)
 
     @staticmethod
     def say_in(conn: Connection, line: ChatLine) -> None:
@@ -101,7 +103,7 @@ class ChatStore:
 
     def silenced(self) -> list[str]:
         """The players silenced now, by name."""
-        with self.engine.connect() as conn:
+        with self._reads.connect() as conn:
             rows = conn.execute(select(SilencedPlayer.player).order_by(SilencedPlayer.name_key))
             return [row[0] for row in rows]
 
@@ -115,7 +117,7 @@ class ChatStore:
         if hand_id is not None:
             query = query.where(rows_of.hand_id == hand_id)
         query = query.order_by(rows_of.id.desc()).limit(max(0, limit))
-        with self.engine.connect() as conn:
+        with self._reads.connect() as conn:
             rows = conn.execute(query).all()
         return [
             ChatLine(

@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session
 
 from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
-from stud8.server.storage.db import session_factory
+from stud8.server.storage.db import reads_of, session_factory
 from stud8.server.storage.models import HandInProgress, HandPlayer, StoredHand
 
 # The statements every hand runs, built once.
@@ -123,7 +123,8 @@ class HandStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._sessions = session_factory(engine)
+        # its reads take no lock (hands are read while the room's writer writes)
+        self._reads = session_factory(reads_of(engine))
 
     # ------------------------------------------------------------ in progress
     def begin(
@@ -160,7 +161,7 @@ class HandStore:
 
     def in_progress(self) -> list[InProgress]:
         """The hands dealt and not recorded, oldest first."""
-        with self._sessions() as session:
+        with self._reads() as session:
             rows = session.scalars(select(HandInProgress).order_by(HandInProgress.id))
             return [
                 InProgress(r.hand_id, r.table_id, _aware(r.started_at), _seats_from_json(r.seats))
@@ -249,7 +250,7 @@ class HandStore:
     # ------------------------------------------------------------ reading
     def fetch(self, hand_id: str) -> HandSummary | None:
         """A stored hand, or None."""
-        with self._sessions() as session:
+        with self._reads() as session:
             row = session.scalar(select(StoredHand).where(StoredHand.hand_id == hand_id))
             return None if row is None else self._summary(session, row)
 
@@ -271,7 +272,7 @@ class HandStore:
         )
         if table is not None:
             query = query.where(StoredHand.table_id == table)
-        with self._sessions() as session:
+        with self._reads() as session:
             return list(session.scalars(query.order_by(StoredHand.id.desc()).limit(limit)))
 
     def latest(self, limit: int = DEFAULT_LIMIT, *, table: str | None = None) -> list[str]:
@@ -279,7 +280,7 @@ class HandStore:
         query = select(StoredHand.hand_id)
         if table is not None:
             query = query.where(StoredHand.table_id == table)
-        with self._sessions() as session:
+        with self._reads() as session:
             return list(
                 session.scalars(
                     query.order_by(StoredHand.id.desc()).limit(max(0, min(limit, MAX_LIMIT)))
@@ -299,14 +300,14 @@ class HandStore:
             )
         if table is not None:
             query = query.where(StoredHand.table_id == table)
-        with self._sessions() as session:
+        with self._reads() as session:
             rows = session.execute(query.order_by(StoredHand.id.desc()).limit(limit))
             return [(str(h), str(t), bool(r)) for h, t, r in rows]
 
     def summaries_of(self, player: str, limit: int = DEFAULT_LIMIT) -> list[HandSummary]:
         """The hands the player played, the latest first."""
         ids = self.hands_of(player, limit)
-        with self._sessions() as session:
+        with self._reads() as session:
             rows = session.scalars(
                 select(StoredHand).where(StoredHand.hand_id.in_(ids)).order_by(StoredHand.id.desc())
             )
@@ -314,7 +315,7 @@ class HandStore:
 
     def count(self) -> int:
         """How many hands are stored."""
-        with self._sessions() as session:
+        with self._reads() as session:
             return session.scalar(select(func.count()).select_from(StoredHand)) or 0
 
     def _summary(self, session: Session, row: StoredHand) -> HandSummary:

@@ -54,7 +54,7 @@ from sqlalchemy.orm import Session
 
 from stud8.core.events import Event, HandCancelled
 from stud8.core.showdown import HandResult
-from stud8.server.storage.db import is_sqlite, session_factory
+from stud8.server.storage.db import is_sqlite, reads_of, session_factory
 from stud8.server.storage.models import Account, Entry, Transaction
 from stud8.server.table.books import HandEnd, gross_amounts
 
@@ -234,6 +234,8 @@ class Ledger:
         self.engine = engine
         self.attempts = attempts
         self._sessions = session_factory(engine)
+        # lookups: they take no lock (a balance is read while the room's writer writes)
+        self._reads = session_factory(reads_of(engine))
         self._lock_rows = not is_sqlite(engine)  # SQLite locks the whole file instead
 
     # -------------------------------------------------------- movements
@@ -498,7 +500,7 @@ class Ledger:
     # ------------------------------------------------------------ reading
     def balance(self, name: str) -> int:
         """An account's balance (``UnknownAccountError`` if it does not exist)."""
-        with self._sessions() as session:
+        with self._reads() as session:
             value = session.scalar(select(Account.balance).where(Account.name == name))
         if value is None:
             raise UnknownAccountError(f"no account {name!r}")
@@ -506,7 +508,7 @@ class Ledger:
 
     def balances(self, prefix: str = "") -> dict[str, int]:
         """Every account's balance whose name starts with ``prefix``."""
-        with self._sessions() as session:
+        with self._reads() as session:
             rows = session.execute(
                 select(Account.name, Account.balance)
                 .where(Account.name.startswith(prefix, autoescape=True))
@@ -516,7 +518,7 @@ class Ledger:
 
     def hand_transaction(self, hand_id: str) -> tuple[int, str] | None:
         """The (transaction id, kind) that settled or refunded a hand, if any."""
-        with self._sessions() as session:
+        with self._reads() as session:
             row = session.execute(
                 select(Transaction.id, Transaction.kind).where(Transaction.hand_id == hand_id)
             ).first()
@@ -524,7 +526,7 @@ class Ledger:
 
     def entries(self, transaction_id: int) -> list[tuple[str, int]]:
         """A transaction's legs as (account name, amount), in the order written."""
-        with self._sessions() as session:
+        with self._reads() as session:
             rows = session.execute(
                 select(Account.name, Entry.amount)
                 .join(Account, Account.id == Entry.account_id)
