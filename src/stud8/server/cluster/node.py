@@ -29,6 +29,10 @@ Every :data:`TICK_SECONDS` a :class:`ClusterNode`
    (:meth:`Lobby.reopen`), numbering its events above the old owner's. Players
    connected through any node get a snapshot and play on.
 
+A drain called off (``stud8 admin drain NODE --undo``) is read at the next round:
+the node hands no more tables over (a hand-over already begun, its table between
+two hands, goes on to its end) and takes tables again.
+
 A node that stops cleanly (:meth:`ClusterNode.stop`) first hands its tables over
 like a drain (a hand in play is played out, its lease renewed until then), then
 leaves.
@@ -194,10 +198,15 @@ class ClusterNode:
     async def tick(self) -> None:
         """One round: heartbeat, leases, then drain or take tables (see the module)."""
         running = list(self.lobby.tables)
+        asked = await self.nodes.draining()
+        if asked != self.draining:  # an operator's drain, or its undo (drain --undo)
+            self.draining = asked
+            if asked:
+                log.warning("node %s is draining: its tables go to other nodes", self.name)
+            else:
+                log.warning("node %s is no longer draining: it takes tables again", self.name)
+        # the heartbeat says it at once: the others place no table here while it drains
         await self.nodes.beat(tables=self.load(), draining=self.draining)
-        if not self.draining and await self.nodes.draining():
-            self.draining = True
-            log.warning("node %s is draining: its tables go to other nodes", self.name)
         await self._renew(running)
         if self.tournaments is not None:
             quiet = self._now() < self._quiet_until
