@@ -5,11 +5,12 @@ of its hand says so, and says so no more once it can)."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from server.tableharness import FlakyBooks
 from stud8.core.actions import make_action
 from stud8.server.clock import AsyncioClock
-from stud8.server.room.lobby import Lobby
+from stud8.server.room.lobby import Lobby, Reseat
 from stud8.server.table.commands import Act, Sit
 from stud8.server.table.spec import TableSpec
 
@@ -45,6 +46,32 @@ def test_the_lobby_shows_a_table_stopped_by_its_books_and_then_dealing_again() -
             assert (await asyncio.wait_for(fold, 10)).ok  # the retry lands
             listed = lobby.listing()[0]
             assert listed["paused"] is None and listed["hands_played"] == 1
+        finally:
+            await lobby.close_all()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
+
+
+def test_a_table_reopened_with_a_waiting_list_keeps_its_free_seats_for_the_players_waiting() -> (
+    None
+):
+    """A room on several nodes reopens a table taken over with its waiting list: the
+    first listed is offered the lowest free seat, a free seat is kept for each of
+    the others, and the bots fill only the seats left over."""
+
+    async def body() -> None:
+        lobby = Lobby(books=FlakyBooks(), clock=AsyncioClock())
+        spec = replace(SPEC, seats=5, bots=4, between_hands=60.0)
+        reseats = [Reseat(2, "bot99", 100, bot=True)]
+        table = await lobby.reopen("t1", "Main", spec, reseats, ["cat", "dan"])
+        try:
+            offer = table.waiting.offer
+            assert offer is not None and (offer.seat, offer.player) == (1, "cat")
+            # seats 1 and 3 for cat and dan, 4 and 5 for the two bots the table lacks
+            assert sorted(table.seats) == [2, 4, 5]
+            assert all(table.seats[n].bot is not None for n in (2, 4, 5))
+            assert table.snapshot().waiting_list == ("cat", "dan")
+            assert lobby.listing()[0]["waiting"] == 2
         finally:
             await lobby.close_all()
 

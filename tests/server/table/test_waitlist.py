@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from server.roomclient import Client, Room, run, serve, sit
 from server.tableharness import Harness, play_passively
 from stud8.core.cards import Deck
@@ -222,6 +224,52 @@ def test_a_seat_freed_at_the_end_of_a_hand_is_held_exactly_offer_seconds() -> No
             assert (await h.send(Sit(player="dan", seat=2, amount=100))).ok
             assert h.table.waiting.offer is None and h.table.snapshot().offer is None
             assert h.books.audit()
+        finally:
+            await h.table.stop()
+
+    asyncio.run(asyncio.wait_for(body(), 30))
+
+
+def test_a_waiting_list_restored_holds_the_lowest_free_seat_for_its_first_player() -> None:
+    """A table taken over from another node (a room on several nodes) comes back
+    with the list its last owner left: in order, without a player seated here now,
+    the lowest free seat held for the first (his clock starts again); a bot may not
+    take that seat, and the next free seat goes to the next on the list."""
+
+    async def body() -> None:
+        h = Harness(accounts={p: 1000 for p in ("ann", "bob", "cat", "dan", "bot1")})
+        rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8, max_seats=3)
+        config = TableConfig(
+            table_id="t1", rules=rules, min_buy_in=20, max_buy_in=200, offer_seconds=10.0,
+            between_hands=60.0,
+        )  # fmt: skip
+        h.table = Table(config, books=h.books, clock=h.clock, deck_source=lambda: Deck.seeded(3))
+        events: list[Numbered] = []
+        h.table.listen(events.append)
+        h.table.restore_seat(2, "bob", 100)
+        h.table.restore_waiting(["cat", "bob", "ann", "cat", "dan"])  # bob sits here now
+        h.table.start()
+        try:
+            assert h.table.waiting.players == ["cat", "ann", "dan"]
+            offer = h.table.waiting.offer
+            assert offer is not None and (offer.seat, offer.player) == (1, "cat")
+            assert h.table.snapshot().waiting_list == ("cat", "ann", "dan")
+            reply = await h.send(SeatBot(player="bot1", seat=1, amount=100))
+            assert not reply.ok and "held for cat" in reply.reason
+            await h.advance(9.9)
+            assert (await h.send(Sit(player="cat", seat=1, amount=100))).ok
+            offer = h.table.waiting.offer
+            assert offer is not None and (offer.seat, offer.player) == (3, "ann")
+            assert h.table.waiting.players == ["ann", "dan"]
+            told = [
+                e.event for e in events if isinstance(e.event, (SeatOffered, WaitingListChanged))
+            ]
+            assert told[:2] == [
+                WaitingListChanged(("cat", "ann", "dan")),
+                SeatOffered(1, "cat", 10.0),
+            ]
+            with pytest.raises(RuntimeError, match="before the table starts"):
+                h.table.restore_waiting(["eve"])
         finally:
             await h.table.stop()
 

@@ -199,16 +199,31 @@ class Lobby:
         raise LobbyError("no free table id found")
 
     async def reopen(
-        self, table_id: str, name: str, spec: TableSpec, seats: Sequence[Reseat]
+        self,
+        table_id: str,
+        name: str,
+        spec: TableSpec,
+        seats: Sequence[Reseat],
+        waiting: Sequence[str] = (),
     ) -> Table:
         """Start a table of the last run again, with its players in their seats
-        (:meth:`Table.restore_seat`) and bots in free seats up to ``spec.bots``."""
+        (:meth:`Table.restore_seat`), its waiting list as its last owner left it
+        (``waiting``: a room on several nodes), and bots in free seats up to
+        ``spec.bots``, after a free seat for each player waiting (the first of them
+        is offered the lowest)."""
         if table_id in self.tables:
             raise LobbyError(f"there is already a table {table_id}")
-        return await self._open(table_id, name, spec, seats, new=False)
+        return await self._open(table_id, name, spec, seats, new=False, waiting=waiting)
 
     async def _open(
-        self, table_id: str, name: str, spec: TableSpec, seats: Sequence[Reseat], *, new: bool
+        self,
+        table_id: str,
+        name: str,
+        spec: TableSpec,
+        seats: Sequence[Reseat],
+        *,
+        new: bool,
+        waiting: Sequence[str] = (),
     ) -> Table:
         try:
             # a table back after a restart numbers its events from the wall clock in
@@ -231,11 +246,14 @@ class Lobby:
         for reseat in seats:
             policy = spec.bot_policy if reseat.bot else None
             table.restore_seat(reseat.seat, reseat.player, reseat.chips, bot=policy)
+        if waiting:
+            table.restore_waiting(waiting)
         self.tables[table_id] = TableEntry(table, spec, name)
         self.bus.open(table, name, spec)
         table.start()
         bots = sum(1 for reseat in seats if reseat.bot)
         free = [n for n in range(1, config.rules.max_seats + 1) if n not in table.seats]
+        free = free[len(table.waiting.players) :]  # the players waiting sit first
         for seat in free[: max(0, spec.bots - bots)]:
             await self.seat_bot(table_id, seat, spec.max_buy_in, spec.bot_policy)
         return table

@@ -28,7 +28,7 @@ import asyncio
 import logging
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from stud8.core.hand import Hand
@@ -241,6 +241,15 @@ class TableSeating(TableTurns):
         self._emit(SeatLeft(number, seat.player, seat.chips, reason))
         self.waiting.offer_next(self._free_seats())
         return True
+
+    def restore_waiting(self, players: Sequence[str]) -> None:
+        """Before :meth:`start`, after the seats: the waiting list its last owner
+        left (a room on several nodes), without the players seated here now; the
+        lowest free seat is held for the first of them."""
+        if self._task is not None:
+            raise RuntimeError("the waiting list is restored before the table starts")
+        waiting = [p for p in players if self.seat_of(p) is None]
+        self.waiting.restore(waiting, self._free_seats())
 
     def _free_seats(self) -> list[int]:
         return [n for n in range(1, self.rules.max_seats + 1) if n not in self.seats]

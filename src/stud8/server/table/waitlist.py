@@ -12,6 +12,10 @@ One seat is held at a time. Joining is refused to a player seated at the table,
 to one already listed, and while a seat is free for him to take now (he sits
 instead). A listed player who disconnects stays listed (an offer he misses runs
 out like any other).
+
+On a room of several nodes the list survives its owner's death or hand-over: the
+owner keeps it in Redis (:mod:`stud8.server.cluster.waitlists`) and the next owner
+puts it back (:meth:`WaitingList.restore`) before the table starts.
 """
 
 from __future__ import annotations
@@ -110,6 +114,19 @@ class WaitingList:
             return  # a stale timer
         self._drop(offer.player)
         self.offer_next(free_seats)
+
+    def restore(self, players: Iterable[str], free_seats: Iterable[int]) -> None:
+        """Before the table starts (it was taken over from another node): the list
+        as its last owner left it, in order, and the lowest free seat held for the
+        first player listed (the offer's clock starts again)."""
+        if self.players or self.offer is not None:
+            raise RuntimeError("a waiting list is restored before anyone joins it")
+        for player in players:
+            if player not in self.players:
+                self.players.append(player)
+        if self.players:
+            self._changed()
+            self.offer_next(free_seats)
 
     def stop(self) -> None:
         self._end_offer()
