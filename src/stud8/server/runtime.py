@@ -350,6 +350,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     from stud8.server.cluster.node import ClusterNode
     from stud8.server.cluster.nodes import Nodes
     from stud8.server.cluster.tournaments import ClusterTournaments
+    from stud8.server.cluster.waitlists import WaitingLists
     from stud8.server.http.sharedguard import SharedGuard
 
     if settings.redis_url is None:
@@ -422,6 +423,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         hands=store,
         tables=tables,
         tournaments=owners,
+        waiting=WaitingLists(redis, name, local),
     )
     lobby.placement = node
 

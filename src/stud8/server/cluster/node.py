@@ -63,6 +63,7 @@ from stud8.server.bus.redis import RedisBus
 from stud8.server.cluster.leases import Leases
 from stud8.server.cluster.nodes import NodeInfo, Nodes, least_loaded
 from stud8.server.cluster.tournaments import ClusterTournaments
+from stud8.server.cluster.waitlists import WaitingLists
 from stud8.server.room.lobby import Lobby, LobbyError, NoSuchTableError
 from stud8.server.room.restore import plan_table
 
@@ -107,7 +108,9 @@ class ClusterNode:
         full_scan: float = FULL_SCAN_SECONDS,
         now: Callable[[], float] = time.monotonic,
         tournaments: ClusterTournaments | None = None,
+        waiting: WaitingLists | None = None,
     ) -> None:
+        self.waiting = waiting
         self.tournaments = tournaments
         self.name = nodes.name
         self.lobby = lobby
@@ -137,6 +140,8 @@ class ClusterNode:
         self.bus.close_handler = self.lobby.close
         self.bus.wake_handler = self._woken
         await self.bus.start()
+        if self.waiting is not None:
+            self.waiting.start()
         await self.nodes.beat(tables=0, draining=False)
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"node {self.name}")
 
@@ -171,6 +176,8 @@ class ClusterNode:
             await self._let_go(table_id)
         with contextlib.suppress(RedisError, OSError):
             await self.nodes.leave()
+        if self.waiting is not None:
+            await self.waiting.close()
         await self.bus.close()
 
     async def _run(self) -> None:
@@ -337,9 +344,13 @@ class ClusterNode:
                 plan_table, self.tables, self.ledger, table_id
             )
             if stored.closed:
+                if self.waiting is not None:
+                    await self.waiting.forget(table_id)
                 await self.leases.release(table_id)
                 return False
-            await self.lobby.reopen(table_id, stored.name, stored.spec, reseats)
+            # its waiting list as the last owner left it (cluster.waitlists)
+            waiting = [] if self.waiting is None else await self.waiting.read(table_id)
+            await self.lobby.reopen(table_id, stored.name, stored.spec, reseats, waiting)
         except Exception as exc:  # the database away, a bad stored spec...: not ours then
             log.error("node %s could not take table %s: %s", self.name, table_id, exc)
             self.epochs.let_go(table_id)
@@ -411,6 +422,8 @@ class ClusterNode:
         self.epochs.let_go(table_id)
         with contextlib.suppress(RedisError, OSError):
             await self.bus.flush()  # its last events out before the next owner's
+            if self.waiting is not None:  # its waiting list too, while the lease is ours
+                await self.waiting.flush()
             await self.leases.release(table_id)
 
 
