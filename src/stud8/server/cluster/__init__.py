@@ -7,6 +7,8 @@ NAME`` process. Redis holds what the nodes must agree on quickly and may lose:
   per node with a short TTL);
 - each table's owner (:mod:`stud8.server.cluster.leases`: a lease key per table with
   a short TTL, renewed by its owner);
+- each table's waiting list (:mod:`stud8.server.cluster.waitlists`), so that it
+  survives its owner;
 
 PostgreSQL holds what must never be lost or contradicted: the chips, the hands,
 the tables and their seats, and each table's fencing epoch
