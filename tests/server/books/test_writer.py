@@ -128,6 +128,44 @@ def test_a_refused_job_is_undone_alone_and_the_jobs_run_in_order(engine: Engine)
     assert ledger.audit().ok
 
 
+def test_a_batch_of_one_job_is_its_own_transaction_without_a_savepoint(engine: Engine) -> None:
+    """Most batches are one job (one table's hand at a time): its transaction is its
+    savepoint. Refused, it writes nothing and the next job goes on; several jobs of
+    one turn still get a savepoint each."""
+    ledger = Ledger(engine)
+    seated(ledger)
+    writer = RoomWriter(engine)
+    books = RoomBooks(ledger, writer)
+    statements: list[str] = []
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        statements.append(statement.split()[0].upper())
+
+    hand = finished_hand("h1", 7)
+    result = hand.result
+    assert result is not None
+
+    async def body() -> None:
+        with pytest.raises(BooksRefused):  # alone in its batch, and refused
+            await books.stand("t1", 1, "ann", 101)
+        assert ledger.balance(table_account("t1", "ann")) == 100  # nothing written
+        await books.hand_ended(ended(hand))  # alone in its batch
+        assert "SAVEPOINT" not in statements
+        await asyncio.gather(books.top_up("t1", 1, "ann", 5), books.top_up("t1", 2, "bob", 5))
+        assert statements.count("SAVEPOINT") == 2
+
+    try:
+        asyncio.run(body())
+    finally:
+        writer.close()
+    assert writer.stats.batches == 3 and writer.stats.failed == 1
+    assert writer.stats.sizes == [1, 1, 2]
+    assert ledger.balance(table_account("t1", "ann")) == result.stacks[1] + 5
+    assert ledger.hand_transaction("h1") is not None
+    assert ledger.audit().ok
+
+
 def test_a_crash_before_the_batch_is_written_refunds_those_hands(engine: Engine) -> None:
     """The notes are written before the deal; the hands' ends are handed over, and
     the process dies before the writer writes them (so no table announced them): the
