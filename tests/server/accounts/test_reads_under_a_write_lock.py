@@ -1,10 +1,10 @@
 """A request that only reads (the websocket's token lookup, the private tables an
-account was admitted to, the bank balance, the hand histories, the chat) is answered
-while another connection holds SQLite's write lock (the room's writer in the middle
-of a batch, a registration, another request).
-In WAL mode a reader needs no lock; a read that began ``BEGIN IMMEDIATE`` waited for
-the write lock like a writer, and with the requests' one-second busy timeout a few of
-a thousand players connecting at once were closed with 1013 "the database is busy"
+account was admitted to, the bank balance, the hand histories, the chat, the
+tournaments) is answered while another connection holds SQLite's write lock (the
+room's writer in the middle of a batch, a registration, another request). In WAL
+mode a reader needs no lock; a read that began ``BEGIN IMMEDIATE`` waited for the
+write lock like a writer, and with the requests' one-second busy timeout a few of a
+thousand players connecting at once were closed with 1013 "the database is busy"
 (bench_room: they never got their ``welcome``)."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from stud8.server.books.chat import ChatStore
 from stud8.server.books.hands import HandStore
 from stud8.server.books.invitations import StoredInvitations
 from stud8.server.books.ledger import Ledger, bank
+from stud8.server.books.tournaments import TournamentStore
 from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.table.books import ChatLine
 
@@ -48,6 +49,9 @@ def test_reads_are_answered_while_another_connection_holds_the_write_lock(
         hand_store.begin("h1", "t9", {1: ("ann", 10)})
         hand_store.close_unfinished(hand_store.in_progress()[0], cancelled=True, note="")
         with engine.begin() as conn:
+            tournament = TournamentStore.create_in(
+                conn, "Sunday", {"name": "Sunday"}, "registering"
+            )
             ChatStore.say_in(
                 conn,
                 ChatLine(
@@ -84,6 +88,12 @@ def test_reads_are_answered_while_another_connection_holds_the_write_lock(
             chat = ChatStore(requests)
             assert [line.text for line in chat.lines("t9")] == ["hello"]
             assert chat.silenced() == []
+            tournaments = TournamentStore(requests, books)
+            assert [t.name for t in tournaments.tournaments()] == ["Sunday"]
+            assert tournaments.open_ids() == [tournament]
+            found_tournament = tournaments.tournament(tournament)
+            assert found_tournament is not None and found_tournament.phase == "registering"
+            assert tournaments.entries(tournament) == [] and tournaments.bot_names() == []
             assert time.monotonic() - started < BUSY  # none waited for the lock
             writer.rollback()
         # writes still take the write lock at once (BEGIN IMMEDIATE), as before

@@ -36,7 +36,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, insert, select, update
 
 from stud8.server.books.ledger import Ledger, bank
-from stud8.server.storage.db import session_factory
+from stud8.server.storage.db import reads_of, session_factory
 from stud8.server.storage.models import TournamentEntryRow, TournamentRow
 
 __all__ = [
@@ -94,7 +94,8 @@ class TournamentStore:
     def __init__(self, engine: Engine, ledger: Ledger) -> None:
         self.engine = engine
         self.ledger = ledger
-        self._sessions = session_factory(engine)
+        # its reads take no lock (the lobby reads while the room's writer writes)
+        self._reads = session_factory(reads_of(engine))
 
     # ------------------------------------------------------------ writing
     @staticmethod
@@ -285,19 +286,19 @@ class TournamentStore:
     # ------------------------------------------------------------ reading
     def tournaments(self) -> list[StoredTournament]:
         """Every tournament, oldest first."""
-        with self._sessions() as session:
+        with self._reads() as session:
             rows = session.scalars(select(TournamentRow).order_by(TournamentRow.id))
             return [_stored(r) for r in rows]
 
     def tournament(self, tournament: int) -> StoredTournament | None:
         """One tournament (None if the room has none of this id)."""
-        with self._sessions() as session:
+        with self._reads() as session:
             row = session.get(TournamentRow, tournament)
             return None if row is None else _stored(row)
 
     def open_ids(self) -> list[int]:
         """The tournaments registering or running (not over), oldest first."""
-        with self._sessions() as session:
+        with self._reads() as session:
             return list(
                 session.scalars(
                     select(TournamentRow.id)
@@ -309,7 +310,7 @@ class TournamentStore:
     def bot_names(self) -> list[str]:
         """Every bot ever registered in a tournament (a bot in a freeroll has no bank
         account, so the ledger does not know its name)."""
-        with self._sessions() as session:
+        with self._reads() as session:
             return list(
                 session.scalars(
                     select(TournamentEntryRow.player).where(TournamentEntryRow.bot.is_(True))
@@ -318,7 +319,7 @@ class TournamentStore:
 
     def entries(self, tournament: int) -> list[StoredEntry]:
         """A tournament's entries, in order of entry."""
-        with self._sessions() as session:
+        with self._reads() as session:
             rows = session.scalars(
                 select(TournamentEntryRow)
                 .where(TournamentEntryRow.tournament_id == tournament)
