@@ -289,10 +289,10 @@ def test_a_sit_and_go_from_the_lobby_to_the_last_place(stage: Stage, tmp_path: P
     # each sees his final place (and prize) as the room has it
     detail = op.evaluate("(id) => fetch('/api/v1/tournaments/' + id).then((r) => r.json())", tid)
     places = {e["player"]: e for e in detail["entrants"]}
-    if min(seen["left"]) == 4:
-        # no page saw fewer than 4 left only if both people went out in the first hand
-        # anyone did (their pages end there): then they hold the last two places
-        assert {places["ann"]["place"], places["bob"]["place"]} <= {3, 4}, (seen, places)
+    # (the strips are sampled: a page may not have seen every count of players left,
+    # e.g. when a bot and then both people went out in two quick hands, so what the
+    # pages saw is not checked against the places; the bots may still be playing)
+    assert places["ann"]["place"] != places["bob"]["place"], places
     for name, page in (("ann", ann), ("bob", bob)):
         end = page.locator("#t-end .t-end").inner_text()
         place = places[name]["place"]
