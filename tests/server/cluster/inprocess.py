@@ -5,7 +5,8 @@ tests. Every node started is closed when the block ends."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
@@ -86,3 +87,11 @@ async def operator(node: Node) -> str:
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token
+
+
+async def until(what: str, condition: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Wait until ``condition()`` holds; fail saying ``what`` after ``seconds``."""
+    began = time.monotonic()
+    while not condition():
+        assert time.monotonic() - began < seconds, f"not {what} after {seconds:g} s"
+        await asyncio.sleep(0.05)

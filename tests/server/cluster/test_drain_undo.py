@@ -8,24 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from redis.asyncio import Redis
 
-from server.cluster.inprocess import SPEC, Node, cluster, operator, owner
+from server.cluster.inprocess import SPEC, Node, cluster, operator, owner, until
 from server.roomdb import fresh_database
 from stud8.server.admin import run_drain
 from stud8.server.cluster.nodes import Nodes, cancel_drain, request_drain
 
 WAIT = 20.0
-
-
-async def until(what: str, condition: Callable[[], bool]) -> None:
-    began = time.monotonic()
-    while not condition():
-        assert time.monotonic() - began < WAIT, f"not {what} after {WAIT:g} s"
-        await asyncio.sleep(0.05)
 
 
 async def until_beat(redis_url: str, name: str, *, draining: bool) -> None:

@@ -12,14 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from redis.asyncio import Redis
 
-from server.cluster.inprocess import SPEC, Node, cluster, operator, owner
+from server.cluster.inprocess import SPEC, Node, cluster, operator, owner, until
 from server.roomdb import fresh_database
 from stud8.server.cluster.nodes import request_drain
 from stud8.server.cluster.waitlists import waiting_key
@@ -30,13 +29,6 @@ WAIT = 30.0
 # that outlasts the test
 TABLE = {**SPEC, "table_id": "t1", "seats": 2, "between_hands": 600, "offer_seconds": 300}
 PLAYERS = ("ann", "bob", "cat", "dan", "eve")
-
-
-async def until(what: str, condition: Callable[[], bool]) -> None:
-    began = time.monotonic()
-    while not condition():
-        assert time.monotonic() - began < WAIT, f"not {what} after {WAIT:g} s"
-        await asyncio.sleep(0.05)
 
 
 async def send(node: Node, command: Command) -> None:
