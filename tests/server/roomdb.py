@@ -7,11 +7,14 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 import os
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -20,6 +23,8 @@ from starlette.types import ASGIApp
 
 from stud8.server.http.websocket import uvicorn_options
 from stud8.server.storage import Base, create_engine_for
+
+log = logging.getLogger("stud8.tests")
 
 POSTGRES_URL = os.environ.get("STUD8_TEST_POSTGRES_URL", "")
 NO_POSTGRES = "STUD8_TEST_POSTGRES_URL is not set (the CI script sets it to a scratch database)"
@@ -67,11 +72,38 @@ async def serving(
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
+    port = 0
     try:
         while not server.started:
             assert not task.done(), "the server did not start"
             await asyncio.sleep(0.01)
-        yield server.servers[0].sockets[0].getsockname()[1]
+        port = server.servers[0].sockets[0].getsockname()[1]
+        yield port
     finally:
         server.should_exit = True
-        await asyncio.wait_for(task, stop_seconds)
+        try:
+            await asyncio.wait_for(asyncio.shield(task), stop_seconds)
+        except TimeoutError:
+            # say where the stop hangs: every task's stack, in the test's captured log
+            log_tasks(f"the server on port {port} did not stop in {stop_seconds:g} s")
+            task.cancel()
+            raise
+
+
+def log_tasks(why: str) -> None:
+    """Log (a warning) ``why`` and where each task of this event loop waits: its
+    chain of awaits, outermost first (a task's own stack shows only its top)."""
+    lines = []
+    for each in asyncio.all_tasks():
+        lines.append(f"{each.get_name()}:")
+        awaited: Any = each.get_coro()
+        while awaited is not None:
+            frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "ag_frame", None)
+            if frame is not None:
+                code = frame.f_code
+                lines.append(f"  {code.co_filename}:{frame.f_lineno} {code.co_name}")
+            awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "ag_await", None)
+            if type(awaited).__name__ == "async_generator_asend":  # on, into its generator
+                awaited = next((g for g in gc.get_referents(awaited) if hasattr(g, "ag_frame")),
+                               None)  # fmt: skip
+    log.warning("%s; its tasks:\n%s", why, "\n".join(lines))
