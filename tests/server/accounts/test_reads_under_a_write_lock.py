@@ -1,7 +1,8 @@
 """A request that only reads (the websocket's token lookup, the private tables an
 account was admitted to, the bank balance, the hand histories, the chat, the
-tournaments) is answered while another connection holds SQLite's write lock (the
-room's writer in the middle of a batch, a registration, another request). In WAL
+tournaments) and ``stud8 admin audit`` are answered while another connection holds
+SQLite's write lock (the room's writer in the middle of a batch, a registration,
+another request). In WAL
 mode a reader needs no lock; a read that began ``BEGIN IMMEDIATE`` waited for the
 write lock like a writer, and with the requests' one-second busy timeout a few of a
 thousand players connecting at once were closed with 1013 "the database is busy"
@@ -94,6 +95,10 @@ def test_reads_are_answered_while_another_connection_holds_the_write_lock(
             found_tournament = tournaments.tournament(tournament)
             assert found_tournament is not None and found_tournament.phase == "registering"
             assert tournaments.entries(tournament) == [] and tournaments.bot_names() == []
+            # stud8 admin audit, against a room that is writing
+            report = books.audit()
+            assert report.ok and report.banks == starting, report
+            assert hands.in_progress() == []
             assert time.monotonic() - started < BUSY  # none waited for the lock
             writer.rollback()
         # writes still take the write lock at once (BEGIN IMMEDIATE), as before
