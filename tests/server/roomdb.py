@@ -11,7 +11,7 @@ import gc
 import logging
 import os
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -55,11 +55,16 @@ def free_port() -> int:
 
 @asynccontextmanager
 async def serving(
-    app: ASGIApp, *, room_protocol: bool = True, stop_seconds: float = 10
+    app: ASGIApp,
+    *,
+    room_protocol: bool = True,
+    stop_seconds: float = 10,
+    stuck: Callable[[], str] | None = None,
 ) -> AsyncIterator[int]:
     """``app`` on 127.0.0.1 (an ephemeral port) in this event loop, its lifespan run;
-    yields the port, and stops the server after (within ``stop_seconds``). The
-    websockets are served by the room's own protocol, as ``stud8 serve`` serves them
+    yields the port, and stops the server after (within ``stop_seconds``; if not,
+    the log says where its tasks wait, and what ``stuck()`` says). The websockets are
+    served by the room's own protocol, as ``stud8 serve`` serves them
     (``room_protocol=False``: uvicorn's, so the edge writes through the plain ASGI
     ``send``)."""
     config = uvicorn.Config(
@@ -85,7 +90,8 @@ async def serving(
             await asyncio.wait_for(asyncio.shield(task), stop_seconds)
         except TimeoutError:
             # say where the stop hangs: every task's stack, in the test's captured log
-            log_tasks(f"the server on port {port} did not stop in {stop_seconds:g} s")
+            why = f"the server on port {port} did not stop in {stop_seconds:g} s"
+            log_tasks(why if stuck is None else f"{why}: {stuck()}")
             task.cancel()
             raise
 
@@ -107,3 +113,23 @@ def log_tasks(why: str) -> None:
                 awaited = next((g for g in gc.get_referents(awaited) if hasattr(g, "ag_frame")),
                                None)  # fmt: skip
     log.warning("%s; its tasks:\n%s", why, "\n".join(lines))
+
+
+def database_activity(url: str) -> str:
+    """What each connection to the PostgreSQL database at ``url`` is doing (its
+    state, what it waits for, its query): a stop that hangs may wait for a lock."""
+    engine = create_engine_for(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT pid, state, wait_event_type, wait_event, "
+                    "now() - xact_start, left(query, 200) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            ).all()
+        return "\n".join(" | ".join(str(v) for v in row) for row in rows) or "no connection"
+    except Exception as exc:  # a diagnosis must not hide the failure it diagnoses
+        return f"(not read: {exc})"
+    finally:
+        engine.dispose()

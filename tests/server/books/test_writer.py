@@ -250,3 +250,24 @@ def test_a_hand_noted_at_the_shutdown_but_never_dealt_is_closed_with_the_room(
         assert ledger.audit().ok
     finally:
         engine.dispose()
+
+
+def test_the_writer_describes_where_it_stands(engine: Engine) -> None:
+    """What a log says when something waits on the writer too long (the cluster
+    tests' hung stop): its thread, the jobs not handed to it yet, what it wrote."""
+    writer = RoomWriter(engine)
+    assert writer.describe().startswith("thread none; 0 job(s) not handed over yet")
+
+    async def body() -> None:
+        job = asyncio.ensure_future(writer.call(lambda _conn: None, what="a job"))
+        await asyncio.sleep(0)  # added; its turn of the loop not over yet
+        assert "1 job(s) not handed over yet (release scheduled)" in writer.describe()
+        await job
+
+    try:
+        asyncio.run(body())
+        assert "thread alive; 0 job(s)" in writer.describe()
+        assert "1 batch(es), 1 job(s) written, 0 failed" in writer.describe()
+    finally:
+        writer.close()
+    assert writer.describe().startswith("thread dead") and writer.describe().endswith("closed")

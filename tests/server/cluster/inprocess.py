@@ -8,12 +8,13 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from functools import partial
 from typing import Any
 
 from redis.asyncio import Redis
 
 from server.roomclient import Room
-from server.roomdb import serving
+from server.roomdb import database_activity, serving
 from stud8.server.admin import run_create_operator
 from stud8.server.cluster.node import ClusterNode
 from stud8.server.room.lobby import Lobby
@@ -68,11 +69,21 @@ async def cluster(
             own.callback(room.close)
             # a node stopped cleanly first plays its hands out: with the players gone,
             # on their clocks (the tests that leave a hand in play give it short ones)
-            port = await own.enter_async_context(serving(room.app, stop_seconds=STOP_SECONDS))
+            port = await own.enter_async_context(
+                serving(room.app, stop_seconds=STOP_SECONDS, stuck=partial(stuck, name, room, pg))
+            )
             node = Node(port, room, own)
             own.push_async_callback(node.http.aclose)
             nodes.append(node)
         yield nodes
+
+
+def stuck(name: str, room: ServerRoom, pg: str) -> str:
+    """What a node that does not stop may be waiting for: its writer, the database."""
+    writer = "no writer" if room.writer is None else room.writer.describe()
+    return f"node {name}: its writer: {writer}; the database's connections:\n" + (
+        database_activity(pg) if pg.startswith("postgresql") else "(SQLite)"
+    )
 
 
 async def owner(redis_url: str, table_id: str) -> str:

@@ -139,6 +139,18 @@ class RoomWriter:
         if self._thread is not None:
             self._thread.join()
 
+    def describe(self) -> str:
+        """Where the writer stands (for a log when something waits on it too long)."""
+        thread = self._thread
+        alive = "none" if thread is None else ("alive" if thread.is_alive() else "dead")
+        return (
+            f"thread {alive}; {len(self._pending)} job(s) not handed over yet "
+            f"(release {'scheduled' if self._released else 'not scheduled'}); about "
+            f"{self._ready.qsize()} turn(s) waiting for the thread; {self.stats.batches} "
+            f"batch(es), {self.stats.jobs} job(s) written, {self.stats.failed} failed"
+            f"{'; closed' if self._stopping else ''}"
+        )
+
     # ------------------------------------------------------------ the thread
     def _run(self) -> None:
         ready = self._ready
