@@ -179,12 +179,13 @@ SERVER_PARTS: dict[str, set[str]] = {
     "logs": set(),
     "storage": set(),
     "throwaway": set(),  # stud8 serve --memory's directory
-    "table": {"clock"},
-    "bus": {"table"},
+    "tasks": set(),  # stopping background tasks for sure
+    "table": {"clock", "tasks"},
+    "bus": {"table", "tasks"},
     "wire": {"table"},
     "books": {"storage", "table"},
     "accounts": {"storage", "books", "wire"},
-    "edge": {"bus", "wire", "table"},
+    "edge": {"bus", "wire", "table", "tasks"},
     "room": {"table", "bus", "books", "wire", "clock", "storage"},
     "http": {
         "edge",
@@ -198,10 +199,20 @@ SERVER_PARTS: dict[str, set[str]] = {
         "tournaments",
     },
     # the tournaments: their owner tasks run the director and their tables
-    "tournaments": {"table", "bus", "books", "wire", "clock", "storage"},
+    "tournaments": {"table", "bus", "books", "wire", "clock", "storage", "tasks"},
     "admin": {"accounts", "books", "storage", "cluster"},
     # a room on several nodes: leases and heartbeats in Redis, the tables it runs
-    "cluster": {"table", "bus", "books", "room", "storage", "wire", "clock", "tournaments"},
+    "cluster": {
+        "table",
+        "bus",
+        "books",
+        "room",
+        "storage",
+        "wire",
+        "clock",
+        "tournaments",
+        "tasks",
+    },
     "runtime": {
         "accounts",
         "books",

@@ -86,6 +86,7 @@ from stud8.server.bus.subscriptions import Follower, Subscription
 from stud8.server.table.commands import Command, Reply
 from stud8.server.table.events import Numbered
 from stud8.server.table.snapshot import CatchUp
+from stud8.server.tasks import cancel_and_wait
 
 __all__ = ["RedisBus", "TableMoving"]
 
@@ -221,11 +222,9 @@ class RedisBus:
     async def close(self) -> None:
         """Stop (after this node's tables have closed or moved)."""
         await self.flush()
-        for task in self._tasks:
-            task.cancel()
         for task in [*self._tasks, *self._serving]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            with contextlib.suppress(Exception):
+                await (cancel_and_wait(task) if task in self._tasks else task)
         self._tasks = []
         for future, _ in self._pending.values():
             if not future.done():

@@ -16,7 +16,6 @@ was published meanwhile is lost (the bus then catches its tables up).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import ssl
 from collections.abc import Callable, Iterable
@@ -25,6 +24,8 @@ from typing import cast
 from urllib.parse import unquote, urlparse
 
 import hiredis
+
+from stud8.server.tasks import cancel_and_wait
 
 __all__ = ["Publisher", "RedisAddress", "Subscriber", "command"]
 
@@ -198,9 +199,7 @@ class _Link:
         self.closing = True
         self._lost.set()
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_and_wait(self._task)
         connection = self.connection
         if connection is not None and connection.transport is not None:
             connection.transport.close()

@@ -66,6 +66,7 @@ from stud8.server.cluster.tournaments import ClusterTournaments
 from stud8.server.cluster.waitlists import WaitingLists
 from stud8.server.room.lobby import Lobby, LobbyError, NoSuchTableError
 from stud8.server.room.restore import plan_table
+from stud8.server.tasks import cancel_and_wait
 
 __all__ = ["ClusterNode", "NodeStats"]
 
@@ -150,9 +151,7 @@ class ClusterNode:
         they are for the next owner (their hands cancelled there)."""
         self._stopping = True
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_and_wait(self._task)
             self._task = None
         with contextlib.suppress(RedisError, OSError):
             await self.nodes.beat(tables=self.load(), draining=True)
@@ -169,9 +168,7 @@ class ClusterNode:
         try:
             await asyncio.gather(*handing, return_exceptions=True)
         finally:
-            renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewing
+            await cancel_and_wait(renewing)
         for table_id in list(self.lobby.tables):
             await self._let_go(table_id)
         with contextlib.suppress(RedisError, OSError):

@@ -71,6 +71,7 @@ from stud8.server.books.writer import RoomWriter, Writes
 from stud8.server.bus.redis import RedisBus, TableMoving
 from stud8.server.cluster.leases import Leases
 from stud8.server.cluster.nodes import Nodes, least_loaded
+from stud8.server.tasks import cancel_and_wait
 from stud8.server.tournaments.manager import NoSuchTournament, TournamentElsewhere, Tournaments
 from stud8.server.tournaments.runner import TournamentRefused
 
@@ -265,9 +266,7 @@ class ClusterTournaments:
             held = sorted(self.held)
             await asyncio.gather(*(self.hand_over(tid) for tid in held), return_exceptions=True)
         finally:
-            renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewing
+            await cancel_and_wait(renewing)
 
     async def _keep_leases(self) -> None:
         while True:

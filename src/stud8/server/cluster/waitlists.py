@@ -27,7 +27,6 @@ not sent yet); the list is then as at the change before.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from functools import partial
@@ -41,6 +40,7 @@ from stud8.server.bus.local import LocalBus
 from stud8.server.cluster import PREFIX
 from stud8.server.cluster.leases import lease_key
 from stud8.server.table.events import Numbered, WaitingListChanged
+from stud8.server.tasks import cancel_and_wait
 
 __all__ = ["WaitingLists", "waiting_key"]
 
@@ -100,9 +100,7 @@ class WaitingLists:
         await self.flush()
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)
 
     async def flush(self, seconds: float = FLUSH_SECONDS) -> None:
         """Wait until every list handed over so far is written (or ``seconds``)."""

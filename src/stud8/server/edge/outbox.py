@@ -26,6 +26,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from stud8.server.tasks import cancel_and_wait
+
 __all__ = ["AsgiOutbox", "Flusher", "FrameOutbox", "Outbox", "WriteTexts"]
 
 log = logging.getLogger("stud8.server")
@@ -185,6 +187,5 @@ class AsgiOutbox:
             self._drop()
 
     async def close(self) -> None:
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._task
+        with contextlib.suppress(Exception):
+            await cancel_and_wait(self._task)

@@ -39,7 +39,6 @@ list and the seat it holds are :class:`~stud8.server.table.waitlist.WaitingList`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import uuid
@@ -103,6 +102,7 @@ from stud8.server.table.state import (
 )
 from stud8.server.table.status import TableStatus
 from stud8.server.table.waitlist import WaitingList
+from stud8.server.tasks import cancel_and_wait
 from stud8.tools.bots.window import HandWindows
 
 __all__ = ["Table"]
@@ -213,9 +213,7 @@ class Table(TableSeating):
             self._start_timer = None
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)
         while not self._queue.empty():
             _, fut = self._queue.get_nowait()
             if fut is not None and not fut.done():

@@ -65,6 +65,7 @@ from stud8.server.table.tournament import (
     TournamentTable,
     UnseatOrder,
 )
+from stud8.server.tasks import cancel_and_wait
 from stud8.server.tournaments.info import buy_in_text, roman, tournament_info
 from stud8.tournament.director import Director, DirectorError, Phase
 from stud8.tournament.events import (
@@ -248,9 +249,7 @@ class TournamentRunner:
             self._timer = None
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)
             if self.director.phase is Phase.RUNNING and not self.over:
                 with contextlib.suppress(Exception):  # the clock stops now, not a beat ago
                     await asyncio.wait_for(self._beat(), 5)
