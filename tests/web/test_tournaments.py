@@ -39,6 +39,7 @@ from .roomkit import (
     state,
     wait_state,
 )
+from .test_hand_names import RECORD_BUSTS, busts_shown, check_hand_names
 
 OPERATOR = "oper"
 BANK = 1000
@@ -263,6 +264,7 @@ def test_a_sit_and_go_from_the_lobby_to_the_last_place(stage: Stage, tmp_path: P
     bob.click("button.take-seat")
     for page in (ann, bob):
         wait_state(page, "s.tournament && s.tournament.phase === 'running' && s.mySeat !== null")
+        page.evaluate(RECORD_BUSTS)
     info = tournament_of(ann)
     assert info["players_left"] == 4 and info["prize_pool"] == 4 * BUY_IN
     strip = strip_text(ann)
@@ -301,6 +303,16 @@ def test_a_sit_and_go_from_the_lobby_to_the_last_place(stage: Stage, tmp_path: P
         assert f"You finished {place}{suffix}" in end, (name, end)
         if places[name]["prize"]:
             assert f"prize {places[name]['prize']}" in end, (name, end)
+    # the hand that busts a player stays on the table as it was played: he keeps his
+    # name on his seat and in the dealer's lines, and is said out after its showdown
+    # and results (his seat once read "Seat 3", his show "seat 3 shows", said after
+    # "bot2 is out of the tournament"); each page saw every player out go out
+    out = {e["player"] for e in detail["entrants"] if e["place"] is not None and e["place"] > 1}
+    assert out, detail["entrants"]
+    for page in (ann, bob):
+        busts = busts_shown(page, out)
+        for bust in busts:
+            check_hand_names(bust, bust["name"])
     screenshot(ann, "tournament-end-desktop")
     screenshot(bob, "tournament-end-phone")
     assert_within(bob, PHONE["width"])

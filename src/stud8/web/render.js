@@ -58,12 +58,19 @@ function namesHTML(state, hs, seat) {
 }
 
 function seatHTML(state, seat, opts) {
-  const s = state.seats[seat];
   const hand = state.hand;
-  const hs = hand ? hand.seats[seat] : null;
+  let s = state.seats[seat];
+  let hs = hand ? hand.seats[seat] : null;
+  // the hand on the table keeps its players: one who left at its end (busted, stood
+  // up) keeps his name on its cards; a player who sits in his seat meanwhile takes
+  // it once the showdown is over (no cards of the hand he did not play)
+  if (s && hs && hs.player && s.player !== hs.player) {
+    if (showdownDone(hand)) hs = null;
+    else s = undefined;
+  }
   if (!s && !hs) return emptySeatHTML(state, seat);
-  const mine = seat === state.mySeat;
-  const name = s ? s.player : `Seat ${seat}`;
+  const mine = !!s && seat === state.mySeat;
+  const name = s ? s.player : hs.player || `Seat ${seat}`;
   const stack = hs && !(hand.finished && s) ? hs.stack : s.chips; // top-ups come between hands
   const toAct = hand && !hand.over && hand.to_act === seat;
   const done = hand && showdownDone(hand);
@@ -76,7 +83,7 @@ function seatHTML(state, seat, opts) {
   if (s && (s.sitting_out || s.leaving)) classes.push("away");
   const badges = [];
   if (hand && hand.bring_in_seat === seat && hand.street === 3) badges.push(`<span class="badge bring-in" title="bring-in">B</span>`);
-  if (s && s.bot) badges.push(`<span class="badge bot" title="a bot">bot</span>`);
+  if (s ? s.bot : hs.bot) badges.push(`<span class="badge bot" title="a bot">bot</span>`);
   if (s && !s.connected) badges.push(`<span class="badge away">offline</span>`);
   if (s && s.leaving) badges.push(`<span class="badge away">leaving</span>`);
   else if (s && s.sitting_out) badges.push(`<span class="badge away">sitting out</span>`);

@@ -34,11 +34,16 @@ function newHand(id) {
   return {
     id, street: 0, pot: 0, to_act: null, bring_in_seat: null, community: null, seats: {},
     awards: [], rake: 0, showdown: [], revealed: 0, over: false, finished: false, cancelled: false,
+    told: false, after: [], // its lines all said; the seating lines waiting for them (noteSeating)
   };
 }
 
-function newHandSeat(stack) {
-  return { stack, bet: 0, contributed: 0, folded: false, all_in: false, up: [], down: [],
+// `player` and `bot`: who plays the seat in this hand (the seating as the hand was
+// dealt), kept with the hand: a player who leaves at its end keeps his name on its
+// cards and in its lines until the next hand clears them
+function newHandSeat(stack, seated) {
+  return { stack, player: seated ? seated.player : null, bot: !!(seated && seated.bot),
+    bet: 0, contributed: 0, folded: false, all_in: false, up: [], down: [],
     shown: null, low: null, showIndex: -1, muck: false, timedOut: null };
 }
 
@@ -48,7 +53,45 @@ export function note(state, text) {
   if (state.log.length > 200) state.log.shift();
 }
 
+/** Whether the hand on the table is over but has not said all its lines yet: its
+ * hands are turned over one at a time after its end, and its results said after
+ * them (table.js), while the seating may already have changed (a player busted or
+ * stood up at the hand's end). */
+export function handTelling(state) {
+  const hand = state.hand;
+  return !!hand && hand.over && !hand.told;
+}
+
+/** A line about the seating (who sits, leaves, tops up, is moved): said after the
+ * lines of the hand it follows, so a bust-out never reads before the showdown that
+ * caused it. */
+export function noteSeating(state, text) {
+  if (!text) return;
+  if (handTelling(state)) (state.hand.after = state.hand.after || []).push(text);
+  else note(state, text);
+}
+
+/** The hand on the table has said its last line (its shows and results): the
+ * seating lines that waited for it follow. */
+export function handTold(state) {
+  const hand = state.hand;
+  if (!hand || hand.told) return;
+  hand.told = true;
+  for (const line of (hand.after || []).splice(0)) note(state, line);
+}
+
+/** The name of whoever plays in `seat`: the hand's player while a hand is on the
+ * table (he may have left at its end: his cards and lines still name him), else
+ * the seat's, else "seat N". */
 export function who(state, seat) {
+  const hs = state.hand && state.hand.seats[seat];
+  if (hs && hs.player) return hs.player;
+  const s = state.seats[seat];
+  return s ? s.player : `seat ${seat}`;
+}
+
+/** The name of whoever sits in `seat` now (not the hand's: a top-up is the seat's). */
+function seated(state, seat) {
   const s = state.seats[seat];
   return s ? s.player : `seat ${seat}`;
 }
@@ -69,6 +112,7 @@ export function applySnapshot(state, snap, v) {
   state.mySeat = snap.viewer_seat ?? seatOf(state, state.player);
   state.turn = null;
   state.timer = null;
+  handTold(state); // the hand shown before is gone: what waited for it is said
   state.hand = null;
   state.notice = null;
   if (Array.isArray(snap.waiting_list)) state.waiting = [...snap.waiting_list];
@@ -80,7 +124,8 @@ export function applySnapshot(state, snap, v) {
       community: h.community_card, over: h.is_over });
     for (const s of h.seats) {
       hand.seats[s.seat] = {
-        ...newHandSeat(s.stack),
+        // nobody leaves a hand in play: its players are the table's seats
+        ...newHandSeat(s.stack, state.seats[s.seat]),
         bet: s.bet, contributed: s.contributed || 0, folded: s.folded, all_in: s.all_in,
         up: [...s.up_cards], down: [...s.down_cards],
       };
@@ -151,8 +196,9 @@ function sayPots(state, hand) {
 
 const HANDLERS = {
   hand_start(state, ev) {
+    handTold(state);
     const h = newHand(ev.hand_id);
-    for (const [seat, chips] of ev.stacks) h.seats[seat] = newHandSeat(chips);
+    for (const [seat, chips] of ev.stacks) h.seats[seat] = newHandSeat(chips, state.seats[seat]);
     state.hand = h;
     state.turn = null;
     state.timer = null;
@@ -251,16 +297,16 @@ const HANDLERS = {
     if (ev.player === state.player) state.mySeat = ev.seat;
     if (state.offer && (state.offer.seat === ev.seat || state.offer.player === ev.player)) state.offer = null;
     state.waiting = state.waiting.filter((n) => n !== ev.player);
-    note(state, `${ev.player} sits in seat ${ev.seat} with ${ev.chips}`);
+    noteSeating(state, `${ev.player} sits in seat ${ev.seat} with ${ev.chips}`);
   },
   leave(state, ev) {
     delete state.seats[ev.seat];
     if (ev.seat === state.mySeat) state.mySeat = null;
-    note(state, leaveText(ev));
+    noteSeating(state, leaveText(ev));
   },
   top_up(state, ev) {
     if (state.seats[ev.seat]) state.seats[ev.seat].chips = ev.chips;
-    note(state, `${who(state, ev.seat)} tops up ${ev.amount} to ${ev.chips}`);
+    noteSeating(state, `${seated(state, ev.seat)} tops up ${ev.amount} to ${ev.chips}`);
   },
   sit_out(state, ev) {
     const s = state.seats[ev.seat];
@@ -278,7 +324,7 @@ const HANDLERS = {
   },
   seat_offered(state, ev) {
     setOffer(state, ev);
-    note(state, `Seat ${ev.seat} is held for ${ev.player} (${ev.seconds} s)`);
+    noteSeating(state, `Seat ${ev.seat} is held for ${ev.player} (${ev.seconds} s)`);
   },
 };
 

@@ -3,7 +3,7 @@
 import { $, esc, session, prefs, showBanner, toast, announce } from "./util.js";
 import { go } from "./nav.js";
 import { TableSocket } from "./socket.js";
-import { emptyTable, applySnapshot, applyEvent, applyTurn, maxSeats, note } from "./store.js";
+import { emptyTable, applySnapshot, applyEvent, applyTurn, maxSeats, note, noteSeating, handTold } from "./store.js";
 import { tableHTML } from "./render.js";
 import { actionBarHTML, barKey, barMode, bindActionBar, preActionChoice } from "./actions.js";
 import { controlsHTML, offerHTML, bindControls, DIALOG_HTML, secondsLeft } from "./controls.js";
@@ -159,7 +159,7 @@ export function tableView(app, tableId, query) {
     if (["sit", "top_up", "leave"].includes(ev.k) && (ev.seat === mine || ev.player === state.player)) refreshBank();
     if (ev.k === "chat") chat.add(ev);
     else if (ev.k === "hand_finish") history.handFinished();
-    else if (ev.k === "moved") note(state, tour.onMoved(state, ev, follow));
+    else if (ev.k === "moved") noteSeating(state, tour.onMoved(state, ev, follow));
     else if (ev.k === "leave" && ev.seat === mine && ev.reason === "busted") tour.lookUpMyEntry(state, follow).then(schedule);
     else if (ev.k === "leave" && ev.seat === mine && !state.tournament) toast(myLeaveText(ev));
     else if (ev.k === "tournament" && ev.notice && ev.phase !== "finished") announce(ev.notice);
@@ -232,6 +232,12 @@ export function tableView(app, tableId, query) {
       const text = resultsText(state);
       for (const line of text.split("; ")) note(state, line);
       announce(text);
+      drawLog();
+    }
+    // the hand has said all it says (its hands turned over, its results): the seating
+    // lines that came meanwhile (a bust-out, a player stood up) follow it
+    if (hand && showdownDone(hand) && (hand.announced || !hand.awards.length) && !hand.told) {
+      handTold(state);
       drawLog();
     }
     tick();
