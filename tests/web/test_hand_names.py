@@ -158,9 +158,20 @@ def test_the_store_keeps_the_hand_s_names_and_says_the_seating_after_it(stage: S
     said = page.evaluate(
         """async () => {
           const st = await import('/store.js');
+          const { tableHTML } = await import('/render.js');
           const s = st.emptyTable('t');
           let v = 0;
           const ev = (d) => st.applyEvent(s, d, ++v);
+          // seat 3 as the table draws it: the name on its plate, its badges, its cards
+          const seat3 = () => {
+            const box = document.createElement('div');
+            box.innerHTML = tableHTML(s, {});
+            const el = box.querySelector('.seat[data-seat="3"]');
+            const name = el.querySelector('.plate .name');
+            return { name: name ? name.textContent : el.textContent.trim(),
+                     badges: [...el.querySelectorAll('.badge')].map((b) => b.textContent),
+                     cards: el.querySelectorAll('svg.card').length };
+          };
           ev({ k: 'sit', seat: 1, player: 'ann', chips: 300, bot: false });
           ev({ k: 'sit', seat: 3, player: 'bot2', chips: 50, bot: true });
           ev({ k: 'hand_start', hand_id: 'h1', stacks: [[1, 300], [3, 50]] });
@@ -171,20 +182,30 @@ def test_the_store_keeps_the_hand_s_names_and_says_the_seating_after_it(stage: S
           ev({ k: 'award', seat: 1, pot: 0, half: 'whole', amount: 100 });
           ev({ k: 'end', stacks: [[1, 350], [3, 0]] });
           ev({ k: 'hand_finish', hand_id: 'h1', cancelled: false });
+          s.hand.revealed = 1;  // the page has turned bot2's hand over, not ann's yet
           ev({ k: 'leave', seat: 3, player: 'bot2', chips: 0, reason: 'busted' });
+          const busted = seat3();
           ev({ k: 'sit', seat: 3, player: 'cat', chips: 200, bot: false });
           ev({ k: 'top_up', seat: 3, amount: 100, chips: 300 });
           const during = { log: [...s.log], who: st.who(s, 3), telling: st.handTelling(s),
-                           bot: s.hand.seats[3].bot };
+                           seat: seat3() };
           s.hand.revealed = 2;  // the page turned both hands over and said the results
+          const shownDown = seat3();
           st.handTold(s);
           const told = { log: [...s.log], telling: st.handTelling(s) };
           ev({ k: 'hand_start', hand_id: 'h2', stacks: [[1, 350], [3, 300]] });
-          return { during, told, next: st.who(s, 3), last: s.log[s.log.length - 1] };
+          return { busted, during, shownDown, told, next: st.who(s, 3),
+                   last: s.log[s.log.length - 1] };
         }"""
     )
     during, told = said["during"], said["told"]
-    assert during["who"] == "bot2" and during["telling"] and during["bot"]
+    # out of the tournament, bot2 keeps his seat's plate, badges and cards on the table
+    assert said["busted"] == {"name": "bot2", "badges": ["bot", "all in"], "cards": 7}
+    # cat sits there during the showdown: the plate stays the hand's until it is over
+    assert during["who"] == "bot2" and during["telling"], during
+    assert during["seat"] == said["busted"], during
+    # then the seat is cat's, without the cards of the hand she did not play
+    assert said["shownDown"] == {"name": "cat", "badges": [], "cards": 0}
     assert not any("bot2 is out" in line or "cat" in line for line in during["log"]), during
     assert told["log"][len(during["log"]) :] == [
         "bot2 is out of the tournament",
