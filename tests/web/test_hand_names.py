@@ -144,6 +144,15 @@ def test_a_player_who_leaves_at_the_hand_s_end_keeps_his_name_on_it(stage: Stage
     screenshot(ann, "left-at-hand-end-desktop")
     screenshot(bob, "left-at-hand-end-phone")
     screenshot(carol, "left-at-hand-end-reloaded")
+    # carol reloads again now: the table's snapshot has no hand once it is finished, so
+    # no cards are drawn without a name (a seat with cards names its player)
+    carol.reload()
+    wait_state(carol, "s.seq !== null && !s.seats[2]")
+    named = carol.evaluate(
+        "() => [...document.querySelectorAll('.seat')].filter((el) => el.querySelector('.cards'))"
+        ".map((el) => el.querySelector('.plate .name').textContent)"
+    )
+    assert not [n for n in named if re.fullmatch(r"Seat \d+", n)], named
     assert players.room.audit()
     assert players.console.errors == [], players.console.errors
 
