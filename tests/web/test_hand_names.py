@@ -58,7 +58,10 @@ RECORD_BUSTS = (
     for (const line of s.log) {
       const out = line.match(/^(.+) is out of the tournament$/);
       if (!out || window.__busts.some((b) => b.name === out[1])) continue;
-      window.__busts.push({ name: out[1], ...shown() });
+      // within: said while his hand was on the table (a page too slow to turn the
+      // hands over before the next deal says it as that deal clears the table)
+      const seen = shown();
+      window.__busts.push({ name: out[1], within: seen.log.includes(line), ...seen });
     }
   }).observe(document.querySelector('#log'), { childList: true, subtree: true });
 }"""
