@@ -17,6 +17,17 @@ one process, so one clock).
 Every player also keeps the chips ledger of his table as he saw it (buy-ins,
 top-ups, cash-outs, rake; and each hand's stacks before and after), so the
 conservation of chips can be checked from what the clients saw.
+
+The websocket client is ``picows`` (``_picows_link.py``: frames parsed in C, each
+message handed to the player from the loop's read callback) when it is installed,
+else the ``websockets`` library (a reader task per player, its frames parsed in
+Python); ``PoolConfig.client`` chooses. Either way a player handles a message in
+one plain call (``Player.receive``), acts on his turn in the same call (or a timer's
+callback, with a delay), and writes without awaiting: the clients' CPU per action
+is what decides whether two cores' worth of clients can saturate the server. Only
+the messages the player uses are decoded: events he ignores (cards dealt, streets,
+antes, shows, awards...) and acks are recognised by their first bytes, which the
+server writes in a fixed order (``{"t":"event","v":N,"d":{"k":"deal"...``).
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+import importlib.util
 import json
 import random
 import time
@@ -33,7 +45,7 @@ from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from multiprocessing.sharedctypes import Synchronized
 from multiprocessing.synchronize import Event as MPEvent
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import websockets
@@ -52,6 +64,65 @@ WEIGHTS = {
 PASSWORD = "bench-pass-1"
 RATE_LIMITED = "rate limit"  # the start of the server's reason for such a reject
 RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.5)  # seconds before each retry, the last on
+CLIENTS = ("picows", "websockets")
+# events a player reads nothing from (he needs the actions for the latency; sit,
+# top_up, leave, hand_start, rake and end for his ledger; timeout and hand_finish
+# for his turn; a timer only when it is a time bank's): not decoded
+IGNORED_EVENTS = frozenset(
+    {
+        "ante",
+        "street",
+        "deal",
+        "first_to_act",
+        "community",
+        "uncalled",
+        "show",
+        "muck",
+        "award",
+        "sit_out",
+        "come_back",
+        "disconnected",
+        "reconnected",
+        "waiting_list",
+        "seat_offered",
+    }
+)
+EVENT_HEAD = '{"t":"event","v":'
+KIND_HEAD = '"d":{"k":"'
+ACK_HEAD = '{"t":"ack",'
+TIME_BANK = '"time_bank"'  # the one phase of a timer a player counts
+
+
+def default_client() -> str:
+    """picows when it is installed, else websockets."""
+    return "picows" if importlib.util.find_spec("picows") is not None else "websockets"
+
+
+def ignored(raw: str) -> bool:
+    """Whether ``raw`` is an ack, an event of a kind in IGNORED_EVENTS or a turn
+    clock's ``timer`` other than a time bank's, told by its first bytes (the server
+    writes ``t``, ``v``, ``d`` and ``d``'s ``k`` first; a message written otherwise
+    is decoded, never skipped).
+
+    >>> ignored('{"t":"event","v":12,"d":{"k":"deal","seat":1}}')
+    True
+    >>> ignored('{"t":"event","v":12,"d":{"k":"call","seat":1}}')
+    False
+    >>> ignored('{"t":"event","v":9,"d":{"k":"timer","seat":2,"phase":"action"}}')
+    True
+    >>> ignored('{"t":"event","v":9,"d":{"k":"timer","seat":2,"phase":"time_bank"}}')
+    False
+    >>> ignored('{"t":"ack","d":{"id":"a1"}}'), ignored('{"d":{"k":"deal"},"t":"event"}')
+    (True, False)
+    """
+    if raw.startswith(EVENT_HEAD):
+        comma = raw.find(",", 17)
+        if comma > 0 and raw.startswith(KIND_HEAD, comma + 1):
+            start = comma + 11
+            kind = raw[start : raw.find('"', start)]
+            return kind in IGNORED_EVENTS or (kind == "timer" and TIME_BANK not in raw)
+        return False
+    return raw.startswith(ACK_HEAD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +140,7 @@ class PoolConfig:
     # the nodes of a room on several nodes: the players of a table connect to them in
     # turn (seat 1 to the first, ...), as a load balancer would spread them
     ports: tuple[int, ...] = ()
+    client: str = "websockets"  # one of CLIENTS
 
 
 @dataclass(slots=True)
@@ -131,6 +203,61 @@ class Ledger:
             self._start = None
 
 
+class Link(Protocol):
+    """A player's websocket, whichever library runs it: ``send`` writes at once
+    (or queues the write) and never waits."""
+
+    def send(self, text: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+    def describe(self) -> str: ...
+
+
+class WebsocketsLink:
+    """A connection of the ``websockets`` library, read by a task of its own."""
+
+    def __init__(self, ws: ClientConnection, pool: Pool) -> None:
+        self.ws = ws
+        self.pool = pool
+
+    def send(self, text: str) -> None:
+        self.pool.spawn(self._send(text))
+
+    async def _send(self, text: str) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.ws.send(text)
+
+    async def close(self) -> None:
+        await asyncio.wait_for(self.ws.close(), 5)
+
+    def describe(self) -> str:
+        ws = self.ws
+        socket = f"socket {ws.state.name.lower()}"
+        if ws.local_address is not None:
+            socket += f" from port {ws.local_address[1]}"
+        return socket
+
+    async def read(self, player: Player) -> None:
+        """Hand the messages to ``player`` until he has left (or the connection ends)."""
+        ws = self.ws
+        receive = player.receive
+        perf = time.monotonic
+        try:
+            async for raw in ws:
+                receive(raw if isinstance(raw, str) else raw.decode(), perf())
+                if player.left:
+                    break
+            if not player.left:
+                player.closed(f"the connection closed ({ws.close_code} {ws.close_reason!r})")
+        except asyncio.CancelledError:
+            player.closed("cancelled")
+            raise
+        except BaseException as exc:
+            player.closed(f"{type(exc).__name__}: {exc} (close code {ws.close_code})")
+            raise
+
+
 class Player:
     def __init__(
         self,
@@ -149,7 +276,7 @@ class Player:
         self.pool = pool
         self.rng = rng
         self.counts_hands = counts_hands
-        self.ws: ClientConnection | None = None
+        self.link: Link | None = None
         self.ledger = Ledger()
         self.chips = 0
         self.seated = asyncio.Event()
@@ -157,7 +284,9 @@ class Player:
         # (a database read); the welcome comes once it has, and not before
         self.welcomed = asyncio.Event()
         self.gone = asyncio.Event()
+        self.left = False  # gone is set: he has left, or his connection has ended
         self.received = 0  # messages read, and how the reader ended (if it has)
+        self.decoded = 0  # messages read that were not ignored()
         self.ended: str | None = None
         self.last_action_v = -1
         self.acting = False
@@ -172,80 +301,86 @@ class Player:
         self.ids += 1
         return f"{prefix}{self.ids}"
 
-    async def send(self, t: str, d: dict[str, Any]) -> None:
-        assert self.ws is not None
-        await self.ws.send(json.dumps({"t": t, "d": d}, separators=(",", ":")))
+    def send(self, t: str, d: dict[str, Any]) -> None:
+        assert self.link is not None
+        self.link.send(json.dumps({"t": t, "d": d}, separators=(",", ":")))
 
-    async def run(self) -> None:
-        """Read messages until the player has left (or the connection ends)."""
-        ws = self.ws
-        assert ws is not None
-        pool = self.pool
-        perf = time.monotonic
-        loads = json.loads
+    def _gone(self) -> None:
+        self.left = True
+        self.gone.set()
+
+    def closed(self, how: str) -> None:
+        """His connection has ended (``how``), or his reader has stopped."""
+        if self.ended is None:
+            self.ended = "done: he left the table" if self.left else how
+        self._gone()
+
+    def receive(self, raw: str, now: float) -> None:
+        """Handle one message read at ``now`` (nothing once he has left)."""
+        if self.left:
+            return
+        self.received += 1
+        if ignored(raw):
+            return
+        self.decoded += 1
         try:
-            async for raw in ws:
-                now = perf()
-                self.received += 1
-                msg = loads(raw)
-                t = msg["t"]
-                if t == "event":
-                    self._event(msg["v"], msg["d"], now)
-                    if self.gone.is_set():
-                        break
-                elif t == "welcome":
-                    self.welcomed.set()
-                elif t == "turn":
-                    if msg["v"] >= self.last_action_v and not self.acting and not self.leaving_done:
-                        self.acting = True
-                        self.retries = 0
-                        self.turn = (msg["v"], msg["d"]["legal"])
-                        pool.spawn(self._act(msg["v"], msg["d"]["legal"]))
-                elif t == "reject":
-                    pool.rejects += 1
-                    rid = msg["d"].get("id") or ""
-                    if rid.startswith("a"):
-                        self.sent_at = None
-                        reason = str(msg["d"].get("reason") or "")
-                        if reason.startswith(RATE_LIMITED) and self.turn is not None:
-                            pool.rate_limited += 1
-                            delay = RETRY_DELAYS[min(self.retries, len(RETRY_DELAYS) - 1)]
-                            self.retries += 1
-                            pool.spawn(self._act(*self.turn, retry_after=delay))
-                        else:
-                            pool.act_rejects += 1
-                            self.acting = False
-                            self.turn = None
-                    elif rid.startswith("s"):
-                        pool.errors.append(f"{self.name} could not sit: {msg['d']['reason']}")
-                        self.seated.set()
-                    elif not rid.startswith("u"):
-                        pool.errors.append(f"{self.name}: reject {msg['d']}")
-            if self.gone.is_set():
-                self.ended = "done: he left the table"
-            else:
-                self.ended = f"the connection closed ({ws.close_code} {ws.close_reason!r})"
-        except asyncio.CancelledError:
-            self.ended = "cancelled"
-            raise
-        except BaseException as exc:
-            self.ended = f"{type(exc).__name__}: {exc} (close code {ws.close_code})"
-            raise
-        finally:
-            self.gone.set()
+            self._message(json.loads(raw), now)
+        except Exception as exc:
+            # a message the player cannot handle: the run is wrong, and says so
+            self.pool.errors.append(f"{self.name}: {type(exc).__name__}: {exc} in {raw[:200]}")
+            self.closed(f"{type(exc).__name__}: {exc}")
+
+    def _message(self, msg: dict[str, Any], now: float) -> None:
+        pool = self.pool
+        t = msg["t"]
+        if t == "event":
+            self._event(msg["v"], msg["d"], now)
+        elif t == "welcome":
+            self.welcomed.set()
+        elif t == "turn":
+            if msg["v"] >= self.last_action_v and not self.acting:
+                legal = msg["d"]["legal"]
+                self.acting = True
+                self.retries = 0
+                self.turn = (msg["v"], legal)
+                config = pool.config
+                if config.max_delay > 0:
+                    delay = self.rng.uniform(config.min_delay, config.max_delay)
+                    pool.loop.call_later(delay, self._act, msg["v"], legal, False)
+                else:
+                    self._act(msg["v"], legal, False)
+        elif t == "reject":
+            pool.rejects += 1
+            rid = msg["d"].get("id") or ""
+            if rid.startswith("a"):
+                self.sent_at = None
+                reason = str(msg["d"].get("reason") or "")
+                if reason.startswith(RATE_LIMITED) and self.turn is not None:
+                    pool.rate_limited += 1
+                    delay = RETRY_DELAYS[min(self.retries, len(RETRY_DELAYS) - 1)]
+                    self.retries += 1
+                    pool.loop.call_later(delay, self._act, *self.turn, True)
+                else:
+                    pool.act_rejects += 1
+                    self.acting = False
+                    self.turn = None
+            elif rid.startswith("l") and str(msg["d"].get("reason") or "").startswith(RATE_LIMITED):
+                # his leave came right after his action: ask again in a moment
+                pool.rate_limited += 1
+                delay = RETRY_DELAYS[min(self.retries, len(RETRY_DELAYS) - 1)]
+                self.retries += 1
+                pool.loop.call_later(delay, self._leave)
+            elif rid.startswith("s"):
+                pool.errors.append(f"{self.name} could not sit: {msg['d']['reason']}")
+                self.seated.set()
+            elif not rid.startswith("u"):
+                pool.errors.append(f"{self.name}: reject {msg['d']}")
 
     def state(self) -> str:
         """Where this player's connection is, for an error message."""
-        ws = self.ws
-        socket = "not connected" if ws is None else f"socket {ws.state.name.lower()}"
-        if ws is not None and ws.local_address is not None:
-            socket += f" from port {ws.local_address[1]}"
-        reader = self.ended or ("reading" if not self.gone.is_set() else "gone")
+        socket = "not connected" if self.link is None else self.link.describe()
+        reader = self.ended or ("reading" if not self.left else "gone")
         return f"{self.name}: {socket}, {self.received} messages read, reader {reader}"
-
-    @property
-    def leaving_done(self) -> bool:
-        return self.gone.is_set()
 
     def _event(self, v: int, d: dict[str, Any], now: float) -> None:
         pool, stats = self.pool, self.stats
@@ -285,51 +420,51 @@ class Player:
                 stats.hands += 1
             if not self.leaving and self.chips < self.pool.config.buy_in // 2:
                 amount = self.pool.config.buy_in - self.chips
-                pool.spawn(self.send("top_up", {"amount": amount, "id": self._next_id("u")}))
+                self.send("top_up", {"amount": amount, "id": self._next_id("u")})
         elif k == "sit" and d["player"] == self.name:
             self.chips = d["chips"]
             self.seated.set()
         elif k == "top_up" and d["seat"] == self.seat:
             self.chips = d["chips"]
         elif k == "leave" and d["player"] == self.name:
-            self.gone.set()
+            self._gone()
 
-    async def _act(
-        self, v: int, legal: list[dict[str, Any]], retry_after: float | None = None
-    ) -> None:
-        """Act on the turn numbered ``v`` (again, ``retry_after`` seconds after the
-        server's rate limit refused the action)."""
-        config = self.pool.config
-        try:
-            if retry_after is not None:
-                await asyncio.sleep(retry_after)
-                if self.turn is None or self.turn[0] != v:
-                    return  # the turn is over (or another one's task acts on it)
-            elif config.max_delay > 0:
-                await asyncio.sleep(self.rng.uniform(config.min_delay, config.max_delay))
-            if self.last_action_v > v or self.gone.is_set():
-                self.acting = False  # stale: something happened meanwhile
-                self.turn = None
-                return
-            kinds = [a for a in legal if a["kind"] in WEIGHTS]
-            if any(a["kind"] == "check" for a in kinds):
-                kinds = [a for a in kinds if a["kind"] != "fold"]
-            choice = self.rng.choices(kinds, [WEIGHTS[a["kind"]] for a in kinds])[0]
-            d: dict[str, Any] = {"kind": choice["kind"], "id": self._next_id("a")}
-            if choice["kind"] in ("complete", "bet", "raise"):
-                d["amount"] = choice["min_to"]
-            self.sent_at = time.monotonic()
-            self.pool.actions += 1
-            await self.send("act", d)
-        except websockets.ConnectionClosed:
-            self.acting = False
+    def _leave(self) -> None:
+        """Stand up and leave the table (once the window is over)."""
+        self.leaving = True
+        if not self.left and not self.pool.closing:
+            self.send("leave", {"id": self._next_id("l")})
+
+    def _act(self, v: int, legal: list[dict[str, Any]], retry: bool) -> None:
+        """Act on the turn numbered ``v`` (again, when ``retry``: the server's rate
+        limit refused the action a moment ago)."""
+        if self.pool.closing:
+            return
+        if retry and (self.turn is None or self.turn[0] != v):
+            return  # the turn is over (or another call acts on it)
+        if self.last_action_v > v or self.left:
+            self.acting = False  # stale: something happened meanwhile
+            self.turn = None
+            return
+        kinds = [a for a in legal if a["kind"] in WEIGHTS]
+        if any(a["kind"] == "check" for a in kinds):
+            kinds = [a for a in kinds if a["kind"] != "fold"]
+        choice = self.rng.choices(kinds, [WEIGHTS[a["kind"]] for a in kinds])[0]
+        d: dict[str, Any] = {"kind": choice["kind"], "id": self._next_id("a")}
+        if choice["kind"] in ("complete", "bet", "raise"):
+            d["amount"] = choice["min_to"]
+        self.sent_at = time.monotonic()
+        self.pool.actions += 1
+        self.send("act", d)
 
 
 class Pool:
     def __init__(self, config: PoolConfig) -> None:
         self.config = config
+        self.loop = asyncio.get_running_loop()
         self.window = (float("inf"), float("inf"))
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False  # the run is over: timers' actions do nothing
         self.actions = 0
         self.rejects = 0
         self.act_rejects = 0
@@ -446,20 +581,33 @@ async def run_pool(
             )
         )
 
+    readers: list[asyncio.Task[None]] = []
+
     async def connect(p: Player) -> None:
         ports = config.ports or (config.port,)
         port = ports[(p.seat - 1) % len(ports)]
         url = f"ws://127.0.0.1:{port}/ws/v1/tables/{p.stats.table_id}?token={p.token}"
-        p.ws = await websockets.connect(
+        if config.client == "picows":
+            from _picows_link import connect as picows_connect
+
+            p.link = await picows_connect(url, p.receive, p.closed)
+            return
+        ws = await websockets.connect(
             url,
             compression="deflate" if config.deflate else None,
             proxy=None,  # loopback only, whatever the environment says
             open_timeout=60,
             max_size=2**20,
         )
+        link = WebsocketsLink(ws, pool)
+        p.link = link
+        readers.append(asyncio.ensure_future(link.read(p)))
 
+    if config.client not in CLIENTS:
+        raise ValueError(f"client {config.client!r}: not one of {', '.join(CLIENTS)}")
+    if config.deflate and config.client != "websockets":
+        raise ValueError("compression (deflate) needs the websockets client")
     await _bounded(50, [functools.partial(connect, p) for p in players])
-    readers = [asyncio.ensure_future(p.run()) for p in players]
     stop_probe = asyncio.Event()
     probe = asyncio.ensure_future(_lag_probe(pool, stop_probe))
     try:
@@ -467,7 +615,7 @@ async def run_pool(
         # every sit as an event (not inside a snapshot), so the chip count balances
         await _all_told(players, "welcomed", 300)
         for p in players:
-            await p.send("sit", {"seat": p.seat, "amount": config.buy_in, "id": p._next_id("s")})
+            p.send("sit", {"seat": p.seat, "amount": config.buy_in, "id": p._next_id("s")})
         await _all_told(players, "seated", 300)
         # the set-up's objects are not the garbage collector's to walk again and again
         gc.collect()
@@ -476,13 +624,16 @@ async def run_pool(
         while not go.is_set():
             await asyncio.sleep(0.02)
         pool.window = (t0.value, t_end.value)
+        await asyncio.sleep(max(0.0, t0.value - time.monotonic()))
         pool.lags.clear()
+        read0 = sum(p.received for p in players)
+        decoded0 = sum(p.decoded for p in players)
         await asyncio.sleep(max(0.0, t_end.value - time.monotonic()))
         lags = list(pool.lags)
+        read_in_window = sum(p.received for p in players) - read0
+        decoded_in_window = sum(p.decoded for p in players) - decoded0
         for p in players:
-            p.leaving = True
-            with contextlib.suppress(websockets.ConnectionClosed):
-                await p.send("leave", {"id": p._next_id("l")})
+            p._leave()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(
                 asyncio.gather(*(p.gone.wait() for p in players)), config.leave_seconds
@@ -490,10 +641,11 @@ async def run_pool(
         not_left = sum(1 for p in players if not p.gone.is_set())
     finally:
         stop_probe.set()
+        pool.closing = True
         for p in players:
-            if p.ws is not None:
+            if p.link is not None:
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(p.ws.close(), 5)
+                    await p.link.close()
         for task in [*readers, probe, *pool.tasks]:
             task.cancel()
         await asyncio.gather(*readers, probe, *pool.tasks, return_exceptions=True)
@@ -527,6 +679,9 @@ async def run_pool(
         "ledgers": ledgers,
         "lags": lags,
         "cpu": time.process_time(),
+        "client": config.client,
+        "messages": read_in_window,  # websocket messages read in the window
+        "decoded": decoded_in_window,  # of which decoded (JSON), not ignored()
     }
 
 

@@ -66,7 +66,7 @@ from websockets.sync.client import connect as ws_connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _room_clients import PASSWORD, PoolConfig, pool_main
+from _room_clients import CLIENTS, PASSWORD, PoolConfig, default_client, pool_main
 
 OPERATOR = "benchop"
 SEATS = 8
@@ -479,7 +479,19 @@ def main(argv: list[str] | None = None) -> int:
         help="the tables' pause between hands (the server's default; 0 with --instant)",
     )
     parser.add_argument("--workers", type=int, default=1, help="client processes (1)")
-    parser.add_argument("--deflate", action="store_true", help="permessage-deflate on")
+    parser.add_argument(
+        "--deflate",
+        action="store_true",
+        help="permessage-deflate on (the websockets client: picows does not compress)",
+    )
+    parser.add_argument(
+        "--client",
+        choices=CLIENTS,
+        default=None,
+        help="the players' websocket library: picows (frames in C; pip install -e "
+        "'.[bench]') or websockets (pure Python, 3 to 4 times the clients' CPU); "
+        "default: picows if it is installed (and no --deflate), else websockets",
+    )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--sqlite",
@@ -538,6 +550,15 @@ def main(argv: list[str] | None = None) -> int:
     args.server_python = os.path.abspath(server_python)
     if args.profile is not None:
         args.profile = args.profile.resolve()
+    if args.client is None:
+        args.client = "websockets" if args.deflate else default_client()
+    if args.client == "picows":
+        if args.deflate:
+            parser.error("--deflate needs --client websockets (picows does not compress)")
+        try:
+            import picows  # noqa: F401
+        except ImportError:
+            parser.error("--client picows: picows is not installed (pip install -e '.[bench]')")
     if args.instant:
         args.min_delay = args.max_delay = 0.0
     between = (
@@ -680,7 +701,7 @@ def run(
     print(
         f"server pid {server.pid} on 127.0.0.1, database: {db.label}; "
         f"{len(tables)} tables of {SEATS}, {args.players} players ({mode}), "
-        f"{args.workers} client process(es)",
+        f"{args.workers} client process(es) on {args.client}",
         flush=True,
     )
     mode += f", {db.kind}"
@@ -702,6 +723,7 @@ def run(
             deflate=args.deflate,
             seed=args.seed * 1000 + w,
             ports=tuple(ports) if args.nodes else (),
+            client=args.client,
         )
         proc = ctx.Process(target=pool_main, args=(config, out, go, t0, t_end), daemon=True)
         proc.start()
@@ -877,6 +899,17 @@ def run(
         f"p50 {percentile(lags, 50):.1f} p99 {percentile(lags, 99):.1f} "
         f"max {lags[-1] if lags else float('nan'):.1f}"
     )
+    client_per_action = 1000 * client_cpu / measured if measured else float("nan")
+    messages = sum(r["messages"] for r in results)
+    decoded = sum(r["decoded"] for r in results)
+    print(
+        f"clients ({args.client}, {args.workers} process(es)): CPU per action "
+        f"{client_per_action:.3f} ms ({client_cpu:.2f} s over {measured} actions), "
+        f"{messages / measured if measured else float('nan'):.1f} websocket messages read "
+        f"per action ({100 * decoded / messages if messages else 0:.0f}% of them decoded, "
+        f"the rest told by their first bytes), "
+        f"{1e6 * client_cpu / messages if messages else float('nan'):.1f} us of CPU a message"
+    )
     print(
         f"server ping round trip (a watcher, 10/s), ms: p50 {percentile(pings, 50):.1f} "
         f"p99 {percentile(pings, 99):.1f} max {pings[-1] if pings else float('nan'):.1f}"
@@ -970,6 +1003,9 @@ def run(
         "audit_balanced": audit_ok,
         "chips_balanced": balanced,
         "client_cpu_s": finite(client_cpu, 2),
+        "client": args.client,
+        "client_cpu_ms_per_action": finite(client_per_action, 4),
+        "client_messages_per_action": finite(messages / measured if measured else math.nan, 1),
         "rate_limited": rate_limited,
         "time_banks": time_banks,
         "workers": args.workers,
