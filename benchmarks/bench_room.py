@@ -196,6 +196,19 @@ def main_thread_cpu(pid: int | None) -> float:
     return 0.0 if pid is None else _cpu_seconds(f"/proc/{pid}/task/{pid}/stat")
 
 
+def main_thread_waits(pid: int | None) -> float:
+    """Seconds a process's main thread has spent runnable but waiting for a CPU (the
+    scheduler's run queue, ``/proc/PID/task/PID/schedstat``): its share of the window
+    is the CPU it would have used had the machine's other jobs not held the cores."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+    except OSError:
+        return 0.0
+    return int(fields[1]) / 1e9 if len(fields) > 1 else 0.0
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -781,6 +794,7 @@ def run(
     # CPU of the server's), then the lobby's count of hands
     cpu0, wall0 = sum(proc_cpu(s.pid) for s in servers), time.monotonic()
     loop_cpu0 = sum(main_thread_cpu(s.pid) for s in servers)
+    loop_wait0 = sum(main_thread_waits(s.pid) for s in servers)
     system_cpu0 = sum(proc_system_cpu(s.pid) for s in servers)
     worker_cpu0 = [proc_cpu(w.pid) for w in workers]
     profiler: subprocess.Popen[bytes] | None = None
@@ -818,6 +832,7 @@ def run(
             )
     cpu1, wall1 = sum(proc_cpu(s.pid) for s in servers), time.monotonic()
     loop_cpu1 = sum(main_thread_cpu(s.pid) for s in servers)
+    loop_wait1 = sum(main_thread_waits(s.pid) for s in servers)
     system_cpu1 = sum(proc_system_cpu(s.pid) for s in servers)
     worker_cpu1 = [proc_cpu(w.pid) for w in workers]
     hands1 = hands_played(http)
@@ -946,12 +961,27 @@ def run(
             f"{BUSY_CORE:.0%} of a core): the load generator may be part of the limit"
         )
     loop_share = (loop_cpu1 - loop_cpu0) / window
-    if loop_share >= BUSY_CORE:
+    # the event loop's thread waiting in the run queue: runnable, no core free for it
+    loop_waits = (loop_wait1 - loop_wait0) / window / len(servers)
+    print(
+        f"server's event loop: on a CPU {loop_share / len(servers):.0%} of the window, "
+        f"runnable but waiting for one {loop_waits:.0%} (the machine's other jobs and "
+        f"the clients), idle {max(0.0, 1 - loop_share / len(servers) - loop_waits):.0%}"
+    )
+    if loop_share >= BUSY_CORE * len(servers):
         print(
             f"LIMIT: the server: its event loop's thread used {loop_share:.0%} of a core "
             f"(all its threads {server_share:.0%}), the busiest client process "
             f"{max(worker_cpu) / window:.0%}: {measured / window:.0f} actions a second is "
             "its saturation figure (on this machine, with its other jobs)"
+        )
+    elif loop_share / len(servers) + loop_waits >= BUSY_CORE and not any(busy_workers):
+        print(
+            f"LIMIT: the server's event loop, short of a CPU: it ran "
+            f"{loop_share / len(servers):.0%} of the window and waited for a core "
+            f"{loop_waits:.0%}, while no client process was saturated (the busiest "
+            f"{max(worker_cpu) / window:.0%}): the server is saturated on what this busy "
+            "machine gives it; its figure on a full core is higher"
         )
     elif not any(busy_workers) and max(load0, load1[0]) >= cores:
         print(
@@ -1022,6 +1052,8 @@ def run(
         "loop_cpu_ms_per_action": finite(loop_per_action, 4),
         "system_cpu_ms_per_action": finite(system_per_action, 4),
         "server_cpu_percent": finite(100 * server_share, 1),
+        "loop_cpu_percent": finite(100 * loop_share / len(servers), 1),
+        "loop_wait_percent": finite(100 * loop_waits, 1),
         "p50_ms": finite(percentile(latencies, 50), 2),
         "p90_ms": finite(percentile(latencies, 90), 2),
         "p99_ms": finite(p99, 2),
