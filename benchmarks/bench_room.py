@@ -25,13 +25,14 @@ The players' websocket client is picows (``pip install -e '.[bench]'``: frames
 parsed in C; the default when it is installed) or, with ``--client websockets`` (and
 for ``--deflate``), the websockets library, in pure Python. On this project's
 2-core machine (1,000 players, ``--instant``, SQLite, one client process, back to
-back, the machine busy with other jobs: load average 4 to 7) the clients' CPU per
-action went from 0.52 ms (websockets, before this client) to 0.16 ms with picows
-(3.3x; 5 us a message, 31 messages read an action of which 31% decoded), and 0.46
-ms with websockets: one client process now offers about three times the load the
-server can take (0.33 ms per action), so the server, not the clients, saturates;
-``--workers 2`` is no longer needed for that (``docs/architecture.md``, "The load
-generator").
+back, the machine busy with other jobs: load average 3.5 to 7) the clients' CPU per
+action went from 0.50 to 0.54 ms (websockets, before this client) to 0.16 ms with
+picows (3.1 to 3.3x; 5 us a message, 31 messages read an action of which 31%
+decoded), and 0.43 to 0.46 ms with websockets: one client process now offers about
+twice the load the server's event loop can take (0.27 ms per action), so the
+server, not the clients, saturates (its loop on a CPU or waiting for one 93% of the
+window, idle 7%; with websockets idle 23%); ``--workers 2`` is no longer needed for
+that (``docs/architecture.md``, "The load generator").
 
 ``--database URL`` runs the server on that database; a PostgreSQL database is
 wiped first (``DROP SCHEMA public CASCADE``: give it a scratch database only) and
