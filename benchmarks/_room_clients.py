@@ -116,9 +116,9 @@ def ignored(raw: str) -> bool:
     (True, False)
     """
     if raw.startswith(EVENT_HEAD):
-        comma = raw.find(",", 17)
+        comma = raw.find(",", len(EVENT_HEAD))
         if comma > 0 and raw.startswith(KIND_HEAD, comma + 1):
-            start = comma + 11
+            start = comma + 1 + len(KIND_HEAD)
             kind = raw[start : raw.find('"', start)]
             return kind in IGNORED_EVENTS or (kind == "timer" and TIME_BANK not in raw)
         return False

@@ -67,7 +67,7 @@ export function handTelling(state) {
  * caused it. */
 export function noteSeating(state, text) {
   if (!text) return;
-  if (handTelling(state)) (state.hand.after = state.hand.after || []).push(text);
+  if (handTelling(state)) state.hand.after.push(text);
   else note(state, text);
 }
 
@@ -77,7 +77,7 @@ export function handTold(state) {
   const hand = state.hand;
   if (!hand || hand.told) return;
   hand.told = true;
-  for (const line of (hand.after || []).splice(0)) note(state, line);
+  for (const line of hand.after.splice(0)) note(state, line);
 }
 
 /** The name of whoever plays in `seat`: the hand's player while a hand is on the

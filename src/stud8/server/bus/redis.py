@@ -222,10 +222,11 @@ class RedisBus:
     async def close(self) -> None:
         """Stop (after this node's tables have closed or moved)."""
         await self.flush()
-        for task in [*self._tasks, *self._serving]:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
             with contextlib.suppress(Exception):
-                await (cancel_and_wait(task) if task in self._tasks else task)
-        self._tasks = []
+                await cancel_and_wait(task)
+        await asyncio.gather(*self._serving, return_exceptions=True)  # requests being answered
         for future, _ in self._pending.values():
             if not future.done():
                 future.cancel()
