@@ -32,7 +32,7 @@ decoded), and 0.43 to 0.46 ms with websockets: one client process now offers abo
 twice the load the server's event loop can take (0.27 ms per action), so the
 server, not the clients, saturates (its loop on a CPU or waiting for one 93% of the
 window, idle 7%; with websockets idle 23%); ``--workers 2`` is no longer needed for
-that (``docs/architecture.md``, "The load generator").
+that (``docs/scaling.md``, "The load generator").
 
 ``--database URL`` runs the server on that database; a PostgreSQL database is
 wiped first (``DROP SCHEMA public CASCADE``: give it a scratch database only) and
