@@ -1,4 +1,4 @@
-"""Tools built on the rules engine: bots, and later equity, batch evaluation, simulation.
+"""Tools built on the rules engine: bots, equity, batch evaluation, the simulators.
 
 This layer may import :mod:`stud8.core` (and :mod:`stud8.formats`), never the server
 or the command line.
