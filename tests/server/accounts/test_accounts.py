@@ -7,6 +7,7 @@ Runs on a fresh SQLite file, and on PostgreSQL too when
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 from datetime import UTC, datetime, timedelta
@@ -20,6 +21,7 @@ from stud8.server.accounts.accounts import (
     Accounts,
     BadLoginError,
     BadNameError,
+    BannedError,
     NameTakenError,
     UnknownPlayerError,
     WeakPasswordError,
@@ -98,6 +100,29 @@ def test_weak_passwords_are_refused(accounts: Accounts, ledger: Ledger) -> None:
 def test_errors_are_value_errors() -> None:
     for error in (BadLoginError, BadNameError, NameTakenError, WeakPasswordError):
         assert issubclass(error, ValueError)
+
+
+def test_each_refusal_is_of_the_kind_the_app_answers() -> None:
+    # one hierarchy: the room's accounts and the in-memory accounts raise the same
+    # classes, and each is of the kind the app maps to its status (http/errors.py)
+    from stud8.server.accounts.auth import MemoryAuth
+    from stud8.server.http.errors import STATUS_OF
+
+    memory = MemoryAuth()
+    asyncio.run(memory.register("ann", "pw-alpha-1"))
+    with pytest.raises(NameTakenError):
+        asyncio.run(memory.register("ANN", "pw-alpha-1"))
+    status = {
+        BadNameError: 400,
+        WeakPasswordError: 400,
+        NameTakenError: 409,
+        BadLoginError: 401,
+        BannedError: 401,
+        UnknownPlayerError: 404,
+    }
+    for error, expected in status.items():
+        kinds = [kind for kind in STATUS_OF if issubclass(error, kind)]
+        assert [STATUS_OF[kind] for kind in kinds] == [expected], error
 
 
 def test_login_gives_a_token_stored_only_hashed(accounts: Accounts, ledger: Ledger) -> None:

@@ -69,35 +69,50 @@ ARGON2_LANES = 1
 
 
 # ----------------------------------------------------------------- errors
+# One hierarchy for the database's accounts and the app's Auth alike: each refusal is
+# of one of the four kinds the app answers (400, 409, 401, 404), so nothing
+# translates one error into another.
 class AccountError(ValueError):
     """A refused account operation; nothing was changed."""
 
 
-class BadNameError(AccountError):
+class InvalidCredentialsError(AccountError):
+    """A name or a password that is not acceptable (its length, its letters)."""
+
+
+class BadNameError(InvalidCredentialsError):
     """The name is not of the allowed length or letters (``wire.limits``)."""
 
 
-class NameTakenError(AccountError):
-    """Another player has this name (in any case)."""
-
-
-class WeakPasswordError(AccountError):
+class WeakPasswordError(InvalidCredentialsError):
     """The password is too short or too long, blank, the name, or a common one."""
 
 
-class BadLoginError(AccountError):
+class NameTakenError(AccountError):
+    """Another player has this name (in any case), or a bot's name."""
+
+
+class LoginRefusedError(AccountError):
+    """A wrong name or password (one refusal for both), or a banned account."""
+
+
+class BadLoginError(LoginRefusedError):
     """Unknown name or wrong password (one message for both)."""
 
     def __init__(self) -> None:
         super().__init__(BAD_LOGIN)
 
 
-class UnknownPlayerError(AccountError):
-    """No player has this name."""
-
-
-class BannedError(AccountError):
+class BannedError(LoginRefusedError):
     """The account is banned (said only to whoever gave its right password)."""
+
+
+class NoSuchAccountError(AccountError):
+    """No account has this name."""
+
+
+class UnknownPlayerError(NoSuchAccountError):
+    """No player has this name."""
 
 
 @dataclass(frozen=True, slots=True)

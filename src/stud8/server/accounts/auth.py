@@ -1,8 +1,8 @@
 """Accounts as the web layer needs them: register, log in, log out, who a token is.
 
 :class:`Auth` is the protocol the app codes against; :class:`MemoryAuth` keeps the
-accounts in memory (for tests, and for ``stud8 serve`` until the database-backed
-accounts are wired in). Passwords are kept as salted scrypt hashes; tokens are
+accounts in memory (the tests' rooms; :class:`~stud8.server.accounts.database.AccountsAuth`
+is the room's, on its database). Passwords are kept as salted scrypt hashes; tokens are
 random URL-safe strings.
 
 >>> import asyncio
@@ -23,27 +23,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from stud8.server.accounts.accounts import AccountError, validate_name, validate_password
-
-
-class AuthError(Exception):
-    """A refusal of the accounts: nothing was changed. Its kinds below say which."""
-
-
-class InvalidCredentialsError(AuthError):
-    """A name or a password that is not acceptable (its length, its letters)."""
-
-
-class NameTakenError(AuthError):
-    """Another account has this name (in any case)."""
-
-
-class LoginRefusedError(AuthError):
-    """A wrong name or password (one refusal for both), or a banned account."""
-
-
-class NoSuchAccountError(AuthError):
-    """No account has this name."""
+from stud8.server.accounts.accounts import (
+    AccountError,
+    InvalidCredentialsError,
+    LoginRefusedError,
+    NameTakenError,
+    NoSuchAccountError,
+    validate_name,
+    validate_password,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +44,12 @@ class Auth(Protocol):
     """What the app needs of the accounts."""
 
     async def register(self, name: str, password: str) -> Account:
-        """Open an account (with its play chips); AuthError if the name is taken or
+        """Open an account (with its play chips); AccountError if the name is taken or
         the name or password is not acceptable."""
         ...
 
     async def login(self, name: str, password: str) -> str:
-        """A new session token; AuthError if the name or password is wrong."""
+        """A new session token; AccountError if the name or password is wrong."""
         ...
 
     async def logout(self, token: str) -> None:
@@ -74,7 +62,7 @@ class Auth(Protocol):
 
     async def change_password(self, name: str, old: str, new: str) -> None:
         """Replace the password (``old`` must be right); every session of the account
-        ends. AuthError if ``old`` is wrong or ``new`` not acceptable."""
+        ends. AccountError if ``old`` is wrong or ``new`` not acceptable."""
         ...
 
     async def ban(self, name: str) -> Account:

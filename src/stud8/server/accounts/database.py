@@ -5,12 +5,11 @@ SQLAlchemy calls, argon2id hashes) to what the web layer needs: every call runs
 in a worker thread, never on the event loop; those that hash a password
 (registering, logging in) in a small pool of their own (:data:`HASH_WORKERS`
 threads), so a burst of sign-ups uses the cores without piling up argon2's
-memory or starving the other calls of threads; an
-:class:`~stud8.server.accounts.accounts.AccountError` becomes the
-:class:`~stud8.server.accounts.auth.AuthError` of its kind, with the same message (a
-taken name a :class:`~stud8.server.accounts.auth.NameTakenError`, a wrong password a
-:class:`~stud8.server.accounts.auth.LoginRefusedError`, a bad name or password an
-:class:`~stud8.server.accounts.auth.InvalidCredentialsError`), and a
+memory or starving the other calls of threads. A refusal is the
+:class:`~stud8.server.accounts.accounts.AccountError` the accounts raised (each is of
+one of the kinds the app answers: a taken name a ``NameTakenError``, a wrong password
+or a ban a ``LoginRefusedError``, a bad name or password an
+``InvalidCredentialsError``, an unknown name a ``NoSuchAccountError``), and a
 :class:`~stud8.server.accounts.accounts.Player` becomes an
 :class:`~stud8.server.accounts.auth.Account` (operator when his role is ``operator``).
 
@@ -52,25 +51,8 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-from stud8.server.accounts.accounts import (
-    AccountError,
-    Accounts,
-    BadLoginError,
-    BadNameError,
-    BannedError,
-    NameTakenError,
-    Player,
-    UnknownPlayerError,
-    WeakPasswordError,
-)
-from stud8.server.accounts.auth import (
-    Account,
-    AuthError,
-    InvalidCredentialsError,
-    LoginRefusedError,
-    NoSuchAccountError,
-)
-from stud8.server.accounts.auth import NameTakenError as NameTaken
+from stud8.server.accounts.accounts import Accounts, NameTakenError, Player
+from stud8.server.accounts.auth import Account
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -78,19 +60,6 @@ T = TypeVar("T")
 # one hash per core at a time: argon2 is CPU and memory bound
 HASH_WORKERS = max(1, min(4, os.cpu_count() or 1))
 BOT_NAME = re.compile(r"bot\d+", re.IGNORECASE)
-
-
-def _auth_error(exc: AccountError) -> AuthError:
-    """The refusal of the accounts as the web layer knows it."""
-    if isinstance(exc, NameTakenError):
-        return NameTaken(str(exc))
-    if isinstance(exc, (BadLoginError, BannedError)):
-        return LoginRefusedError(str(exc))
-    if isinstance(exc, UnknownPlayerError):
-        return NoSuchAccountError(str(exc))
-    if isinstance(exc, (BadNameError, WeakPasswordError)):
-        return InvalidCredentialsError(str(exc))
-    return AuthError(str(exc))
 
 
 def _account(player: Player) -> Account:
@@ -107,23 +76,15 @@ class AccountsAuth:
         )
 
     async def _call(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await asyncio.to_thread(method, *args, **kwargs)
-        except AccountError as exc:
-            raise _auth_error(exc) from exc
+        return await asyncio.to_thread(method, *args, **kwargs)
 
     async def _hashing_call(self, method: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(
-                self._hashing, functools.partial(method, *args, **kwargs)
-            )
-        except AccountError as exc:
-            raise _auth_error(exc) from exc
+        return await loop.run_in_executor(self._hashing, functools.partial(method, *args, **kwargs))
 
     async def register(self, name: str, password: str) -> Account:
         if isinstance(name, str) and BOT_NAME.fullmatch(name):
-            raise NameTaken(f"the name {name!r} is taken (by a bot)")
+            raise NameTakenError(f"the name {name!r} is taken (by a bot)")
         player = await self._hashing_call(self.accounts.register, name, password)
         return _account(player)
 

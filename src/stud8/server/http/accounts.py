@@ -11,7 +11,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stud8.server.accounts.auth import LoginRefusedError
+from stud8.server.accounts.accounts import LoginRefusedError
 from stud8.server.http.errors import BadRequest, TooManyRequests, Unauthorized
 from stud8.server.http.requests import account_of, bearer, json_body, operator_of, room_of
 from stud8.server.wire.codec import to_json

@@ -20,7 +20,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stud8.server.accounts.auth import (
+from stud8.server.accounts.accounts import (
     InvalidCredentialsError,
     LoginRefusedError,
     NameTakenError,
