@@ -35,6 +35,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
@@ -45,6 +46,10 @@ from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import AuditReport, Ledger, LedgerError, bank
 from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.storage.db import current_revision, normalize_url
+
+if TYPE_CHECKING:  # the tools extra (numpy, scipy) only when the report runs
+    from stud8.tools.fairness.report import FairnessReport
+    from stud8.tools.fairness.run import Progress
 
 
 class NoSchemaError(RuntimeError):
@@ -226,3 +231,22 @@ def run_silence(url: str, name: str, *, undo: bool = False) -> int:
         return 2
     print(said)
     return 0
+
+
+def rng_report(url: str, *, alpha: float, progress: Progress | None = None) -> FairnessReport:
+    """``stud8 admin rng-report --database URL``: the fairness tests on the hands the
+    room stored (:mod:`stud8.tools.fairness`); :class:`NoSchemaError` without a room."""
+    from stud8.server.books.dealt import count_stored, stored_deals
+    from stud8.tools.fairness.run import run_stored
+
+    with _room_database(url) as engine:
+        stored = count_stored(engine)
+        shown = make_url(normalize_url(url)).render_as_string(hide_password=True)
+        return run_stored(
+            stored_deals(engine),
+            stored.hands,
+            description=f"the hands stored in {shown}",
+            left_out=stored.without_record,
+            alpha=alpha,
+            progress=progress,
+        )

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from stud8.terminal.rng_report import add_rng_report
+
 
 def _help(parser: argparse.ArgumentParser) -> int:
     parser.print_help(sys.stderr)
@@ -104,6 +106,7 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     q.add_argument("--undo", action="store_true", help="let him chat again")
     q.add_argument("--database", default=None, metavar="URL", help="as for audit")
     q.set_defaults(run=_run_admin_silence)
+    add_rng_report(admin)  # its own module (stud8.terminal.rng_report)
 
 
 def _run_admin_audit(args: argparse.Namespace) -> int:

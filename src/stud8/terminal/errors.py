@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 # The modules of each extra (pyproject's optional dependencies), to say which one to
 # install when one is missing.
 EXTRAS = {
-    **dict.fromkeys(("numpy", "numba", "llvmlite", "matplotlib"), "tools"),
+    **dict.fromkeys(("numpy", "numba", "llvmlite", "matplotlib", "scipy"), "tools"),
     **dict.fromkeys(
         (
             "sqlalchemy",
