@@ -147,6 +147,7 @@ def test_serve_refuses_a_database_it_cannot_use(database: str, message: str) -> 
         ("equity As 2c", "numpy", "tools"),
         ("simulate --bots equity --hands 1", "numpy", "tools"),
         ("admin audit", "sqlalchemy", "server"),
+        ("admin rng-report --deals 10 --no-progress", "scipy", "tools"),
     ],
 )
 def test_a_missing_extra_is_named(

@@ -22,11 +22,11 @@ import pytest
 
 from stud8.cli import main
 from stud8.core.cards import CARDS
-from stud8.tools.fairness import run
+from stud8.tools.fairness import Shuffle, run
 from stud8.tools.fairness.battery import Family
 from stud8.tools.fairness.report import Verdict
 from stud8.tools.fairness.run import ProgressLine, run_offline
-from stud8.tools.fairness.shuffles import Dealer, Shuffle
+from stud8.tools.fairness.shuffles import Dealer
 from stud8.tools.fairness.starting import HANDS, StartingKind, classify
 from stud8.tools.fairness.stats import chi_square, holm, rencontres
 from stud8.tools.fairness.tally import Tally

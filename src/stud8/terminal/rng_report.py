@@ -16,13 +16,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from stud8.tools.fairness import DEFAULT_ALPHA, DEFAULT_DEALS, Shuffle  # (no numpy)
+
 if TYPE_CHECKING:
     from stud8.tools.fairness.report import FairnessReport
 
 __all__ = ["add_rng_report"]
-
-DEFAULT_DEALS = 2_500_000  # stud8.tools.fairness.run.DEFAULT_DEALS (not imported: --help)
-SHUFFLES = ("room", "naive", "weak-seed", "cut")  # stud8.tools.fairness.shuffles.Shuffle
 
 
 def _count(text: str) -> int:
@@ -68,13 +67,13 @@ def add_rng_report(admin: argparse._SubParsersAction[argparse.ArgumentParser]) -
     r.add_argument(
         "--alpha",
         type=_alpha,
-        default=0.01,
-        help="the significance of the whole report (default 0.01)",
+        default=DEFAULT_ALPHA,
+        help=f"the significance of the whole report (default {DEFAULT_ALPHA})",
     )
     r.add_argument("--jobs", type=_count, default=0, metavar="N", help="processes (0: every core)")
     r.add_argument(
         "--shuffle",
-        choices=SHUFFLES,
+        choices=[s.value for s in Shuffle],
         default="room",
         help="the shuffle to deal from: the room's (default), or a broken one to see a FAIL",
     )
@@ -105,7 +104,6 @@ def _run(args: argparse.Namespace) -> int:
         if not html.parent.is_dir():
             return _refuse(f"--html {html}: the directory {html.parent} does not exist")
     from stud8.tools.fairness.run import ProgressLine, run_offline
-    from stud8.tools.fairness.shuffles import Shuffle
 
     reports: list[FairnessReport] = []
     if deals:

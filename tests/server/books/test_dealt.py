@@ -125,7 +125,7 @@ def test_the_command_on_a_database(
     assert "low power" in report["power"]["said"]
     assert main(["admin", "rng-report", "--database", migrated_url, "--no-progress"]) == 0
     text = capsys.readouterr().out
-    assert "40 deals" in text and "1 stored hand(s) without a record" in text
+    assert "40 stored hands" in text and "1 stored hand(s) without a record" in text
 
 
 def test_a_database_without_a_room(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,19 +9,18 @@ p-value is given beside its adjusted one.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, TextIO
 
+from stud8.tools.fairness import DEFAULT_ALPHA
 from stud8.tools.fairness.battery import Family, Finding, findings
 from stud8.tools.fairness.stats import detectable_position_bias, holm
 from stud8.tools.fairness.tally import Tally
 
-__all__ = ["DEFAULT_ALPHA", "FairnessReport", "Judged", "Source", "Verdict", "judge"]
+__all__ = ["FairnessReport", "Judged", "Source", "Verdict", "judge"]
 
-DEFAULT_ALPHA = 0.01
 FORMAT = 1  # the JSON's version
 LOW_POWER = 0.5  # a position bias of 50% or more unseen: the sample is small
 
@@ -101,7 +100,8 @@ class FairnessReport:
     def write_text(self, out: TextIO) -> None:
         s = self.source
         out.write(f"stud8 rng-report: {s.description}\n")
-        how = f"{s.deals:,} deals in {s.seconds:.1f} s"
+        noun = "deals" if s.kind == "offline" else "stored hands"
+        how = f"{s.deals:,} {noun} in {s.seconds:.1f} s"
         if s.kind == "offline":
             how += f" on {s.processes} process{'es' if s.processes != 1 else ''}"
         if s.load:
@@ -216,11 +216,9 @@ def _line(r: Judged) -> str:
     return f"{word}  {f.title}: {stat}, p {_p(f.p_value)} (adjusted {_p(r.adjusted)}){note}"
 
 
-def judge(
-    source: Source, tally: Tally, alpha: float = DEFAULT_ALPHA, found: Sequence[Finding] = ()
-) -> FairnessReport:
+def judge(source: Source, tally: Tally, alpha: float = DEFAULT_ALPHA) -> FairnessReport:
     """The report on a tally: its tests, Holm-corrected at ``alpha``."""
-    found = list(found) or findings(tally)
+    found = findings(tally)
     tested = [i for i, f in enumerate(found) if f.p_value is not None and not f.check]
     adjusted = dict(zip(tested, holm([found[i].p_value or 0.0 for i in tested]), strict=True))
     results = []

@@ -1,6 +1,6 @@
 """Running the tests: the shuffle's own deals on every core, or the room's stored hands.
 
->>> from stud8.tools.fairness.shuffles import Shuffle
+>>> from stud8.tools.fairness import Shuffle
 >>> report = run_offline(3000, Shuffle.NAIVE, seed=1, jobs=1)
 >>> report.source.deals, report.verdict.value
 (3000, 'fail')
@@ -19,13 +19,13 @@ import numpy as np
 
 from stud8.core.events import CardDealt, CommunityCardDealt
 from stud8.formats.record import HandRecord
-from stud8.tools.fairness.report import DEFAULT_ALPHA, FairnessReport, Source, judge
-from stud8.tools.fairness.shuffles import Dealer, Shuffle
+from stud8.tools.fairness import DEFAULT_ALPHA, DEFAULT_DEALS, Shuffle
+from stud8.tools.fairness.report import FairnessReport, Source, judge
+from stud8.tools.fairness.shuffles import Dealer
 from stud8.tools.fairness.tally import Tally
 
 __all__ = ["DEFAULT_DEALS", "Progress", "default_jobs", "run_offline", "run_stored"]
 
-DEFAULT_DEALS = 2_500_000
 BLOCK = 25_000  # deals a process counts before it reports (the progress bar's step)
 BATCH = 5_000  # deals counted at once (numpy arrays of this many rows)
 

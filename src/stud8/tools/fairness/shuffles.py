@@ -16,6 +16,7 @@ The others exist so that the report can be seen to fail (``tests/tools``, and
 
 Each gives its decks as rows of card codes (0 = 2c ... 51 = As, in dealing order).
 
+>>> from stud8.tools.fairness import Shuffle
 >>> decks(Shuffle.NAIVE, 3, seed=1).shape
 (3, 52)
 >>> bool((decks(Shuffle.WEAK_SEED, 2, seed=5) == decks(Shuffle.WEAK_SEED, 2, seed=5)).all())
@@ -26,35 +27,16 @@ from __future__ import annotations
 
 import operator
 import random
-from enum import Enum
 
 import numpy as np
 from numpy.typing import NDArray
 
 from stud8.core.cards import Deck
+from stud8.tools.fairness import Shuffle
 
-__all__ = ["Dealer", "Shuffle", "decks"]
+__all__ = ["Dealer", "decks"]
 
 _CODE = operator.attrgetter("code")
-
-
-class Shuffle(Enum):
-    ROOM = "room"
-    NAIVE = "naive"
-    WEAK_SEED = "weak-seed"
-    CUT = "cut"
-
-    @property
-    def description(self) -> str:
-        return _DESCRIPTIONS[self]
-
-
-_DESCRIPTIONS = {
-    Shuffle.ROOM: "the room's shuffle: Deck.shuffled() (the system's CSPRNG, Fisher-Yates)",
-    Shuffle.NAIVE: "a naive swap shuffle, swap(i, randrange(52)) for every i (biased)",
-    Shuffle.WEAK_SEED: "Fisher-Yates over random.Random reseeded each deal from 16 bits (weak)",
-    Shuffle.CUT: "each deck the previous one cut at a random place (dependent deals)",
-}
 
 
 class Dealer:

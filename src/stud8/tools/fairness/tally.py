@@ -5,7 +5,8 @@ A deal is a row of 52 card codes in dealing order (0 = 2c ... 51 = As). Consecut
 rows of one :meth:`Tally.add_decks` call, and the calls after it until
 :meth:`Tally.break_chain`, are consecutive deals (of one process, or of one table).
 
->>> from stud8.tools.fairness.shuffles import Shuffle, decks
+>>> from stud8.tools.fairness import Shuffle
+>>> from stud8.tools.fairness.shuffles import decks
 >>> t = Tally.empty()
 >>> t.add_decks(decks(Shuffle.NAIVE, 100, seed=2))
 >>> t.deals, int(t.positions.sum()), t.pairs, int(t.matches.sum())
