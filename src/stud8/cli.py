@@ -428,56 +428,21 @@ def _run_tournament_simulate(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- serve
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from stud8.server.settings.sources import add_flags  # the standard library only
+
     p = sub.add_parser(
         "serve",
         help="run the online room (needs the server extra)",
         description="Serve the room: the REST API and the table websockets (docs/protocol.md), "
-        "with a few ready tables with bots. Flags override the STUD8_* environment variables.",
+        "with a few ready tables with bots. Each setting comes from its flag, else its STUD8_* "
+        "variable, else the --config file, else its default (docs/settings.md).",
     )
-    p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=_int_range(0, 65535), default=None, help="default 8000")
-    p.add_argument(
-        "--database",
-        default=None,
-        metavar="URL",
-        help="database URL (default sqlite:///stud8.db; postgresql://... for PostgreSQL)",
-    )
-    p.add_argument(
-        "--tables", type=_int_range(0, 100), default=None, help="ready tables with bots (2)"
-    )
-    p.add_argument(
-        "--starting-chips",
-        type=_int_range(0, None),
-        default=None,
-        metavar="N",
-        help="play chips a new account gets (10000; 0 for a room that sells its chips)",
-    )
+    add_flags(p)
     p.add_argument(
         "--memory",
         action="store_true",
         help="a throwaway room: everything (accounts, chips, tournaments) on a temporary "
         "database deleted at exit",
-    )
-    p.add_argument(
-        "--redis",
-        default=None,
-        metavar="URL",
-        help="run as one node of a room on several nodes: Redis (redis://HOST:PORT/N), "
-        "with a shared PostgreSQL --database (env STUD8_REDIS)",
-    )
-    p.add_argument(
-        "--node",
-        default=None,
-        metavar="NAME",
-        help="this node's name in the room (env STUD8_NODE; default: host name and port)",
-    )
-    p.add_argument(
-        "--players-create-private",
-        action="store_const",
-        const=True,
-        default=None,
-        help="players may open private tables, not only operators "
-        "(env STUD8_PLAYERS_CREATE_PRIVATE=1)",
     )
     p.set_defaults(run=_run_serve)
 
@@ -486,20 +451,11 @@ def _run_serve(args: argparse.Namespace) -> int:
     import logging
 
     from stud8.server.runtime import serve
-    from stud8.server.settings import Settings
+    from stud8.server.settings.sources import SettingsError, flag_values, load
 
     try:
-        settings = Settings.from_env().with_overrides(
-            host=args.host,
-            port=args.port,
-            database_url=args.database,
-            default_tables=args.tables,
-            redis_url=args.redis,
-            node=args.node,
-            starting_chips=args.starting_chips,
-            players_create_private=args.players_create_private,
-        )
-    except ValueError as exc:
+        settings = load(flags=flag_values(args), config=args.config)
+    except SettingsError as exc:
         print(f"stud8 serve: {exc}", file=sys.stderr)
         return 2
     if settings.redis_url is not None and args.memory:

@@ -22,6 +22,7 @@ from stud8.server.books.memory import MemoryBooks
 from stud8.server.room.lobby import Lobby
 from stud8.server.runtime import room_app
 from stud8.server.settings import Settings
+from stud8.server.settings.sources import flag_values, load
 from stud8.server.table.spec import TableSpec
 
 REST = SCHEMAS["rest"]
@@ -243,14 +244,10 @@ def test_the_serve_command_takes_host_port_and_database() -> None:
     args = build_parser().parse_args(
         ["serve", "--host", "127.0.0.1", "--port", "8123", "--database", "sqlite:///x.db"]
     )
-    assert (args.host, args.port, args.database) == ("127.0.0.1", 8123, "sqlite:///x.db")
-    settings = Settings.from_env({"STUD8_PORT": "9000", "STUD8_HOST": "0.0.0.0"})
-    merged = settings.with_overrides(host=args.host, port=args.port, database_url=None)
-    assert (merged.host, merged.port, merged.database_url) == (
-        "127.0.0.1",
-        8123,
-        "sqlite:///stud8.db",
-    )
+    env = {"STUD8_PORT": "9000", "STUD8_HOST": "0.0.0.0"}
+    merged = load(flags=flag_values(args), environ=env)
+    assert (merged.host, merged.port, merged.database_url) == ("127.0.0.1", 8123, "sqlite:///x.db")
+    assert load(environ=env).database_url == "sqlite:///stud8.db"
 
 
 @pytest.mark.parametrize(
