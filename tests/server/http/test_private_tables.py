@@ -319,7 +319,7 @@ def test_the_room_lets_players_open_private_tables_by_flag_or_environment() -> N
     for raw, value in (("yes", True), ("TRUE", True), ("0", False), ("off", False), ("", False)):
         settings = Settings.from_env({"STUD8_PLAYERS_CREATE_PRIVATE": raw})
         assert settings.players_create_private is value, raw
-    with pytest.raises(ValueError, match="STUD8_PLAYERS_CREATE_PRIVATE='maybe' is not valid"):
+    with pytest.raises(ValueError, match="STUD8_PLAYERS_CREATE_PRIVATE='maybe': not yes or no"):
         Settings.from_env({"STUD8_PLAYERS_CREATE_PRIVATE": "maybe"})
     with pytest.raises(ValueError, match="must be positive"):
         Settings(private_tables_per_player=0)

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stud8.server.accounts.accounts import LoginRefusedError
+from stud8.server.http.addresses import client_address
 from stud8.server.http.errors import BadRequest, TooManyRequests, Unauthorized
 from stud8.server.http.requests import account_of, bearer, json_body, operator_of, room_of
 from stud8.server.wire.codec import to_json
@@ -33,8 +34,8 @@ def _credentials(data: dict[str, Any]) -> tuple[str, str]:
 
 
 def address_of(request: Request) -> str:
-    """The client's address (uvicorn gives a trusted proxy's ``X-Forwarded-For``)."""
-    return request.client.host if request.client is not None else "?"
+    """The client's address (:func:`stud8.server.http.addresses.client_address`)."""
+    return client_address(request)
 
 
 async def register(request: Request) -> Response:

@@ -18,6 +18,7 @@ from stud8.server.accounts.auth import Auth
 from stud8.server.books.chat import MemoryChat
 from stud8.server.books.invitations import Invitations, MemoryInvitations
 from stud8.server.edge import Edge
+from stud8.server.http.addresses import Proxies
 from stud8.server.http.guard import AccountGuard, Guard
 from stud8.server.http.sessions import OpenSockets
 from stud8.server.room.lobby import Lobby
@@ -91,6 +92,8 @@ class RoomServices:
     guard: AccountGuard = field(init=False)
     sockets: OpenSockets = field(default_factory=OpenSockets)  # the open table websockets
     chat: ChatBook = field(default_factory=MemoryChat)  # the tables' chat, who is silenced
+    proxies: Proxies = field(init=False)  # whose X-Forwarded-For says the client's address
 
     def __post_init__(self) -> None:
         self.guard = self.guard_for(self.settings)
+        self.proxies = Proxies(self.settings.forwarded_allow_ips)

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from stud8.server.edge import Inlet, NoSuchTable
 from stud8.server.edge.outbox import AsgiOutbox, Flusher, FrameOutbox, Outbox
+from stud8.server.http.addresses import client_address
 from stud8.server.http.errors import DATABASE_BUSY
 from stud8.server.http.privacy import sees_table
 from stud8.server.http.requests import room_of
@@ -111,7 +112,7 @@ async def table_socket(websocket: WebSocket) -> None:
         _CLOSING.add(closing)
         closing.add_done_callback(_CLOSING.discard)
 
-    address = websocket.client.host if websocket.client is not None else "?"
+    address = client_address(websocket)
     settings = room.settings
     if player is not None and room.sockets.of_account(player) >= settings.account_sockets:
         await websocket.close(4429, f"too many connections: {settings.account_sockets} at most")

@@ -142,8 +142,10 @@ def uvicorn_options(*, room_protocol: bool = True) -> dict[str, Any]:
     """How uvicorn serves the room (``stud8 serve``, and the tests' servers): the
     websockets by :class:`RoomWebSocketProtocol` (``room_protocol=False``: uvicorn's
     own), and a message over ``MAX_FRAME_BYTES`` closes its socket (1009) before it
-    is read, as its frame's header gives its length."""
+    is read, as its frame's header gives its length. uvicorn's own reading of
+    ``X-Forwarded-For`` is off: the room reads it (:mod:`stud8.server.http.addresses`)."""
     return {
         "ws": RoomWebSocketProtocol if room_protocol else "auto",
         "ws_max_size": MAX_FRAME_BYTES,
+        "proxy_headers": False,
     }
