@@ -448,9 +448,9 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    import logging
-
+    from stud8.server.logs import configure_logging
     from stud8.server.runtime import serve
+    from stud8.server.settings import LogFormat
     from stud8.server.settings.sources import SettingsError, flag_values, load
 
     try:
@@ -461,7 +461,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     if settings.redis_url is not None and args.memory:
         print("stud8 serve: --memory keeps one process's chips: not with --redis", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    configure_logging(json_lines=settings.log_format is LogFormat.JSON)
     return serve(settings, memory=args.memory)
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import signal
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
 from server.roomdb import free_port
@@ -44,11 +46,14 @@ def test_the_filter_rewrites_the_record_uvicorn_formats() -> None:
     assert all("redact_tokens" in h["filters"] for h in config["handlers"].values())
 
 
-def test_stud8_serve_logs_no_session_token(tmp_path: Path) -> None:
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_stud8_serve_logs_no_session_token(tmp_path: Path, log_format: str) -> None:
+    """As text, or one JSON object a line (uvicorn's lines too)."""
     port = free_port()
     log = tmp_path / "server.log"
     environ = {**os.environ, "STUD8_DEFAULT_TABLES": "1", "STUD8_BOTS_PER_TABLE": "0"}
     command = [sys.executable, "-m", "stud8", "serve", "--memory", "--host", "127.0.0.1"]
+    command += ["--log-format", log_format]
     with log.open("wb") as out:
         process = subprocess.Popen(
             [*command, "--port", str(port)],
@@ -89,6 +94,11 @@ def test_stud8_serve_logs_no_session_token(tmp_path: Path) -> None:
             process.wait(10)
     text = log.read_text()
     assert token not in text
+    if log_format == "json":
+        lines = [json.loads(line) for line in text.splitlines()]  # each line, JSON
+        assert {"uvicorn.access", "uvicorn.error", "stud8.server"} <= {j["logger"] for j in lines}
+        assert all(set(j) >= {"time", "level", "logger", "message"} for j in lines)
+        text = "\n".join(j["message"] for j in lines)
     # the lines are there, with the token blanked
     assert f"GET /api/v1/tables?token={REDACTED}" in text
     assert f"/ws/v1/tables/t1?token={REDACTED}&last_seen=0" in text

@@ -4,7 +4,7 @@
 (:meth:`stud8.server.books.ledger.Ledger.audit`): every transaction balanced, every
 cached balance equal to its entries, nothing negative, every pot empty, and the
 chips issued equal to the chips held (banks + tables + rake + tournaments' prize
-pools and fees). It prints the report
+pools and fees). It prints the report (``--json``: as one JSON object)
 and exits 0 if the books balance, 1 if not, 2 if the database has no schema.
 It only reads.
 
@@ -31,6 +31,8 @@ his chat messages are refused at every table, checked as each is said
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -64,13 +66,18 @@ def audit(url: str) -> tuple[AuditReport, int]:
         return Ledger(engine).audit(), len(HandStore(engine).in_progress())
 
 
-def run_audit(url: str) -> int:
-    """``stud8 admin audit``: print the report; the exit code."""
+def run_audit(url: str, *, as_json: bool = False) -> int:
+    """``stud8 admin audit``: print the report (``as_json``: as one JSON object, every
+    field of the report, ``ok`` and ``unfinished``); the exit code."""
     try:
         report, unfinished = audit(url)
     except NoSchemaError as exc:
-        print(f"audit: {exc}")
+        print(json.dumps({"ok": False, "error": str(exc)}) if as_json else f"audit: {exc}")
         return 2
+    if as_json:
+        fields = dataclasses.asdict(report)
+        print(json.dumps({"ok": report.ok, **fields, "unfinished": unfinished}, indent=2))
+        return 0 if report.ok else 1
     print(report)
     if unfinished:
         print(f"{unfinished} hand(s) in progress or unfinished (recovered at the next start)")

@@ -94,7 +94,7 @@ from stud8.server.http.services import ChatBook, HandTexts, RoomServices
 from stud8.server.logs import uvicorn_log_config
 from stud8.server.room.lobby import Lobby, TableKeeper
 from stud8.server.room.restore import RoomKeeper, next_bot_number, prepare_restore
-from stud8.server.settings import Settings
+from stud8.server.settings import LogFormat, Settings
 from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.table.books import TableBooks
 from stud8.server.table.spec import TableSpec
@@ -169,6 +169,7 @@ def room_app(
         edge=edge,
         hands=hands,
         flush=writer.drain if writer is not None else None,
+        writer=writer,
         bank=bank,
         startup=[open_tables],
         shutdown=[lobby.close_all],
@@ -458,6 +459,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         edge=edge,
         hands=store,
         flush=writer.drain,
+        writer=writer,
         bank=lambda name: bank_balance(ledger, name),
         startup=[start],
         shutdown=[stop, writer.drain],
@@ -554,7 +556,7 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
     options = {
         "host": settings.host,
         "port": settings.port,
-        "log_config": uvicorn_log_config(),
+        "log_config": uvicorn_log_config(json_lines=settings.log_format is LogFormat.JSON),
         **uvicorn_options(),
     }
     if memory:  # a throwaway room: the room on a database deleted at exit (see the module)

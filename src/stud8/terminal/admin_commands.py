@@ -45,6 +45,9 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="URL",
         help="database URL (default: STUD8_DATABASE_URL, or sqlite:///stud8.db)",
     )
+    a.add_argument(
+        "--json", action="store_true", help="the report as one JSON object (for scripts)"
+    )
     a.set_defaults(run=_run_admin_audit)
     d = admin.add_parser(
         "drain",
@@ -113,7 +116,8 @@ def _run_admin_audit(args: argparse.Namespace) -> int:
     from stud8.server.admin import run_audit
     from stud8.server.settings import Settings
 
-    return run_audit(Settings.from_env().with_overrides(database_url=args.database).database_url)
+    url = Settings.from_env().with_overrides(database_url=args.database).database_url
+    return run_audit(url, as_json=args.json)
 
 
 def _run_admin_drain(args: argparse.Namespace) -> int:

@@ -58,6 +58,8 @@ class Edge:
         self.account_rate = account_rate
         self.address_rate = address_rate
         self._channels: dict[str, _Held] = {}
+        # told each action's seconds, from its message to the table's answer (metrics)
+        self.actions: Callable[[float], None] | None = None
         # the buckets shared by the connections of one account, and of one address
         self._shared: dict[str, _Shared] = {}
 
@@ -137,6 +139,7 @@ class Edge:
                 burst=self.burst,
                 shared=shared,
                 close=close,
+                meter=self.actions,
             )
             await connection.run(receive, last_seen, inlet)
         finally:

@@ -29,7 +29,7 @@ from stud8.server.bus import TableBus
 from stud8.server.edge.channel import TableChannel, Viewer
 from stud8.server.edge.outbox import Outbox
 from stud8.server.edge.ratelimit import Throttle, TokenBucket
-from stud8.server.table.commands import Connect, Disconnect, Reply
+from stud8.server.table.commands import Act, Connect, Disconnect, Reply
 from stud8.server.wire.client import ChatMessage, PingMessage, parse_command
 from stud8.server.wire.codec import ProtocolError
 from stud8.server.wire.limits import MAX_MESSAGE_BYTES
@@ -84,6 +84,7 @@ class Connection:
         shared: Sequence[TokenBucket] = (),
         close: Callable[[int, str], None] | None = None,
         now: Callable[[], float] = time.monotonic,
+        meter: Callable[[float], None] | None = None,
     ) -> None:
         self.channel = channel
         self.table_id = channel.table_id
@@ -99,6 +100,9 @@ class Connection:
         self._floods = Throttle(FLOOD_REJECTS, FLOOD_SECONDS, now=now)
         self.viewer = Viewer(player, everything, outbox.push, renewed=self._renewed)
         self._connected = False
+        # told each action's seconds from its message to the table's answer (the metrics)
+        self._meter = meter
+        self._now = now
 
     # ------------------------------------------------------------ the connection
     async def run(
@@ -187,9 +191,19 @@ class Connection:
             push(RejectMessage(command_id, exc.reason).encode(None))
             return
         # handed over now, so commands reach the table in the order they came
-        self._bus.send(self.table_id, command).add_done_callback(
-            lambda done: self._answer(command_id, done)
-        )
+        sent = self._bus.send(self.table_id, command)
+        sent.add_done_callback(lambda done: self._answer(command_id, done))
+        if self._meter is not None and isinstance(command, Act):
+            sent.add_done_callback(self._timer(self._meter, self._now()))
+
+    def _timer(
+        self, meter: Callable[[float], None], started: float
+    ) -> Callable[[asyncio.Future[Reply]], None]:
+        def done(reply: asyncio.Future[Reply]) -> None:
+            if not reply.cancelled() and reply.exception() is None and reply.result().ok:
+                meter(self._now() - started)
+
+        return done
 
     def _answer(self, command_id: str, done: asyncio.Future[Reply]) -> None:
         if done.cancelled() or done.exception() is not None:

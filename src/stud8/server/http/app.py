@@ -32,6 +32,8 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``POST /api/v1/replays``                    a hand history file read to replay it
 ``GET /api/v1/schemas``                     the protocol's JSON schemas
 ``GET /health``, ``GET /ready``             alive; able to work (database, writer)
+``GET /metrics``                            the room measured, Prometheus text
+                                            (operators; :mod:`~.http.metrics`)
 ``WS /ws/v1/tables/{table_id}``             play (the token as a subprotocol) or watch;
                                             ``&last_seen=N`` after a reconnection
 ``/``                                       the browser client (``src/stud8/web``)
@@ -82,6 +84,7 @@ from stud8.server.http.invitations import (
     show_invitation,
 )
 from stud8.server.http.me import me
+from stud8.server.http.metrics import MetricsListener, RoomMetrics, metrics
 from stud8.server.http.replays import hand_list, hand_replay, replay_file
 from stud8.server.http.services import RoomServices
 from stud8.server.http.sockets import table_socket
@@ -148,6 +151,7 @@ ROUTES = [
     Route("/api/v1/schemas", schemas, methods=["GET"]),
     Route("/health", health, methods=["GET"]),
     Route("/ready", ready, methods=["GET"]),
+    Route("/metrics", metrics, methods=["GET"]),
     WebSocketRoute("/ws/v1/tables/{table_id}", table_socket),
     # the browser client, last so that /api and /ws win
     Mount("/", app=StaticFiles(directory=WEB, html=True), name="web"),
@@ -162,11 +166,20 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     pacer = asyncio.create_task(collect_regularly()) if paced() else None
     # the sockets of a session ended elsewhere (a ban by stud8 admin, an expiry) close
     sweeper = asyncio.create_task(room.sockets.sweep_regularly(room.auth.live_tokens))
+    measured: RoomMetrics = app.state.metrics
+    measured.node = getattr(app.state, "node", None)
+    listener = None
+    if room.settings.metrics_port is not None:
+        listener = MetricsListener(measured, room.settings.metrics_host, room.settings.metrics_port)
+        await listener.start()
+    app.state.metrics_listener = listener
     try:
         for step in room.startup:
             await step()
         yield
     finally:
+        if listener is not None:
+            await listener.stop()
         if pacer is not None:
             pacer.cancel()
         sweeper.cancel()
@@ -189,4 +202,6 @@ def create_app(room: RoomServices) -> Starlette:
         ],
     )
     app.state.room = room
+    app.state.metrics = RoomMetrics(room)
+    room.edge.actions = app.state.metrics.action
     return app

@@ -17,6 +17,7 @@ from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import Auth
 from stud8.server.books.chat import MemoryChat
 from stud8.server.books.invitations import Invitations, MemoryInvitations
+from stud8.server.books.writer import RoomWriter
 from stud8.server.edge import Edge
 from stud8.server.http.addresses import Proxies
 from stud8.server.http.guard import AccountGuard, Guard
@@ -83,6 +84,8 @@ class RoomServices:
     invitations: Invitations = field(default_factory=MemoryInvitations)
     # awaited before reading the hands, so a hand just finished is in the answer
     flush: Callable[[], Awaitable[None]] | None = None
+    # the room's writer, whose queue and lag the metrics read (None: a room in memory)
+    writer: RoomWriter | None = None
     # a player's bank balance (chips not at a table), read off the loop; None: not kept
     bank: Callable[[str], int] | None = None
     startup: list[Callable[[], Awaitable[None]]] = field(default_factory=list)

@@ -84,6 +84,10 @@ class OpenSockets:
     def of_account(self, name: str) -> int:
         return len(self._by_account.get(name.casefold(), ()))
 
+    def count(self) -> int:
+        """The open table websockets."""
+        return len(self._all)
+
     def of_address(self, address: str) -> int:
         return len(self._by_address.get(address, ()))
 
