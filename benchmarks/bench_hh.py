@@ -1,6 +1,6 @@
 """Reading and verifying hand histories: hands per second, stud8 beside PokerKit.
 
-1. The real PokerStars Stud Hi/Lo hands of ``tests/data/hh`` (10 hands), read and
+1. The real PokerStars Stud Hi/Lo hands of ``../shared/hh`` (10 hands), read and
    verified by stud8 again and again (``parse_text`` + ``verify_pokerstars``).
 2. PHH: 300 six-handed hands played by the rule-based bots, written once as PHH
    text; then stud8 reads and verifies them (``read_phh`` + ``verify_phh``) and
@@ -26,7 +26,7 @@ from stud8.formats.verify import verify_pokerstars
 from stud8.tools.bots import BOTS
 from stud8.tools.bots.base import play_hand
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "hh"
+DATA = Path(__file__).resolve().parents[2] / "shared" / "hh"
 
 
 def rate(work: Callable[[], int], seconds: float) -> float:

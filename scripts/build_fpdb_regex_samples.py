@@ -1,8 +1,8 @@
 """Build tests/data/hh/fpdb-regex-samples/: other sites' Stud Hi/Lo hands in the game
 structures we have no real sample of (tournaments, another game name, other encodings),
 each written to the header pattern of that site's parser in fpdb
-(../shared/oracles/fpdb3/fpdb_3_legacy/*ToFpdb.py), on the body of the site's real cash
-hand (tests/data/hh/other-sites/) with its money turned into tournament chips (cents).
+(fpdb_3_legacy/*ToFpdb.py of jejellyroll-fr/fpdb-3), on the body of the site's real cash
+hand (../shared/hh/other-sites/) with its money turned into tournament chips (cents).
 They are built, not real hands: see the folder's README.md.
 
     python scripts/build_fpdb_regex_samples.py
@@ -16,7 +16,7 @@ from pathlib import Path
 from stud8.formats.sites._text import decode
 
 ROOT = Path(__file__).resolve().parents[1] / "tests" / "data" / "hh"
-SRC = ROOT / "other-sites"
+SRC = Path(__file__).resolve().parents[2] / "shared" / "hh" / "other-sites"
 OUT = ROOT / "fpdb-regex-samples"
 
 

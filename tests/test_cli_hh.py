@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from sharedhh import NEEDED, SHARED_HH, STARS_BIG, STARS_CASH, files_in
 from stud8.cli import main
 from stud8.terminal.hh import hands_file, sniff
 
-DATA = Path(__file__).parent / "data"
-REAL = sorted((DATA / "hh").glob("*.txt"))
-CASH = DATA / "hh" / "pokerstars_stud8_7-StudHL-USD-0.04-0.08-200911.txt"
-RAKED = DATA / "hh" / "pokerstars_stud8_7-StudHL-USD-400-800-201701.3bet.fix.txt"
+REAL = files_in(SHARED_HH, "*.txt")
+CASH = STARS_CASH
+RAKED = STARS_BIG
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -21,6 +21,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@NEEDED
 def test_verify_every_real_hand_reproduces(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "hh", "verify", *map(str, REAL))
     lines = out.splitlines()
@@ -32,6 +33,7 @@ def test_verify_every_real_hand_reproduces(capsys: pytest.CaptureFixture[str]) -
     assert code == 0
 
 
+@NEEDED
 def test_verify_reports_a_changed_amount_and_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -48,6 +50,7 @@ def test_verify_reports_a_changed_amount_and_exits_1(
     assert code == 1
 
 
+@NEEDED
 def test_verify_goes_on_after_a_corrupt_hand_and_names_the_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -67,6 +70,7 @@ def test_verify_goes_on_after_a_corrupt_hand_and_names_the_line(
     assert code == 4  # a hand that cannot be read is not a hand that does not reproduce
 
 
+@NEEDED
 def test_verify_counts_a_hold_em_hand_as_skipped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -88,6 +92,7 @@ def test_verify_counts_a_hold_em_hand_as_skipped(
     assert code == 0
 
 
+@NEEDED
 @pytest.mark.parametrize("to", ["json", "phh", "pokerstars"])
 def test_convert_keeps_every_hand_verifiable(
     to: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -102,6 +107,7 @@ def test_convert_keeps_every_hand_verifiable(
     assert code == 0
 
 
+@NEEDED
 def test_convert_keeps_the_sites_rake_and_hides_unknown_cards(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -123,6 +129,7 @@ def test_show_without_saved_hands_says_so(
     assert code == 1 and out == "" and "stud8 play" in err
 
 
+@NEEDED
 def test_show_prints_the_last_saved_hands(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -185,6 +192,7 @@ def test_verify_reports_a_tampered_record(
         "files: 1  hands: 4  reproduced: 1  mismatched: 0  skipped: 0  unreadable: 0  tampered: 3"
     )
     told = [line for line in lines if "tampered" in line and "hand h" in line]
+    assert all(line.count("hand h") == 1 for line in told), told  # the hand is named once
     assert [next(w for w in ("h1", "h2", "h3") if f"hand {w}" in line) for line in told] == [
         "h1",
         "h2",
@@ -192,3 +200,40 @@ def test_verify_reports_a_tampered_record(
     ]
     assert "differs" in told[0] and "pots, rake or stacks differ" in told[2]
     assert code == 1
+
+
+def test_convert_to_phh_names_a_hand_phh_cannot_express_with_its_own_exit_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A no-limit hand reproduces, but PHH's stud variants are fixed-limit: the hand
+    is named, the others are written, and the exit is 8 (not 1: nothing departs)."""
+    import json
+
+    from stud8.core import BettingStructure, Deck, Hand, TableRules
+    from stud8.formats.record import HandRecord
+
+    def record(structure: BettingStructure, hand_id: str) -> str:
+        rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8, structure=structure)
+        hand = Hand.start(
+            rules=rules, stacks={1: 60, 2: 60, 3: 60}, deck=Deck.seeded(3), hand_id=hand_id
+        )
+        while not hand.is_over:
+            hand.apply(hand.legal_actions()[1].action())  # check, call or bring in
+        return json.dumps(HandRecord.from_hand(hand).to_json()) + "\n"
+
+    path = tmp_path / "hands.jsonl"
+    path.write_text(
+        record(BettingStructure.FIXED_LIMIT, "fl")
+        + record(BettingStructure.NO_LIMIT, "nl")
+        + record(BettingStructure.POT_LIMIT, "pl")
+    )
+    assert run(capsys, "hh", "verify", str(path))[0] == 0  # every hand reproduces
+    code, out, err = run(capsys, "hh", "convert", str(path), "--to", "phh")
+    assert code == 8
+    assert err.splitlines() == [
+        "hand nl: cannot be written as phh: PHH's stud variants (F7S/8, F7S, FR) are "
+        "fixed-limit; this table is no-limit",
+        "hand pl: cannot be written as phh: PHH's stud variants (F7S/8, F7S, FR) are "
+        "fixed-limit; this table is pot-limit",
+    ]
+    assert out.count('variant = "F7S/8"') == 1  # the fixed-limit hand, written

@@ -11,15 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from sharedhh import NEEDED, OTHER_SITES, STARS_ALLIN, STARS_CASH
 from stud8.cli import main
 from stud8.formats.registry import readers, writers
 from stud8.terminal import hh as hh_module
 from stud8.terminal.hh import load_records, verify
 
-DATA = Path(__file__).parent / "data"
-REAL = sorted((DATA / "hh").glob("*.txt"))
-CASH = DATA / "hh" / "pokerstars_stud8_7-StudHL-USD-0.04-0.08-200911.txt"
-TOURNAMENT = DATA / "hh" / "pokerstars_stud8_7-StudHL-USD-0.98-0.12-202302.allin.ante.txt"
+CASH = STARS_CASH
+TOURNAMENT = STARS_ALLIN
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -35,6 +34,7 @@ def _mismatched_copy(tmp_path: Path) -> Path:
     return bad
 
 
+@NEEDED
 def test_exit_codes_tell_a_mismatch_from_a_file_that_cannot_be_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -57,6 +57,7 @@ def test_exit_codes_tell_a_mismatch_from_a_file_that_cannot_be_read(
     assert run(capsys, "hh", "verify")[0] == 2
 
 
+@NEEDED
 def test_the_summary_is_per_file_and_per_site(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -74,6 +75,7 @@ def test_the_summary_is_per_file_and_per_site(
     assert "site PHH: files: 1  hands: 7  reproduced: 7" in out
 
 
+@NEEDED
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = _mismatched_copy(tmp_path)
     code, out, _ = run(capsys, "hh", "verify", "--json", str(bad), str(tmp_path / "gone.txt"))
@@ -99,6 +101,7 @@ class _Terminal(io.StringIO):
         return True
 
 
+@NEEDED
 def test_a_progress_bar_on_a_terminal_only_and_not_in_ci(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -147,6 +150,7 @@ def _plays(path: Path) -> list[tuple[object, ...]]:
     return out
 
 
+@NEEDED
 @pytest.mark.parametrize("source", sorted({r.name for r in readers()} & set(writers())))
 @pytest.mark.parametrize("target", sorted(writers()))
 def test_convert_between_every_pair_of_formats(
@@ -213,6 +217,7 @@ def test_a_directory_and_an_unreadable_file(
     assert code == 4 and "is a directory" in err
 
 
+@NEEDED
 def test_utf16_and_crlf_pokerstars_files_are_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -224,9 +229,10 @@ def test_utf16_and_crlf_pokerstars_files_are_read(
         assert code == 0 and "hands: 7  reproduced: 7" in out, (encoding, out)
 
 
-SITES = DATA / "hh" / "other-sites"
+SITES = OTHER_SITES
 
 
+@NEEDED
 @pytest.mark.parametrize("target", sorted(writers()))
 def test_convert_other_sites_to_every_format(
     target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

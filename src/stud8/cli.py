@@ -124,7 +124,8 @@ def _add_hh(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c = hh.add_parser(
         "convert",
         help="write the hands of a file in another format",
-        description="Every hand of a file in another format. Exit codes as hh verify's.",
+        description="Every hand of a file in another format. Exit codes as hh verify's, and 8: "
+        "a hand the format cannot express (PHH is fixed-limit: a pot- or no-limit hand).",
     )
     c.add_argument("file", type=Path, metavar="FILE")
     c.add_argument("--to", choices=("pokerstars", "phh", "json"), required=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from test_record import random_hand, random_rules, record_of
 
+from sharedhh import NEEDED, SHARED_HH, files_in
 from stud8.core.events import HandShown, PotAwarded
 from stud8.core.rules import BettingStructure, TableRules
 from stud8.formats.pokerstars import PokerStarsHand
@@ -25,8 +26,6 @@ from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord, TableLine, Tournament, VoluntaryShow
 from stud8.tools.simulate import SimulationConfig, simulate
 from trackercheck import fpdb_check, totals_are_ours, trackable
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "hh"
 
 
 def _dealt_at_pokerstars(rng: random.Random, every_option: bool) -> TableRules:
@@ -68,6 +67,7 @@ def _dressed(record: HandRecord, rng: random.Random) -> HandRecord:
     return dataclasses.replace(record, **extras)  # type: ignore[arg-type]
 
 
+@NEEDED
 def test_fpdb_imports_every_hand_we_write(tmp_path: Path) -> None:
     rng = random.Random(18)
     files: list[Path] = []
@@ -106,7 +106,7 @@ def test_fpdb_imports_every_hand_we_write(tmp_path: Path) -> None:
     assert any("Tournament #" in t for t in texts) and any(": shows [" in t for t in texts)
     files.append(_write(tmp_path / "dressed.txt", texts))
     # the real hands, read and written back from the hero's view and the operator's
-    real = [h for p in sorted(DATA.glob("*.txt")) for h in read_file(p)]
+    real = [h for p in files_in(SHARED_HH, "*.txt") for h in read_file(p)]
     assert real and all(isinstance(h, PokerStarsHand) for h in real)
     back = [record_of_pokerstars(h) for h in real if isinstance(h, PokerStarsHand)]
     heroes = [h.hero for h in real if isinstance(h, PokerStarsHand)]

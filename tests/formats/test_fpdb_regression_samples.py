@@ -1,4 +1,4 @@
-"""Real hand histories from fpdb's regression-test files (tests/data/hh/fpdb-regression/,
+"""Real hand histories from fpdb's regression-test files (../shared/hh/fpdb-regression/,
 see its SOURCES.md): every Stud Hi/Lo hand verifies, a file's other games (Stud high,
 Hold'em in a mixed-game file) are skipped cleanly, ``hh verify`` and ``hh convert``
 take them as a user runs them. (fpdb importing them converted to PokerStars text:
@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from sharedhh import FPDB_REGRESSION, NEEDED
 from stud8.cli import main
 from stud8.formats.pokerstars import PokerStarsHand, Skipped
 from stud8.formats.pokerstars_read import parse_text
 from stud8.formats.registry import Status
 from stud8.terminal.hh import check_file, load_records
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "hh" / "fpdb-regression"
+pytestmark = NEEDED
+DATA = FPDB_REGRESSION
 
 # file: (site as hh verify names it, hands, reproduced, skipped)
 EXPECTED = {

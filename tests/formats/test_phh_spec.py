@@ -18,13 +18,14 @@ import pytest
 from pokerkit import HandHistory
 from test_phh import play_random_hand, pokerkit_mask
 
+from sharedhh import NEEDED, POKERKIT_PHH, files_in
 from stud8.core import Hand
 from stud8.core.pots import build_pots
 from stud8.formats.phh import PhhError, hand_to_phh, read_phh, read_phh_file
 from stud8.formats.phh_verify import verify_phh
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "phh"
-POKERKIT_FILES = sorted(DATA.glob("pokerkit_wsop_*.phh"))
+POKERKIT_FILES = files_in(POKERKIT_PHH, "pokerkit_wsop_*.phh")
 
 
 def _verdict(text: str) -> str:
@@ -32,6 +33,7 @@ def _verdict(text: str) -> str:
     return f"{verdict.status}: {verdict.detail}"
 
 
+@NEEDED
 def test_pokerkits_own_stud_hi_lo_files_verify() -> None:
     """PokerKit's WSOP hands: no finishing stacks, unknown down and up cards."""
     assert len(POKERKIT_FILES) == 4
@@ -44,10 +46,11 @@ def test_pokerkits_own_stud_hi_lo_files_verify() -> None:
         assert verdict.hand is not None and verdict.hand.is_over
 
 
+@NEEDED
 def test_an_unknown_up_card_leaves_the_bring_in_to_the_record() -> None:
     """In hand 53 p5's cards are all unknown: the first filling makes his up card
     the lowest, but the record says p4 brings in, and the known cards allow it."""
-    text = (DATA / "pokerkit_wsop_2023_43_5_53.phh").read_text(encoding="utf-8")
+    text = (POKERKIT_PHH / "pokerkit_wsop_2023_43_5_53.phh").read_text(encoding="utf-8")
     hand = verify_phh(read_phh(text)).hand
     assert hand is not None and hand.decisions[0] == (4, hand.decisions[0][1])
     # known cards that forbid it: p2's known up card 2c is lower than p4's 4c

@@ -12,6 +12,16 @@ from pathlib import Path
 import pytest
 from test_record import random_hand, random_rules, record_of
 
+from sharedhh import (
+    AVAILABLE,
+    NEEDED,
+    SHARED_HH,
+    STARS_ALLIN,
+    STARS_BIG,
+    STARS_CASH,
+    STARS_PT2,
+    params,
+)
 from stud8.core import Game, TableRules
 from stud8.core.cards import parse_cards
 from stud8.core.evaluate import best_high, best_low
@@ -31,11 +41,11 @@ from stud8.formats.pokerstars_write import (
 from stud8.formats.record import HandRecord
 from stud8.formats.verify import verify_pokerstars
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "hh"
-CASH = DATA / "pokerstars_stud8_7-StudHL-USD-0.04-0.08-200911.txt"
-BIG = DATA / "pokerstars_stud8_7-StudHL-USD-400-800-201701.3bet.fix.txt"
-ALLIN = DATA / "pokerstars_stud8_7-StudHL-USD-0.98-0.12-202302.allin.ante.txt"
-PT2 = DATA / "pokerstars_stud8_7-StudHL-USD-10-1-200906.PT2.export.txt"
+DATA = SHARED_HH
+CASH = STARS_CASH
+BIG = STARS_BIG
+ALLIN = STARS_ALLIN
+PT2 = STARS_PT2
 
 
 def hands_of(path: Path) -> list[PokerStarsHand]:
@@ -46,7 +56,7 @@ def hands_of(path: Path) -> list[PokerStarsHand]:
     return out
 
 
-REAL = {h.hand_id: h for path in (CASH, BIG, ALLIN, PT2) for h in hands_of(path)}
+REAL = {h.hand_id: h for path in (CASH, BIG, ALLIN, PT2) if AVAILABLE for h in hands_of(path)}
 
 
 def steps(hand: PokerStarsHand) -> list[tuple[int, str, str, int | None, int | None, bool]]:
@@ -55,12 +65,14 @@ def steps(hand: PokerStarsHand) -> list[tuple[int, str, str, int | None, int | N
 
 
 # --------------------------------------------------------------------- reader
+@NEEDED
 def test_every_hand_of_the_real_files_is_read() -> None:
     counts = {p.name: len(hands_of(p)) for p in (CASH, BIG, ALLIN, PT2)}
     assert list(counts.values()) == [7, 1, 1, 1]
     assert sorted(p.name for p in DATA.glob("*.txt")) == sorted(counts)
 
 
+@NEEDED
 def test_a_cash_hand() -> None:
     h = REAL["35874487284"]
     assert (h.game, h.structure, h.small_bet, h.big_bet, h.currency) == (
@@ -105,6 +117,7 @@ def test_a_cash_hand() -> None:
     ]
 
 
+@NEEDED
 def test_a_showdown_with_a_mucked_hand() -> None:
     h = REAL["35874523510"]
     assert h.showdown and h.mucks == (2,)
@@ -117,6 +130,7 @@ def test_a_showdown_with_a_mucked_hand() -> None:
     assert [(c.seat, c.amount) for c in h.collected] == [(8, 77)]
 
 
+@NEEDED
 def test_a_mixed_game_header_and_a_completion_with_raises() -> None:
     h = REAL["164954571644"]
     assert (h.mixed, h.small_bet, h.big_bet, h.currency, h.max_seats) == (
@@ -138,6 +152,7 @@ def test_a_mixed_game_header_and_a_completion_with_raises() -> None:
     assert (h.uncalled, h.total_pot, h.rake) == (((1, 80000),), 332000, 200)
 
 
+@NEEDED
 def test_a_tournament_hand_with_main_and_side_pots() -> None:
     h = REAL["241636097024"]
     assert (h.tournament, h.buy_in, h.mixed, h.level) == (
@@ -164,6 +179,7 @@ def test_a_tournament_hand_with_main_and_side_pots() -> None:
     assert (hero.outcome, hero.won) == ("won", 320)
 
 
+@NEEDED
 def test_a_header_re_exported_in_capitals() -> None:
     h = REAL["29356803849"]
     assert (h.tournament, h.buy_in, h.level, h.small_bet, h.big_bet) == (
@@ -177,6 +193,7 @@ def test_a_header_re_exported_in_capitals() -> None:
     assert (4, "Player5", "bets", 25, None, False) in steps(h)
 
 
+@NEEDED
 def test_line_endings_a_byte_order_mark_and_trailing_spaces_do_not_matter() -> None:
     text = CASH.read_text(encoding="utf-8")
     assert "\r" not in text
@@ -193,6 +210,7 @@ def test_line_endings_a_byte_order_mark_and_trailing_spaces_do_not_matter() -> N
     assert b"\r\n" in crlf and not crlf.endswith(b"\n")  # CRLF, no final newline
 
 
+@NEEDED
 def test_chat_and_table_chatter_between_actions_are_ignored() -> None:
     text = CASH.read_text(encoding="utf-8")
     noisy = text.replace(
@@ -227,6 +245,7 @@ Seat 2: p1 (button) (small blind) folded before Flop
 """
 
 
+@NEEDED
 def test_a_hand_of_another_game_is_skipped_with_the_reason() -> None:
     text = BIG.read_text(encoding="utf-8") + "\n\n" + HOLDEM + "\n\n" + PT2.read_text("utf-8")
     items = parse_text(text, file="mixed.txt")
@@ -243,6 +262,7 @@ def _numbered(text: str, needle: str) -> int:
     return next(i for i, line in enumerate(text.split("\n"), 1) if line.startswith(needle))
 
 
+@NEEDED
 def test_a_truncated_hand_is_reported_and_the_others_are_read(tmp_path: Path) -> None:
     text = CASH.read_text(encoding="utf-8")
     lines = text.split("\n")
@@ -265,6 +285,7 @@ def test_a_truncated_hand_is_reported_and_the_others_are_read(tmp_path: Path) ->
     )
 
 
+@NEEDED
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
@@ -343,7 +364,8 @@ def _normalized(lines: list[str]) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("hand_id", sorted(REAL))
+@NEEDED
+@pytest.mark.parametrize("hand_id", params(sorted(REAL)))
 def test_the_writer_prints_the_real_hands_line_for_line(hand_id: str) -> None:
     """Read, replayed in the engine and written again from the same player's view,
     each real hand is what PokerStars wrote, line for line: the header with its
@@ -576,6 +598,7 @@ def test_a_hand_number_is_a_number_trackers_read() -> None:
         to_pokerstars(record, currency="XYZ")
 
 
+@NEEDED
 def test_a_read_error_can_be_raised() -> None:
     (error,) = parse_text(
         CASH.read_text("utf-8").split("\n\n\n\n")[0].replace("Hero: checks", "Hero: x")

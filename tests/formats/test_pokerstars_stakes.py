@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from test_record import random_hand, record_of
 
+from sharedhh import FPDB_REGRESSION, NEEDED, OTHER_SITES
 from stud8.cli import main
 from stud8.core.rules import BettingStructure, TableRules
 from stud8.formats.pokerstars_stakes import LIMIT_BIG_BETS, why_trackers_refuse
@@ -88,12 +89,13 @@ def test_a_tournament_is_accepted_at_any_limit_stakes(tmp_path: Path) -> None:
     assert f"{path.name}: 6 hands, fpdb accepted 6" in fpdb_check([path])
 
 
+@NEEDED
 def test_the_rooms_default_table_and_every_sites_stakes_are_pokerstars_stakes() -> None:
     rules = TableSpec().rules()
     assert why_trackers_refuse(rules, "", False) == ""
     assert why_trackers_refuse(rules, "USD", False) == ""
-    for folder in ("other-sites", "fpdb-regression", "fpdb-regex-samples"):
-        for path in sorted((HH / folder).glob("*")):
+    for folder in (OTHER_SITES, FPDB_REGRESSION, HH / "fpdb-regex-samples"):
+        for path in sorted(folder.glob("*")):
             if path.suffix not in (".txt", ".xml"):
                 continue
             for r in load_records(path):

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sharedhh import NEEDED, OTHER_SITES, SHARED_HH, files_in
 from stud8.cli import main
 from stud8.core.cards import Card
 from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
@@ -20,7 +21,7 @@ from stud8.formats.sites import SITES, Site, decode, detect, site_named, verify_
 from stud8.formats.verify import Verdict, verify_pokerstars
 from stud8.terminal.hh import check_file, sniff
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "hh" / "other-sites"
+DATA = OTHER_SITES
 
 # file: (site, hands read, reproduced, skipped, unreadable) -- and why, where not all
 EXPECTED: dict[str, tuple[str, int, int, int, int]] = {
@@ -87,12 +88,14 @@ def seat_of(hand: PokerStarsHand, name: str) -> int:
 
 
 # ------------------------------------------------------------------ every sample
+@NEEDED
 def test_every_sample_file_is_listed() -> None:
     files = {p.name for p in DATA.iterdir() if p.name != "SOURCES.md"}
     assert files == set(EXPECTED)
     assert set(SITES) == {site for site, *_ in EXPECTED.values()}
 
 
+@NEEDED
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_every_sample_reads_and_verifies_or_is_listed_with_its_reason(name: str) -> None:
     want_site, read_n, reproduced, skipped, unreadable = EXPECTED[name]
@@ -109,6 +112,7 @@ def test_every_sample_reads_and_verifies_or_is_listed_with_its_reason(name: str)
         assert e.file == str(DATA / name) and e.line > 0
 
 
+@NEEDED
 def test_the_cut_off_winning_hand_is_named_by_file_and_line() -> None:
     name = "winningpoker_stud8_7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000_G0.txt"
     _, items = read(DATA / name)
@@ -117,6 +121,7 @@ def test_the_cut_off_winning_hand_is_named_by_file_and_line() -> None:
     assert str(error).endswith(":51: the hand is truncated: no summary and end of game")
 
 
+@NEEDED
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_hh_verify_reads_every_sample_as_the_command_does(
     name: str, capsys: pytest.CaptureFixture[str]
@@ -131,6 +136,7 @@ def test_hh_verify_reads_every_sample_as_the_command_does(
     assert code == (4 if unreadable else 0)  # a hand that cannot be read
 
 
+@NEEDED
 @pytest.mark.parametrize(
     "name", sorted(n for n, (_, _, reproduced, _, _) in EXPECTED.items() if reproduced)
 )
@@ -151,6 +157,7 @@ def test_hh_convert_writes_pokerstars_text_that_verifies_again(
 
 
 # ------------------------------------------------------------------- detection
+@NEEDED
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_only_its_own_site_claims_a_sample(name: str) -> None:
     text = decode((DATA / name).read_bytes())
@@ -158,15 +165,16 @@ def test_only_its_own_site_claims_a_sample(name: str) -> None:
     assert claims == [EXPECTED[name][0]]
 
 
+@NEEDED
 def test_pokerstars_text_and_other_text_are_no_site() -> None:
-    stars = Path(__file__).resolve().parents[1] / "data" / "hh"
-    for path in stars.glob("pokerstars_*.txt"):
+    for path in files_in(SHARED_HH, "pokerstars_*.txt"):
         assert detect(decode(path.read_bytes())) is None
     assert detect("") is None
     assert detect("Hello\nworld\n") is None
 
 
 # ----------------------------------------------------------- each site's quirks
+@NEEDED
 def test_winning_gives_the_odd_chip_of_a_split_pot_to_the_low_half() -> None:
     """Winning hand 693975843: $7.25 in, $0.14 rake and $0.06 jackpot fee, $7.05
     split; KickAzzJohnny's two pair wins high and collects $3.52, ChazDazzle's
@@ -190,6 +198,7 @@ def test_winning_gives_the_odd_chip_of_a_split_pot_to_the_low_half() -> None:
     assert site.table_rules(hand).odd_chip_half.value == "low"
 
 
+@NEEDED
 def test_sites_that_split_by_rules_md_give_the_odd_chip_to_the_high_half() -> None:
     """Bovada (hand 2633952287) pays $2.33 high, $2.32 low; Absolute (1300000000)
     $0.20 high, $0.19 low: RULES.md's rule, nothing to set."""
@@ -203,6 +212,7 @@ def test_sites_that_split_by_rules_md_give_the_odd_chip_to_the_high_half() -> No
         assert verify_pokerstars(hand).reproduced
 
 
+@NEEDED
 def test_kingsclub_names_each_street_after_the_one_before_and_writes_calls_as_totals() -> None:
     _, hand = only_hand("kingsclub_stud8_7-StudHL-USD-40-80-202101.txt")
     third = [a for a in hand.actions if a.street == 3]
@@ -218,6 +228,7 @@ def test_kingsclub_names_each_street_after_the_one_before_and_writes_calls_as_to
     assert [str(c) for c in hero.cards[:3]] == ["Qh", "4s", "Qs"]
 
 
+@NEEDED
 def test_winamax_keeps_an_uncalled_bet_in_the_pot_it_pays_back() -> None:
     _, hand = only_hand("winamax_stud8_7-StudHL-6max-EUR-25-50-201611._8games_.txt")
     player0 = seat_of(hand, "Player0")
@@ -226,12 +237,14 @@ def test_winamax_keeps_an_uncalled_bet_in_the_pot_it_pays_back() -> None:
     assert (hand.total_pot, hand.rake) == (18000, 200)
 
 
+@NEEDED
 def test_merge_counts_an_uncalled_bet_in_the_winner_amount() -> None:
     _, hand = only_hand("merge_stud8_7-StudHL-USD-0.25-0.50-201111.txt")
     assert hand.uncalled == ((seat_of(hand, "Hero"), 50),)
     assert [(hand.name(c.seat), c.amount) for c in hand.collected] == [("Hero", 14)]
 
 
+@NEEDED
 def test_merge_horse_tournament_games_are_tournament_chips_with_no_stakes_written() -> None:
     _, hands = hands_of("merge_stud8_HORSE-Tournament-Freeroll.201107.stud8-games.xml")
     for hand in hands:
@@ -242,6 +255,7 @@ def test_merge_horse_tournament_games_are_tournament_chips_with_no_stakes_writte
     assert (hands[0].name(first.seat), first.verb, first.amount) == ("Player9", "bets", 150)
 
 
+@NEEDED
 def test_ongame_ten_seat_numbers_keep_their_order_and_a_raise_counts_its_first_amount() -> None:
     _, hand = only_hand("ongame_stud8_7-StudHL-USD-0.25-0.50-201008.All.streets.txt")
     assert [s.seat for s in hand.seats] == [1, 2, 3, 4, 5, 6, 7, 8]
@@ -251,6 +265,7 @@ def test_ongame_ten_seat_numbers_keep_their_order_and_a_raise_counts_its_first_a
     assert (hand.total_pot, hand.rake) == (514, 25)
 
 
+@NEEDED
 def test_partypoker_unseen_up_cards_agree_with_the_recorded_bring_in() -> None:
     _, hand = only_hand("partypoker_stud8_7-StudHL-USD-0.50-1.00-201008.txt")
     bring_in = hand.bring_in
@@ -262,6 +277,7 @@ def test_partypoker_unseen_up_cards_agree_with_the_recorded_bring_in() -> None:
     assert str(hand.up_cards(seat_of(hand, "PPPPPositive"))[0]) == "Ah"
 
 
+@NEEDED
 def test_converting_says_which_up_cards_were_filled_in(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -289,6 +305,7 @@ def test_converting_says_which_up_cards_were_filled_in(
     )
 
 
+@NEEDED
 def test_partypoker_amounts_are_what_the_player_adds() -> None:
     _, hand = only_hand("partypoker_stud8_7-StudHL-USD-10-20.201202.wins.lo.pot.txt")
     third = [(hand.name(a.seat), a.verb, a.amount, a.to) for a in hand.actions if a.street == 3]
@@ -300,6 +317,7 @@ def test_partypoker_amounts_are_what_the_player_adds() -> None:
     ]
 
 
+@NEEDED
 def test_ipoker_reads_a_cp1252_euro_under_a_utf8_declaration_and_orders_actions() -> None:
     data = (DATA / "ipoker_stud8_7-StudHL-EUR-0.05-0.10-201405.txt").read_bytes()
     with pytest.raises(UnicodeDecodeError):
@@ -316,6 +334,7 @@ def test_ipoker_reads_a_cp1252_euro_under_a_utf8_declaration_and_orders_actions(
     ]
 
 
+@NEEDED
 def test_absolute_ignores_a_folded_players_repeated_pocket() -> None:
     _, hand = only_hand("absolute_stud8_7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt")
     hero = seat_of(hand, "Hero")
@@ -323,6 +342,7 @@ def test_absolute_ignores_a_folded_players_repeated_pocket() -> None:
     assert hand.hero == hero
 
 
+@NEEDED
 def test_bovada_reads_the_stakes_from_the_bets_and_a_completion_at_once() -> None:
     _, hand = only_hand("bovada_stud8_7-StudHL-USD-0.25-0.50-201209.txt")
     assert (hand.small_bet, hand.big_bet) == (25, 50)
@@ -331,6 +351,7 @@ def test_bovada_reads_the_stakes_from_the_bets_and_a_completion_at_once() -> Non
     assert hand.hero == 2
 
 
+@NEEDED
 def test_full_tilt_keeps_a_sitting_out_seat_out_of_the_deal() -> None:
     _, hand = only_hand("fulltilt_stud8_7-StudHL-USD-2-4-201103.Underscore.in.tablename.txt")
     player6 = seat_of(hand, "Player6")
@@ -339,6 +360,7 @@ def test_full_tilt_keeps_a_sitting_out_seat_out_of_the_deal() -> None:
     assert hand.uncalled == ((seat_of(hand, "Hero"), 400),)
 
 
+@NEEDED
 def test_acr_pots_and_collections_by_pot_with_a_jackpot_fee() -> None:
     _, hand = only_hand(
         "winningpoker_stud8_acr_7Stud-HL-USD-0.10-0.20-202310.hand-history-parser.txt"
@@ -355,6 +377,7 @@ def test_acr_pots_and_collections_by_pot_with_a_jackpot_fee() -> None:
     assert (hand.name(short.seat), short.verb, short.amount) == ("MasterChief24", "calls", 5)
 
 
+@NEEDED
 def test_the_newer_acr_format_reads_a_stud_hi_lo_header() -> None:
     """The real ACR Stud (high) hand relabelled Stud Hi/Lo: nobody shows down, so
     the game's split plays no part and the hand must still reproduce."""
@@ -373,6 +396,7 @@ def test_the_newer_acr_format_reads_a_stud_hi_lo_header() -> None:
 FT = DATA / "fulltilt_stud8_7-StudHL-USD-2-4-201103.Underscore.in.tablename.txt"
 
 
+@NEEDED
 @pytest.mark.parametrize(
     "encode",
     [
@@ -392,6 +416,7 @@ def test_a_history_reads_in_every_encoding_and_line_end(encode: object, tmp_path
     assert [c.status for c in check_file(path)] == [Status.REPRODUCED]
 
 
+@NEEDED
 def test_a_utf16_history_reads_with_its_euro_signs(tmp_path: Path) -> None:
     text = decode((DATA / "winamax_stud8_7-StudHL-6max-EUR-25-50-201611._8games_.txt").read_bytes())
     path = tmp_path / "winamax.txt"
@@ -407,6 +432,7 @@ def _outcome(site: Site, text: str, file: str) -> list[Verdict | Skipped | ReadE
     return out
 
 
+@NEEDED
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_a_history_cut_anywhere_gives_errors_that_name_the_file_and_line(name: str) -> None:
     site, _ = read(DATA / name)
@@ -421,6 +447,7 @@ def test_a_history_cut_anywhere_gives_errors_that_name_the_file_and_line(name: s
                 assert item.problems or item.reproduced
 
 
+@NEEDED
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_hh_verify_of_a_truncated_file_says_where_and_ends_without_a_traceback(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -442,6 +469,7 @@ def test_hh_verify_of_a_truncated_file_says_where_and_ends_without_a_traceback(
 _LINES = st.lists(st.integers(0, 400), min_size=1, max_size=6)
 
 
+@NEEDED
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     name=st.sampled_from(sorted(EXPECTED)),
@@ -480,6 +508,7 @@ def test_an_xml_entity_bomb_is_refused_before_parsing() -> None:
     assert str(error) == "bomb.xml:2: a Merge history has no document type nor entities"
 
 
+@NEEDED
 def test_broken_xml_names_the_line_where_it_breaks() -> None:
     path = DATA / "merge_stud8_7-StudHL-USD-0.25-0.50-201307.no.null.xml"
     text = decode(path.read_bytes()).replace('<round id="FIFTH_STREET"', '<round id="FIFTH', 1)
@@ -499,6 +528,7 @@ def test_an_unknown_file_is_still_cannot_tell_the_format(
     assert "cannot tell the format" in out and code == 4
 
 
+@NEEDED
 def test_a_sites_chat_about_pokerstars_or_a_variant_does_not_fool_the_sniffer() -> None:
     path = DATA / "merge_stud8_7-StudHL-USD-0.25-0.50-201111.txt"
     text = decode(path.read_bytes()).replace(

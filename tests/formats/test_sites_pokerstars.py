@@ -2,8 +2,8 @@
 imports: a table name (Absolute names none: ``Hand N``), the site's date in ET (with
 the local zone where the site gives one), and fpdb-3's PokerStars importer accepts
 every hand with our pot, rake and collected totals (tests/formats/trackercheck.py).
-The samples: the real files of tests/data/hh/other-sites/ and
-tests/data/hh/fpdb-regression/, and the structures of tests/data/hh/fpdb-regex-samples/."""
+The samples: the real files of ../shared/hh/other-sites/ and
+../shared/hh/fpdb-regression/, and the structures of tests/data/hh/fpdb-regex-samples/."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from sharedhh import FPDB_REGRESSION, NEEDED, OTHER_SITES, files_in
 from stud8.cli import main
 from stud8.formats.pokerstars import header_date, read_header_date
 from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
@@ -19,9 +20,12 @@ from stud8.formats.record import HandRecord
 from stud8.terminal.hh import load_records
 from trackercheck import fpdb_check, totals_are_ours
 
-HH = Path(__file__).resolve().parents[1] / "data" / "hh"
-FOLDERS = ("other-sites", "fpdb-regression", "fpdb-regex-samples")
-SAMPLES = sorted(p for f in FOLDERS for p in (HH / f).glob("*") if p.suffix in (".txt", ".xml"))
+OURS = Path(__file__).resolve().parents[1] / "data" / "hh" / "fpdb-regex-samples"
+SAMPLES = [
+    p
+    for p in [*files_in(OTHER_SITES), *files_in(FPDB_REGRESSION), *sorted(OURS.glob("*"))]
+    if p.suffix in (".txt", ".xml")
+]
 HEADER = re.compile(r"^PokerStars Hand #(\d+): .* - (\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d .*)$", re.M)
 TABLE = re.compile(r"^Table '([^\n]+)' \d+-max", re.M)
 
@@ -64,17 +68,19 @@ def _records(path: Path) -> list[HandRecord]:
     return [r for r in load_records(path) if isinstance(r, HandRecord)]
 
 
+@NEEDED
 def test_the_samples_are_there() -> None:
     names = {p.name for p in SAMPLES}
     assert set(DATES) <= names
     assert len(SAMPLES) >= 20
 
 
+@NEEDED
 @pytest.mark.parametrize("name", sorted(DATES))
 def test_each_sites_date_is_written_as_pokerstars_writes_it(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    main(["hh", "convert", str(HH / "other-sites" / name), "--to", "pokerstars"])
+    main(["hh", "convert", str(OTHER_SITES / name), "--to", "pokerstars"])
     text = capsys.readouterr().out
     head = HEADER.search(text)
     assert head is not None, text[:300]
@@ -82,24 +88,26 @@ def test_each_sites_date_is_written_as_pokerstars_writes_it(
     started, zone = read_header_date(head.group(2))
     assert started is not None and started.year > 2000
     # and it reads back to the same moment and zone, so a round trip keeps it
-    (record,) = _records(HH / "other-sites" / name)[:1]
+    (record,) = _records(OTHER_SITES / name)[:1]
     assert record.started_at == started and record.time_zone == zone
 
 
+@NEEDED
 def test_a_history_with_no_table_gets_a_table_name_after_the_hand() -> None:
     for name in (
-        "other-sites/absolute_stud8_7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt",
-        "fpdb-regex-samples/absolute_tournament.txt",
+        OTHER_SITES / "absolute_stud8_7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt",
+        OURS / "absolute_tournament.txt",
     ):
-        (record,) = _records(HH / name)
+        (record,) = _records(name)
         assert record.table == ""
         text = to_pokerstars(record, everything=True)
         number = HEADER.search(text).group(1)  # type: ignore[union-attr]
         assert TABLE.findall(text) == [f"Hand {number}"]
 
 
+@NEEDED
 def test_an_absolute_table_line_gives_the_table_its_name(tmp_path: Path) -> None:
-    real = HH / "other-sites" / "absolute_stud8_7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt"
+    real = OTHER_SITES / "absolute_stud8_7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt"
     lines = real.read_text().split("\n")
     lines.insert(1, "Table: TORONTO AVE (Real Money) Seat #6 is the dealer")
     path = tmp_path / "absolute.txt"
@@ -109,6 +117,7 @@ def test_an_absolute_table_line_gives_the_table_its_name(tmp_path: Path) -> None
     assert TABLE.findall(to_pokerstars(record)) == ["TORONTO AVE"]
 
 
+@NEEDED
 def test_fpdb_imports_every_other_site_hand_we_write(tmp_path: Path) -> None:
     """Every hand of every sample, converted as `hh convert` converts it (the
     operator's view and the hero's), is accepted by fpdb with our totals."""

@@ -8,6 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from sharedhh import (
+    NEEDED,
+    SHARED_HH,
+    STARS_ALLIN,
+    STARS_BIG,
+    STARS_CASH,
+    STARS_PT2,
+    files_in,
+    params,
+)
 from stud8.core import Check, Deck, Fold, Hand, TableRules
 from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import parse_cards
@@ -26,27 +36,30 @@ from stud8.formats.verify import (
     verify_pokerstars,
 )
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "hh"
-CASH = DATA / "pokerstars_stud8_7-StudHL-USD-0.04-0.08-200911.txt"
-ALLIN = DATA / "pokerstars_stud8_7-StudHL-USD-0.98-0.12-202302.allin.ante.txt"
-BIG = DATA / "pokerstars_stud8_7-StudHL-USD-400-800-201701.3bet.fix.txt"
-PT2 = DATA / "pokerstars_stud8_7-StudHL-USD-10-1-200906.PT2.export.txt"
+CASH = STARS_CASH
+ALLIN = STARS_ALLIN
+BIG = STARS_BIG
+PT2 = STARS_PT2
 
 REAL = [
     (path.name, item)
-    for path in sorted(DATA.glob("*.txt"))
+    for path in files_in(SHARED_HH, "*.txt")
     for item in read_file(path)
     if isinstance(item, PokerStarsHand)
 ]
 
 
+@NEEDED
 def test_the_test_data_holds_ten_real_hands() -> None:
     assert len(REAL) == 10
-    assert all(isinstance(i, PokerStarsHand) for p in DATA.glob("*.txt") for i in read_file(p))
+    assert all(
+        isinstance(i, PokerStarsHand) for p in files_in(SHARED_HH, "*.txt") for i in read_file(p)
+    )
 
 
+@NEEDED
 @pytest.mark.parametrize(
-    "hand", [h for _, h in REAL], ids=[f"{name}-{h.hand_id}" for name, h in REAL]
+    "hand", params([h for _, h in REAL], ids=[f"{name}-{h.hand_id}" for name, h in REAL])
 )
 def test_every_real_hand_reproduces(hand: PokerStarsHand) -> None:
     verdict = verify_pokerstars(hand)
@@ -56,6 +69,7 @@ def test_every_real_hand_reproduces(hand: PokerStarsHand) -> None:
     assert verdict.hand is not None and verdict.hand.is_over
 
 
+@NEEDED
 def test_the_rules_come_from_the_file() -> None:
     by_id = {h.hand_id: h for _, h in REAL}
     cash = pokerstars_rules(by_id["35874487284"])
@@ -80,6 +94,7 @@ def test_the_rules_come_from_the_file() -> None:
     assert (pt2.ante, pt2.bring_in, pt2.small_bet, pt2.big_bet) == (5, 10, 25, 50)
 
 
+@NEEDED
 def test_the_deck_deals_the_cards_the_file_shows() -> None:
     hand = next(h for _, h in REAL if h.hand_id == "35874576282")
     deck = pokerstars_deck(hand).cards
@@ -111,6 +126,7 @@ def _changed(path: Path, hand_id: str, old: str, new: str) -> Verdict:
     return _verdict(text.replace(old, new))
 
 
+@NEEDED
 def test_a_collected_amount_one_cent_off_is_a_mismatch() -> None:
     verdict = _changed(
         CASH,
@@ -123,6 +139,7 @@ def test_a_collected_amount_one_cent_off_is_a_mismatch() -> None:
     assert str(verdict).startswith("hand 35874576282: pot: site paid u.pressure $0.38")
 
 
+@NEEDED
 def test_a_side_pot_half_one_chip_off_is_a_mismatch() -> None:
     verdict = _changed(
         ALLIN,
@@ -140,6 +157,7 @@ def test_a_side_pot_half_one_chip_off_is_a_mismatch() -> None:
     assert verdict.problems == ("summary: the file says Hero won 321, stud8 pays 320",)
 
 
+@NEEDED
 def test_the_halves_paid_to_the_wrong_players_are_a_mismatch() -> None:
     verdict = _changed(
         CASH, "35874676388", "Hero collected $0.40 from pot", "Hero collected $0.39 from pot"
@@ -152,6 +170,7 @@ def test_the_halves_paid_to_the_wrong_players_are_a_mismatch() -> None:
     assert "pot: site paid Player2 0, stud8 pays 220" in problems
 
 
+@NEEDED
 def test_two_actions_swapped_are_a_mismatch() -> None:
     verdict = _changed(
         CASH,
@@ -179,6 +198,7 @@ def test_two_actions_swapped_are_a_mismatch() -> None:
     assert verdict.problems == ("3rd street: expected Player0 to act, the file has Hero",)
 
 
+@NEEDED
 @pytest.mark.parametrize(
     ("old", "new", "problem"),
     [
@@ -227,11 +247,13 @@ def test_each_departure_is_named(old: str, new: str, problem: str) -> None:
     assert verdict.problems[0].startswith(problem), verdict.problems
 
 
+@NEEDED
 def test_a_card_dealt_twice_is_a_mismatch() -> None:
     text = _hand_text(CASH, "35874487284").replace("Dealt to Hero [5d Ks", "Dealt to Hero [5d Kc")
     assert _verdict(text).problems == ("the card Kc is dealt twice",)
 
 
+@NEEDED
 def test_a_second_deal_to_the_same_player_on_a_street_is_a_read_error() -> None:
     text = _hand_text(CASH, "35874487284")
     line = "Dealt to Hero [5d Ks 2h]\n"
@@ -240,6 +262,7 @@ def test_a_second_deal_to_the_same_player_on_a_street_is_a_read_error() -> None:
     assert error.message == "a second Dealt to line for Hero on 3rd street"
 
 
+@NEEDED
 def test_a_player_who_mucks_concedes_whatever_his_cards() -> None:
     """123smoothie mucked: even if his hidden cards (here four nines, as if the
     summary had listed them) beat the hand shown, he wins nothing."""
@@ -269,6 +292,7 @@ def test_a_player_may_fold_when_he_could_check() -> None:
     hand.apply(Check())
 
 
+@NEEDED
 def test_verify_file_keeps_the_order_and_passes_skips_and_errors_through(tmp_path: Path) -> None:
     holdem = (
         "PokerStars Hand #1:  Hold'em No Limit ($0.25/$0.50 USD) - 2020/02/07 19:15:13 ET\n"

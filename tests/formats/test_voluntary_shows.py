@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sharedhh import NEEDED, STARS_BIG, STARS_CASH
 from stud8.core.cards import parse_cards
 from stud8.formats.phh import read_phh
 from stud8.formats.phh_verify import record_of_phh, verify_phh
@@ -20,9 +21,8 @@ from stud8.formats.registry import View, writers
 from stud8.formats.verify import verify_pokerstars
 from trackercheck import fpdb_check
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "hh"
-RAKED = DATA / "pokerstars_stud8_7-StudHL-USD-400-800-201701.3bet.fix.txt"
-CASH = DATA / "pokerstars_stud8_7-StudHL-USD-0.04-0.08-200911.txt"
+RAKED = STARS_BIG
+CASH = STARS_CASH
 
 
 def _one(text: str) -> PokerStarsHand:
@@ -39,6 +39,7 @@ def _uncontested_show(shown: str) -> str:
     return text.replace("Hero: doesn't show hand", f"Hero: shows [{shown}]")
 
 
+@NEEDED
 @pytest.mark.parametrize(
     "shown", ["7s 7c Ah Jh Jd", "7s 7c", "Jd"], ids=["all", "down cards", "one"]
 )
@@ -65,6 +66,7 @@ def test_the_winner_of_an_uncontested_pot_shows(shown: str) -> None:
     assert record_of_phh(read).shows == record.shows
 
 
+@NEEDED
 def test_a_show_of_cards_he_was_not_dealt_is_refused() -> None:
     verdict = verify_pokerstars(_one(_uncontested_show("7s 7c Ah Jh Qd")))
     assert not verdict.reproduced and "Qd" in verdict.problems[0]
@@ -75,6 +77,7 @@ def test_a_show_of_cards_he_was_not_dealt_is_refused() -> None:
         ).replay()
 
 
+@NEEDED
 def test_a_muck_shown_afterwards_concedes_and_is_kept() -> None:
     """123smoothie mucks at the showdown and shows his hand afterwards: he still
     concedes (the pot is paid as if he had not shown), and the show is kept."""
@@ -94,6 +97,7 @@ def test_a_muck_shown_afterwards_concedes_and_is_kept() -> None:
     assert record_of_pokerstars(_one(out)).shows == record.shows
 
 
+@NEEDED
 def test_fpdb_imports_hands_with_voluntary_shows(tmp_path: Path) -> None:
     texts = []
     for shown in ("7s 7c Ah Jh Jd", "7s 7c"):

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize
 
 from server.replayhands import side_pot_hand
+from sharedhh import SHARED_HH
 from stud8.core.events import (
     AntePosted,
     BetMade,
@@ -50,7 +51,7 @@ from .roomkit import (
     state,
 )
 
-HH = Path(__file__).resolve().parents[2] / ".." / "shared" / "hh"
+HH = SHARED_HH
 PHH = Path(__file__).resolve().parents[1] / "data" / "phh"
 STARS = HH / "pokerstars_stud8_7-StudHL-USD-0.04-0.08-200911.txt"
 SIZES = {"desktop": LAPTOP, "phone": PHONE}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from stud8.core.errors import Stud8Error
 
-__all__ = ["HandHistoryError", "ReplayError", "TamperedRecordError"]
+__all__ = ["HandHistoryError", "ReplayError", "TamperedRecordError", "UnwritableError"]
 
 
 class HandHistoryError(Stud8Error):
@@ -50,3 +50,9 @@ class TamperedRecordError(ReplayError):
     """A stud8 hand record whose decisions replay, but whose stored events, pots,
     rake or final stacks contradict the replay (a card or an award changed after
     it was written): ``stud8 hh verify`` reports it as tampered."""
+
+
+class UnwritableError(HandHistoryError):
+    """A hand that reproduces but that a format cannot express (PHH's stud variants
+    are fixed-limit: a pot- or no-limit hand has no PHH): nothing is wrong with the
+    hand, ``stud8 hh convert`` says so with its own exit code."""

@@ -33,7 +33,7 @@ from stud8.core.events import (
 )
 from stud8.core.hand import Hand
 from stud8.core.rules import BettingStructure, Game, TableRules
-from stud8.formats import HandHistoryError, ReplayError
+from stud8.formats import HandHistoryError, ReplayError, UnwritableError
 
 __all__ = [
     "CODES",
@@ -76,6 +76,10 @@ class PhhError(HandHistoryError):
 
 class PhhReplayError(PhhError, ReplayError):
     """A PHH hand that departs from the engine's rules (the line says where)."""
+
+
+class PhhUnwritableError(PhhError, UnwritableError):
+    """A hand PHH cannot express (a pot- or no-limit table)."""
 
 
 # ------------------------------------------------------------------ writing
@@ -144,7 +148,10 @@ def hand_to_phh(
         raise PhhError(f"only a finished hand can be written as PHH; this one is {state}")
     rules = hand.rules
     if rules.structure is not BettingStructure.FIXED_LIMIT:
-        raise PhhError(f"PHH's stud variants ({CODES}) are fixed-limit; this table is {rules!r}")
+        structure = rules.structure.value.replace("_", "-")
+        raise PhhUnwritableError(
+            f"PHH's stud variants ({CODES}) are fixed-limit; this table is {structure}"
+        )
     seats = hand.seats
     pn = {seat: f"p{i + 1}" for i, seat in enumerate(seats)}
     events = hand.events

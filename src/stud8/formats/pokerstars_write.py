@@ -1,6 +1,7 @@
 """Write a finished hand the way PokerStars prints a 7 Card Stud Hi/Lo hand.
 
-The text follows the real PokerStars files in ``tests/data/hh/`` line for line:
+The text follows the real PokerStars files in ``../shared/hh/`` (beside the repository)
+line for line:
 the header, the seats, the antes, ``*** 3rd STREET ***`` with its ``Dealt to``
 lines, the bring-in, completions (``raises X to Y``; ``bets`` when the low card
 completes instead of bringing in), the later streets up to ``*** RIVER ***``,

@@ -501,6 +501,12 @@ def _lines(text: str, file: str) -> Iterator[tuple[int, HandRecord | HandHistory
             yield number, HandHistoryError(f"not a hand record: {e}", file=file, line=number)
 
 
+def _unnamed(error: HandHistoryError, rec: HandRecord) -> str:
+    """The error's message without its leading ``hand N:`` (the check names the hand
+    already: ``file:line: hand N: tampered: ...``)."""
+    return error.message.removeprefix(f"hand {rec.hand_id}: ")
+
+
 def _check(text: str, file: str) -> Iterator[HandCheck]:
     for number, rec in _lines(text, file):
         if isinstance(rec, HandHistoryError):
@@ -509,9 +515,9 @@ def _check(text: str, file: str) -> Iterator[HandCheck]:
         try:
             rec.replay()
         except TamperedRecordError as e:
-            yield HandCheck(Status.TAMPERED, file, number, rec.hand_id, e.message)
+            yield HandCheck(Status.TAMPERED, file, number, rec.hand_id, _unnamed(e, rec))
         except HandHistoryError as e:
-            yield HandCheck(Status.MISMATCHED, file, number, rec.hand_id, e.message)
+            yield HandCheck(Status.MISMATCHED, file, number, rec.hand_id, _unnamed(e, rec))
         else:
             yield HandCheck(Status.REPRODUCED, file, number, rec.hand_id)
 

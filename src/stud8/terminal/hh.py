@@ -6,8 +6,10 @@ their content, in whatever encoding the file has.
 
 Exit codes of ``verify`` and ``convert``, bits that add up: 0 all is well; 1 a
 hand does not reproduce (or cannot be converted); 4 a file, or a hand's text in
-it, cannot be read (a missing file, not a hand history, a corrupt hand); 5 both.
-A usage error is 2, as for every command.
+it, cannot be read (a missing file, not a hand history, a corrupt hand); 5 both;
+8 (``convert`` only) a hand that reproduces but that the target format cannot
+express (a pot- or no-limit hand has no PHH). A usage error is 2, as for every
+command.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from stud8.core.errors import Stud8Error
-from stud8.formats import HandHistoryError, ReplayError
+from stud8.formats import HandHistoryError, ReplayError, UnwritableError
 from stud8.formats.pokerstars_stakes import why_trackers_refuse
 from stud8.formats.pokerstars_write import to_pokerstars
 from stud8.formats.record import HandRecord
@@ -38,6 +40,7 @@ from stud8.formats.registry import (
 EXIT_OK = 0
 EXIT_MISMATCH = 1
 EXIT_UNREADABLE = 4
+EXIT_UNWRITABLE = 8
 #: A file at least this large gets a progress bar (on a terminal).
 PROGRESS_BYTES = 256 * 1024
 
@@ -331,6 +334,9 @@ def convert(
                 err.write(f"note: {path}: hand {rec.hand_id}: {refused}\n")
             try:
                 texts.append(writer.write(rec, view))
+            except UnwritableError as e:  # the hand is fine; the format has no words for it
+                err.write(f"hand {rec.hand_id}: cannot be written as {to}: {e.message}\n")
+                code |= EXIT_UNWRITABLE
             except (HandHistoryError, Stud8Error, ValueError) as e:
                 err.write(f"hand {rec.hand_id}: cannot be written as {to}: {e}\n")
                 code |= EXIT_MISMATCH

@@ -5,11 +5,11 @@ the dealt cards stay hidden until the show (the hero's file masks the other's)."
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from sharedhh import FPDB_REGRESSION, NEEDED
 from stud8.server.http.replay_files import read_replays
 
-HH = Path(__file__).resolve().parents[2] / "data" / "hh" / "fpdb-regression"
+pytestmark = NEEDED
+HH = FPDB_REGRESSION
 HOME = HH / "pokerstars_stud8_8-Game-2max-STT-play-100-201306.homeGame.shootout.stud8-level.txt"
 SHOWN = "99632607069"
 

@@ -22,6 +22,7 @@ from sqlalchemy import Engine
 from server.replayhands import quiet_hand, side_pot_hand
 from server.roomdb import fresh_database, serving
 from server.schemacheck import SCHEMAS, conforms
+from sharedhh import SHARED_HH
 from stud8.core.events import CardDealt, HandShown, PotAwarded
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import MemoryAuth
@@ -37,7 +38,7 @@ from stud8.server.wire.limits import MAX_REPLAY_BYTES, MAX_REPLAY_HANDS
 from stud8.server.wire.replay import replay_of
 
 REST = SCHEMAS["rest"]
-HH = Path(__file__).resolve().parents[3] / ".." / "shared" / "hh"
+HH = SHARED_HH
 PHH = Path(__file__).resolve().parents[2] / "data" / "phh"
 STARS = HH / "pokerstars_stud8_7-StudHL-USD-0.04-0.08-200911.txt"
 SHORT_STARS = HH / "pokerstars_stud8_7-StudHL-USD-400-800-201701.3bet.fix.txt"

@@ -2,7 +2,7 @@
 says them (:func:`stud8.formats.pokerstars.header_date`): ET, after the local time
 when the site gives one in a zone of its own.
 
-The forms (one real file of each in tests/data/hh/other-sites/):
+The forms (one real file of each in ../shared/hh/other-sites/, beside the repository):
 
 - Absolute ``2009-03-18 19:10:00 (ET)``; Full Tilt ``01:12:00 ET 2011/03/28`` (or
   ``20:33 ET - Monday, March 28, 2011``); PartyPoker ``Monday, August 30,
