@@ -32,9 +32,10 @@ EXPECTED = {
         19,
         1,
     ),
-    # Stud high only: skipped
-    "bovada_stud_7-Stud-USD-MTT-10-1-201206.first.hand.txt": ("bovada", 1, 0, 1),
-    "fulltilt_stud_7-StudHL-USD-2-4-201006.Steal.examples.first.hand.txt": ("fulltilt", 1, 0, 1),
+    # Seven Card Stud high, read and verified like the rest of the family (the Bovada
+    # tournament hand is of the older form: no street lines, `Big blind/Bring in`, `Call`)
+    "bovada_stud_7-Stud-USD-MTT-10-1-201206.first.hand.txt": ("bovada", 1, 1, 0),
+    "fulltilt_stud_7-StudHL-USD-2-4-201006.Steal.examples.first.hand.txt": ("fulltilt", 1, 1, 0),
 }
 
 
@@ -109,7 +110,7 @@ def test_a_mixed_game_file_skips_its_other_games_by_name() -> None:
     assert sum("Hi/Lo" in h.game for h in hands) == 18
 
 
-@pytest.mark.parametrize("other", ["41", "46", "1", "35"])  # stud high, razz, hold'em, O8
+@pytest.mark.parametrize("other", ["1", "35", "4"])  # hold'em, Omaha Hi/Lo, Omaha
 def test_a_merge_horse_table_skips_its_other_games(other: str) -> None:
     """The same HORSE cash table dealing another game of the mix (its multigametype
     changed, fpdb's numbers): each hand is skipped with the game named, none read."""
@@ -123,6 +124,28 @@ def test_a_merge_horse_table_skips_its_other_games(other: str) -> None:
     assert len(items) == 3
     assert all(isinstance(i, Skipped) for i in items)
     assert all(f"gametype {other}" in i.reason for i in items if isinstance(i, Skipped))
+
+
+@pytest.mark.parametrize(
+    ("other", "game"),
+    [("38", "7 Card Stud"), ("41", "7 Card Stud"), ("46", "Razz"), ("49", "Razz")],
+)
+def test_a_merge_horse_table_reads_its_stud_and_razz_hands(other: str, game: str) -> None:
+    """The Stud and Razz rounds of a HORSE table (fpdb's multigametype numbers) are
+    read as that game, with the same seats, antes and actions."""
+    from stud8.formats.sites import decode, detect
+
+    path = DATA / "merge_stud8_HORSE-8max-USD-0.25-0.50-201409.new.format.txt"
+    text = decode(path.read_bytes()).replace('multigametype="43"', f'multigametype="{other}"')
+    site = detect(text)
+    assert site is not None
+    items = site.read(text, "horse.xml")
+    base = site.read(decode(path.read_bytes()), "horse.xml")
+    assert len(items) == len(base) == 3
+    for hand, hi_lo in zip(items, base, strict=True):
+        assert isinstance(hand, PokerStarsHand) and isinstance(hi_lo, PokerStarsHand)
+        assert (hand.game, hi_lo.game) == (game, "7 Card Stud Hi/Lo")
+        assert hand.actions == hi_lo.actions and hand.antes == hi_lo.antes
 
 
 def test_a_home_game_tournament_stays_a_tournament_when_written_back(

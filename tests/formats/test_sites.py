@@ -52,12 +52,12 @@ EXPECTED: dict[str, tuple[str, int, int, int, int]] = {
         0,
         0,
     ),
-    # Seven Card Stud high, another game: read and skipped.
+    # Seven Card Stud high: read and verified (stud8 plays the whole family).
     "winningpoker_stud_7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham_GAMETYPE.txt": (
         "winning",
         1,
-        0,
         1,
+        0,
         0,
     ),
 }

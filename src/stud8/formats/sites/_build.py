@@ -19,12 +19,13 @@ invented where the site shows one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from stud8.core.cards import CARDS, Card
 from stud8.core.pots import build_pots, take_rake
-from stud8.core.streets import up_cards_key
+from stud8.core.rules import Game
+from stud8.core.streets import up_key_for
 from stud8.formats.pokerstars import (
     BadLine,
     PokerStarsHand,
@@ -36,7 +37,19 @@ from stud8.formats.pokerstars import (
     PSShow,
 )
 
-__all__ = ["HandBuilder"]
+__all__ = ["HI_LO", "HandBuilder"]
+
+HI_LO = "7 Card Stud Hi/Lo"
+_GAMES = {HI_LO: Game.STUD_HI_LO, "7 Card Stud": Game.STUD_HIGH, "Razz": Game.RAZZ}
+
+
+def _brings_in_before(game: Game) -> Callable[[Card], int]:
+    """The order of third-street up cards for the bring-in, the one who brings in
+    first: the lowest card (ace high, suits clubs to spades), in razz the highest
+    (ace low), as the engine finds him (RULES.md 3, 8)."""
+    if game is Game.RAZZ:
+        return lambda c: -(c.low_rank * 4 + c.suit_index)
+    return lambda c: c.code
 
 
 class HandBuilder:
@@ -47,6 +60,7 @@ class HandBuilder:
         self.line = line
         self.hand_id = hand_id
         # the header
+        self.game = HI_LO  # as PokerStars names it: HI_LO, "7 Card Stud" or "Razz"
         self.small_bet = 0
         self.big_bet = 0
         self.currency = ""
@@ -329,7 +343,7 @@ class HandBuilder:
             hand_id=self.hand_id,
             file=self.file,
             line=self.line,
-            game="7 Card Stud Hi/Lo",
+            game=self.game,
             structure=self.structure,
             mixed=self.mixed,
             small_bet=self.small_bet,
@@ -418,6 +432,8 @@ class HandBuilder:
 
     def _fill_up_cards(self, seats: list[int], rows: dict[int, list[Card | None]]) -> None:
         """Fill the up cards nobody saw so that the record's openers can be right."""
+        game = _GAMES[self.game]
+        first, up_key = _brings_in_before(game), up_key_for(game)
         used = {c for row in rows.values() for c in row if c is not None}
         used |= {c for sh in self.shows for c in sh.cards}
         spare = [c for c in CARDS if c not in used]
@@ -430,13 +446,15 @@ class HandBuilder:
             opener = self._opener(street)
             if street == 3:
                 known = [c for s in here if (c := rows[s][2]) is not None]
-                floor = min(known, default=None)
+                floor = min(known, default=None, key=first)
                 for s in sorted(unknown, key=lambda s: s != opener):
-                    if s == opener:  # the bring-in: the lowest card left
-                        pick = spare[0]
-                    else:  # just above the bring-in's card: as weak as can be later
+                    order = sorted(spare, key=first)
+                    if s == opener:  # the bring-in: the card left that brings in first
+                        pick = order[0]
+                    else:  # just after the bring-in's card: as weak as can be later
                         low = rows[opener][2] if opener is not None else floor
-                        pick = next((c for c in spare if low is None or c > low), spare[-1])
+                        after = (c for c in order if low is None or first(c) > first(low))
+                        pick = next(after, order[-1])
                     rows[s][2] = pick
                     spare.remove(pick)
                     self.filled_in.append((s, 3))
@@ -444,7 +462,7 @@ class HandBuilder:
 
             def board(s: int, street: int = street) -> tuple[tuple[int, ...], int]:
                 cards = [c for c in rows[s][2:street] if c is not None]
-                return up_cards_key(cards), -s
+                return up_key(cards), -s
 
             for s in sorted(unknown, key=lambda s: s != opener):
                 ups = {c.rank for c in rows[s][2:street] if c is not None}

@@ -20,6 +20,7 @@ __all__ = [
     "seat_line",
     "speaker",
     "split_hands",
+    "stud_game",
     "total_line",
 ]
 
@@ -123,6 +124,40 @@ def read_hands(
         first_line = next((i + 1 for i, t in enumerate(lines) if t.strip()), 1)
         out.append(ReadError(file, first_line, f"no {site} hand found"))
     return out
+
+
+# --------------------------------------------------------------- the game
+_RAZZ = re.compile(r"razz", re.I)
+_DEUCE_TO_SEVEN = re.compile(r"2-?7\s*razz", re.I)  # another low (KingsClub's "2-7 Razz")
+_FIVE_CARD = re.compile(r"\b(?:5|five)[- ]?card[- ]?stud|\b5[- ]?stud", re.I)
+_HI_LO = re.compile(
+    r"hi[- /_]?lo|(?<![a-z])h[/-]?l(?![a-z])|stud ?[/-]?8|\b8 or better|eight or better",
+    re.I,
+)
+_STUD = re.compile(r"stud|\b7[- ]?card(?![a-z])|seven card", re.I)
+
+
+def stud_game(name: str) -> str | None:
+    """The game a site's name for it says, as PokerStars names the three games of
+    the family (``7 Card Stud Hi/Lo``, ``7 Card Stud``, ``Razz``), or None for
+    any other game (five-card stud, hold'em...). The sites' words: hi/lo is
+    ``Hi/Lo``, ``HiLo``, ``Hi-Lo``, ``H/L``, ``HL``, ``Stud 8``, ``7stud8``,
+    ``8 or better``; high is the plain name (``Stud Hi``, ``7Stud``, ``7CARD``).
+
+    >>> [stud_game(n) for n in ("7CARD HiLo", "7CARD", "Limit Stud Hi", "7Stud H/L",
+    ...  "7stud8", "Seven Card Razz", "5 Card Stud", "Omaha Hi/Lo", "7-Stud H/L8",
+    ...  "7CARD_HL", "2-7 Razz", "7stud", "SEVEN_CARD_STUD_HI_LO", "Hold'em No Limit")]
+    ['7 Card Stud Hi/Lo', '7 Card Stud', '7 Card Stud', '7 Card Stud Hi/Lo', \
+'7 Card Stud Hi/Lo', 'Razz', None, None, '7 Card Stud Hi/Lo', '7 Card Stud Hi/Lo', None, \
+'7 Card Stud', '7 Card Stud Hi/Lo', None]
+    """
+    if _DEUCE_TO_SEVEN.search(name):
+        return None
+    if _RAZZ.search(name):
+        return "Razz"
+    if _FIVE_CARD.search(name) or not _STUD.search(name):
+        return None
+    return "7 Card Stud Hi/Lo" if _HI_LO.search(name) else "7 Card Stud"
 
 
 # ------------------------------------------------- lines every site writes alike

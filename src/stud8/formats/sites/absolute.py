@@ -16,7 +16,15 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, total_line
+from stud8.formats.sites._text import (
+    Item,
+    cards,
+    money,
+    read_hands,
+    seat_line,
+    stud_game,
+    total_line,
+)
 
 _HEADER = re.compile(r"^Stage #(\w+):\s*(.*?)(?: - (\d{4}-\d\d-\d\d .*))?$")
 _STAKES = re.compile(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)")
@@ -45,9 +53,11 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     if head is None:
         raise BadLine(n0, f"cannot read the header {lines[0].strip()!r}")
     game = head.group(2)
-    if not re.search(r"Seven Card Hi/?Lo|Stud H(?:i)?/?L", game, re.I):
-        return Skipped(file, n0, head.group(1), f"not a Stud Hi/Lo hand: {game}")
+    stud = stud_game(game)  # Seven Card Hi/Lo, Seven Card Stud, Razz
+    if stud is None:
+        return Skipped(file, n0, head.group(1), f"not a Stud-family hand: {game}")
     b = HandBuilder(file=file, line=n0, hand_id=head.group(1))
+    b.game = stud
     stakes = _STAKES.search(game)
     if stakes is None:
         raise BadLine(n0, "cannot find the stakes in the header")

@@ -17,7 +17,7 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, total_line
+from stud8.formats.sites._text import Item, cards, money, read_hands, stud_game, total_line
 
 _HEADER = re.compile(r"^(?:Bovada|Bodog|Ignition) Hand #(\d+)\s*(.*?)(?: - (\d{4}-\d\d-\d\d .*))?$")
 _SEAT = re.compile(r"^Seat\+(\d+)(?: \[ME\])?: ([$€£]?[\d,.]+) in chips")
@@ -26,7 +26,8 @@ _STREET = re.compile(r"^\*\*\* (3RD|4TH|5TH|6TH) STREET \*\*\*|^\*\*\* RIVER \*\
 _TOTAL = re.compile(r"^Total Pot\s*\((\S+)\)\s*\|\s*Rake \((\S+)\)", re.I)
 _AMOUNT = r"([$€£]?[\d,.]+)"
 _VERB = re.compile(
-    r"^(Ante chip|Bring_in chip|Bring-in chip|Bring in chip|Bets|Calls|Raises|All-in\(raise\)"
+    r"^(Ante chip|Bring_in chip|Bring-in chip|Bring in chip|Big blind/Bring in|Bets|Calls?|Raises"
+    r"|All-in\(raise\)"
     r"|All-in|Hand result(?:-Side pot)?|Return uncalled portion of bet)\s+"
     + _AMOUNT
     + r"(?: to "
@@ -56,9 +57,11 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     if head is None:
         raise BadLine(n0, f"cannot read the header {lines[0].strip()!r}")
     game = head.group(2)
-    if not re.search(r"7 ?CARD(?: STUD)? ?Hi-?Lo", game, re.I):
-        return Skipped(file, n0, head.group(1), f"not a Stud Hi/Lo hand: {game}")
+    stud = stud_game(game)  # 7CARD HiLo, 7CARD (Stud high), RAZZ
+    if stud is None:
+        return Skipped(file, n0, head.group(1), f"not a Stud-family hand: {game}")
     b = HandBuilder(file=file, line=n0, hand_id=head.group(1))
+    b.game = stud
     table = re.search(r"TBL#(\d+)", game)
     b.table = table.group(1) if table else ""
     tournament = re.search(r"(?:Tournament|TOURNAMENT)\s*#?(\d+)", game)
@@ -70,6 +73,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     street = 3
     shown: list[tuple[int, int]] = []
     levels: dict[int, int] = {}
+    dealt_now: set[int] = set()  # the seats dealt a card on this street
     for i, raw in enumerate(lines[1:], start=n0 + 1):
         line = raw.strip()
         if not line:
@@ -85,6 +89,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         m = _STREET.match(line)
         if m:
             street = int(m.group(1)[0]) if m.group(1) else 7
+            dealt_now = set()
             if street > 3:
                 b.new_street(street, i)
             continue
@@ -101,6 +106,13 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         seat = b.seat_of(m.group(1), i)
         rest = m.group(3).strip()
         if rest.startswith("Card dealt to a spot ["):
+            if seat in dealt_now and street < 7:
+                # Some files write no street lines: a second card to the same
+                # player starts the next street.
+                street += 1
+                dealt_now = set()
+                b.new_street(street, i)
+            dealt_now.add(seat)
             b.dealt(seat, street, cards(rest[22:].split("]")[0], i), i)
             continue
         if rest == "Folds":
@@ -119,9 +131,9 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             amount = money(v.group(2), i, cents)
             if verb == "ante chip":
                 b.ante(seat, amount, i)
-            elif verb.startswith("bring"):
+            elif verb.startswith(("bring", "big blind/bring")):  # (the older files' words)
                 b.bring_in(seat, amount, i)
-            elif verb == "calls":
+            elif verb in ("calls", "call"):
                 b.call(seat, amount, i)
             elif verb.startswith("hand result"):
                 b.collect(seat, amount, i, 1 if "side" in verb else 0)

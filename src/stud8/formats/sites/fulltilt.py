@@ -15,10 +15,18 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, total_line
+from stud8.formats.sites._text import (
+    Item,
+    cards,
+    money,
+    read_hands,
+    seat_line,
+    speaker,
+    stud_game,
+    total_line,
+)
 
 _HEADER = re.compile(r"^Full Tilt Poker (?:Game|Hand) #(\d+):\s*(.*)$")
-_STUD8 = re.compile(r"Stud H/L|Stud Hi/Lo|Stud 8", re.I)
 _STAKES = re.compile(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)(?: Ante [$€£]?([\d,.]+))?")
 _TOURNAMENT = re.compile(r"\((\d+)\), Table (\S+)|Tournament #?(\d+)", re.I)
 _TABLE = re.compile(r"Table (.+?) - ")
@@ -48,9 +56,12 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     if head is None:
         raise BadLine(before + 1, f"cannot read the header {lines[0].strip()!r}")
     rest = head.group(2)
-    if not _STUD8.search(rest):
-        return Skipped(file, before + 1, head.group(1), f"not a Stud Hi/Lo hand: {rest}")
+    # Limit Stud H/L, Limit Stud Hi, Limit Razz: in a field after the table's name
+    stud = stud_game(" - ".join(rest.split(" - ")[1:]))
+    if stud is None:
+        return Skipped(file, before + 1, head.group(1), f"not a Stud-family hand: {rest}")
     b = HandBuilder(file=file, line=before + 1, hand_id=head.group(1))
+    b.game = stud
     stakes = _STAKES.search(rest)
     if stakes is None:
         raise BadLine(before + 1, "cannot find the stakes in the header")

@@ -23,7 +23,7 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, card
+from stud8.formats.sites._text import Item, card, stud_game
 from stud8.formats.sites._text import money as _money
 from stud8.formats.sites._xml import read_games
 
@@ -58,9 +58,11 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
     hand_id = game.get("gamecode", "")
     types = _GAMETYPE.findall(before)
     gametype = types[-1] if types else ""
-    if not re.search(r"7 Card Stud Hi-?Lo", gametype, re.I):
-        return Skipped(file, n, hand_id, f"not a Stud Hi/Lo hand: {gametype}")
+    stud = stud_game(gametype)  # 7 Card Stud Hi-Lo, 7 Card Stud, Razz
+    if stud is None:
+        return Skipped(file, n, hand_id, f"not a Stud-family hand: {gametype}")
     b = HandBuilder(file=file, line=n, hand_id=hand_id)
+    b.game = stud
     tournament = re.findall(r"<tournamentcode>\s*(\d+)", before)
     b.tournament = tournament[-1] if tournament else ""
     stakes = re.search(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)", gametype)

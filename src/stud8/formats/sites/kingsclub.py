@@ -19,7 +19,7 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
 
 _HEADER = re.compile(r"^#(\d+): (.*?) - ([\d,.]+)/([\d,.]+)\s*(.*)$")
 _SEAT = re.compile(r"^Seat (\d+): (.+) \(([\d,.]+)\)$")
@@ -45,9 +45,11 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     head = _HEADER.match(lines[0].strip())
     if head is None:
         raise BadLine(n0, f"cannot read the header {lines[0].strip()!r}")
-    if not re.search(r"Seven Card Stud Hi-?Lo|Stud Hi/Lo|Stud 8", head.group(2), re.I):
-        return Skipped(file, n0, head.group(1), f"not a Stud Hi/Lo hand: {head.group(2)}")
+    stud = stud_game(head.group(2))  # Seven Card Stud Hi-Lo, Seven Card Stud, Razz
+    if stud is None:
+        return Skipped(file, n0, head.group(1), f"not a Stud-family hand: {head.group(2)}")
     b = HandBuilder(file=file, line=n0, hand_id=head.group(1))
+    b.game = stud
     b.structure = "Limit" if head.group(2).lower().startswith("limit") else b.structure
     tournament = re.search(r"Tournament #?(\d+)", lines[0])
     b.tournament = tournament.group(1) if tournament else ""

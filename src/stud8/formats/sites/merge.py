@@ -21,12 +21,17 @@ import xml.etree.ElementTree as ET
 
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
-from stud8.formats.sites._build import HandBuilder
+from stud8.formats.sites._build import HI_LO, HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
 from stud8.formats.sites._text import Item, card, money
 from stud8.formats.sites._xml import read_games
 
-_STUD8 = frozenset(("43", "45"))  # gametype, or multigametype in a mixed game (77)
+# gametype, or multigametype in a mixed game (77): the Stud family's codes
+_GAMES = {
+    **dict.fromkeys(("38", "39", "41", "42"), "7 Card Stud"),
+    **dict.fromkeys(("43", "45"), HI_LO),
+    **dict.fromkeys(("46", "47", "49"), "Razz"),
+}
 _STREETS = {
     "BRING_IN": 3,
     "THIRD_STREET": 3,
@@ -51,9 +56,11 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
     # of the hand in multigametype, as fpdb reads it
     mixed = game.get("multigametype") is not None
     kind = game.get("multigametype") if mixed else game.get("gametype")
-    if kind not in _STUD8:
-        return Skipped(file, n, hand_id, f"not a Stud Hi/Lo hand (gametype {kind})")
+    stud = _GAMES.get(kind or "")
+    if stud is None:
+        return Skipped(file, n, hand_id, f"not a Stud-family hand (gametype {kind})")
     b = HandBuilder(file=file, line=n, hand_id=hand_id)
+    b.game = stud
     description = re.findall(r'<description type="([^"]*)" [^>]*stakes="([^"]*)"', before)
     game_name, stakes_text = description[-1] if description else ("", "")
     stakes = re.search(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)", stakes_text)

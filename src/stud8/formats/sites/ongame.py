@@ -18,7 +18,7 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
 
 # a tournament's hand names it: (TOURNAMENT: "NAME", ID, buy-in: $X) (fpdb's OnGame parser)
 _HEADER = re.compile(
@@ -63,8 +63,10 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             m = _TABLE.match(line)
             if m is None:
                 raise BadLine(i, f"cannot read the table line {line!r}")
-            if m.group(3) != "SEVEN_CARD_STUD_HI_LO":
-                return Skipped(file, n0, b.hand_id, f"not a Stud Hi/Lo hand: {m.group(3)}")
+            stud = stud_game(m.group(3))  # SEVEN_CARD_STUD_HI_LO, SEVEN_CARD_STUD, RAZZ
+            if stud is None:
+                return Skipped(file, n0, b.hand_id, f"not a Stud-family hand: {m.group(3)}")
+            b.game = stud
             b.table = m.group(1)
             b.structure = {"LIMIT": "Limit", "POT_LIMIT": "Pot Limit", "NO_LIMIT": "No Limit"}.get(
                 m.group(2), "Limit"

@@ -20,7 +20,7 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
 
 _HEADER = re.compile(r"^\*{5} Hand History [Ff]or Game (\d+) \*{5}")
 _GAME = re.compile(
@@ -60,9 +60,11 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     g = _GAME.match(lines[1].strip())
     if g is None:
         raise BadLine(n0 + 1, f"cannot read the game line {lines[1].strip()!r}")
-    if not re.search(r"7 Card Stud Hi-?Lo", g.group(6), re.I):
-        return Skipped(file, n0, head.group(1), f"not a Stud Hi/Lo hand: {g.group(6)}")
+    stud = stud_game(g.group(6))  # 7 Card Stud Hi-Lo, 7 Card Stud, Razz
+    if stud is None:
+        return Skipped(file, n0, head.group(1), f"not a Stud-family hand: {g.group(6)}")
     b = HandBuilder(file=file, line=n0, hand_id=head.group(1))
+    b.game = stud
     tournament = re.search(r"Tourn\w*\D*(\d+)", lines[1] + (lines[2] if len(lines) > 2 else ""))
     b.tournament = tournament.group(1) if tournament else ""
     cents = bool(g.group(1) or g.group(4)) and not b.tournament

@@ -16,7 +16,7 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
 
 _HEADER = re.compile(r"^Winamax Poker - (.*?)HandId: #([\w-]+) - (.*) - (\d{4}/\d\d/\d\d .*)$")
 _STAKES = re.compile(r"\(([\d,.]+)[€$]?/([\d,.]+)[€$]?/([\d,.]+)[€$]?\)")
@@ -43,9 +43,11 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     if head is None:
         raise BadLine(n0, f"cannot read the header {lines[0].strip()!r}")
     game = head.group(3)
-    if not re.search(r"7-Card Stud Hi/Lo|7stud8", game, re.I):  # (fpdb knows both names)
-        return Skipped(file, n0, head.group(2), f"not a Stud Hi/Lo hand: {game}")
+    stud = stud_game(game)  # 7-Card Stud Hi/Lo (or 7stud8), 7-Card Stud, Razz
+    if stud is None:
+        return Skipped(file, n0, head.group(2), f"not a Stud-family hand: {game}")
     b = HandBuilder(file=file, line=n0, hand_id=head.group(2))
+    b.game = stud
     kind = head.group(1)
     tournament = re.search(r'Tournament "([^"]*)"', kind)
     b.tournament = tournament.group(1) if tournament else ""

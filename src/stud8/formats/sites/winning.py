@@ -27,7 +27,7 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker
+from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
 
 # ------------------------------------------------------------------ the old client
 _GAME_ID = re.compile(r"^Game ID: (\d+) ([\d,.]+)/([\d,.]+) (.*) \(([^)]*)\)(?: \d+-max)?$")
@@ -94,9 +94,11 @@ def _parse_old(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
     g = _GAME_ID.match(lines[1].strip())
     if g is None:
         raise BadLine(n0 + 1, f"cannot read the game line {lines[1].strip()!r}")
-    if g.group(5) != "Seven Cards Stud HiLow":
-        return Skipped(file, n0, g.group(1), f"not a Stud Hi/Lo hand: {g.group(5)}")
+    stud = stud_game(g.group(5))  # Seven Cards Stud HiLow, Seven Cards Stud, Razz
+    if stud is None:
+        return Skipped(file, n0, g.group(1), f"not a Stud-family hand: {g.group(5)}")
     b = HandBuilder(file=file, line=n0, hand_id=g.group(1))
+    b.game = stud
     b.date = pokerstars_date(lines[0].strip()[17:])
     b.currency = "USD"
     b.small_bet, b.big_bet = money(g.group(2), n0 + 1, True), money(g.group(3), n0 + 1, True)
@@ -182,9 +184,11 @@ def _parse_acr(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
     head = _HEADER2.match(lines[0].strip())
     if head is None:
         raise BadLine(n0, f"cannot read the header {lines[0].strip()!r}")
-    if head.group(4).strip() != "7Stud H/L":
-        return Skipped(file, n0, head.group(1), f"not a Stud Hi/Lo hand: {head.group(4)}")
+    stud = stud_game(head.group(4))  # 7Stud H/L, 7Stud, Razz
+    if stud is None:
+        return Skipped(file, n0, head.group(1), f"not a Stud-family hand: {head.group(4)}")
     b = HandBuilder(file=file, line=n0, hand_id=head.group(1))
+    b.game = stud
     b.tournament = head.group(3) or ""
     cents = not b.tournament
     b.currency = "USD" if cents else ""
