@@ -82,7 +82,16 @@ _NOISE = re.compile(
     r"|.+ is (?:dis)?connected|.+ has returned|.+ was removed from the table.*"
     r"|.+ will be allowed to play.*|.+ is sitting out|.+ sits out|No low hand qualified"
     r"|.+ finished the tournament.*|.+ wins the .*|.+ re-buys.*|.+ takes the add-on.*"
-    r"|.+ is (?:feeling|sitting) .*|.+ has reconnected)$"
+    r"|.+ is (?:feeling|sitting) .*|.+ has reconnected"
+    # the dealer's words in a fixed-limit round: its cap reached; an open pair on 4th
+    # street in Stud high (the big bet may be bet)
+    r"|Betting is capped|Pair on board - a double bet is allowed)$"
+)
+# The lines of the play itself: one of these that cannot be read is an error, never
+# a table line (any other line of a known site's hand is informational, see _other).
+_PLAY_START = ("*** ", "Seat ", "Dealt to ", "Total pot", "Board ", "Uncalled bet")
+_PLAY_WORDS = frozenset(
+    ("bets", "calls", "raises", "checks", "folds", "brings", "posts", "collected", "shows")
 )
 _TOTAL = re.compile(
     r"^Total pot (\S+)(?: Main pot (\S+)\.)?((?: Side pot(?:-\d+)? \S+\.)*)"
@@ -539,7 +548,23 @@ class _Parser:
             if line != "No low hand qualified":  # the writer writes it itself
                 self._note(line, n)
             return
-        raise BadLine(n, f"cannot read the line {line!r}")
+        if self._is_play(line):
+            raise BadLine(n, f"cannot read the line {line!r}")
+        # The room's informational lines come and go (new tournament messages, dealer
+        # notices): a line that is no part of the play is kept as a table line, and the
+        # play around it is checked as ever (so a lost action still shows).
+        self._note(line, n)
+
+    def _is_play(self, line: str) -> bool:
+        """Whether a line is of the play (a street, a seat, a deal, a total, an action
+        of a seated player), which must be read, not passed over."""
+        if line.startswith(_PLAY_START) or " collected " in line:
+            return True
+        for name in self.longest_first:
+            if line.startswith(name) and line[len(name) : len(name) + 1] in (" ", ":"):
+                word = line[len(name) + 1 :].lstrip(": ").partition(" ")[0]
+                return word in _PLAY_WORDS
+        return False
 
     def _note(self, text: str, n: int) -> None:
         """A table line, kept with where it stands (see :class:`PSNote`)."""
