@@ -54,26 +54,26 @@ def money(text: str, n: int, cents: bool) -> int:
     return _money(t, n, cents)
 
 
-def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand | Skipped:
+def _parse(game: ET.Element, n: int, file: str, header: str) -> PokerStarsHand | Skipped:
     hand_id = game.get("gamecode", "")
-    types = _GAMETYPE.findall(before)
+    types = _GAMETYPE.findall(header)
     gametype = types[-1] if types else ""
     stud = stud_game(gametype)  # 7 Card Stud Hi-Lo, 7 Card Stud, Razz
     if stud is None:
         return Skipped(file, n, hand_id, f"not a Stud-family hand: {gametype}")
     b = HandBuilder(file=file, line=n, hand_id=hand_id)
     b.game = stud
-    tournament = re.findall(r"<tournamentcode>\s*(\d+)", before)
+    tournament = re.findall(r"<tournamentcode>\s*(\d+)", header)
     b.tournament = tournament[-1] if tournament else ""
     stakes = re.search(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)", gametype)
     if stakes is None:
         raise BadLine(n, f"no stakes in the game type {gametype!r}")
     cents = not b.tournament
-    currency = re.findall(r"<tablecurrency>\s*(\w+)", before)
+    currency = re.findall(r"<tablecurrency>\s*(\w+)", header)
     b.currency = (currency[-1] if currency else "EUR") if cents else ""
     b.small_bet, b.big_bet = money(stakes.group(2), n, cents), money(stakes.group(3), n, cents)
     b.structure = {"PL": "Pot Limit", "NL": "No Limit"}.get(gametype.split()[-2], "Limit")
-    table = re.findall(r"<tablename>\s*(.*?)\s*</tablename>", before)
+    table = re.findall(r"<tablename>\s*(.*?)\s*</tablename>", header)
     b.table = table[-1] if table else ""
     start = game.find("general/startdate")
     b.date = (

@@ -50,7 +50,7 @@ def read(text: str, file: str) -> list[Item]:
     return read_games(text, file, _parse, "Merge")
 
 
-def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand | Skipped:
+def _parse(game: ET.Element, n: int, file: str, header: str) -> PokerStarsHand | Skipped:
     hand_id = game.get("id", "")
     # a mixed game (gametype 77 in tournaments, 75 at cash tables) names the game
     # of the hand in multigametype, as fpdb reads it
@@ -59,18 +59,28 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
     stud = _GAMES.get(kind or "")
     if stud is None:
         return Skipped(file, n, hand_id, f"not a Stud-family hand (gametype {kind})")
+    players = game.find("players")
+    if players is None:  # (before the rest: a hostile file of empty games reads fast)
+        raise BadLine(n, "the game has no <players>")
     b = HandBuilder(file=file, line=n, hand_id=hand_id)
     b.game = stud
-    description = re.findall(r'<description type="([^"]*)" [^>]*stakes="([^"]*)"', before)
+    description = re.findall(r'<description type="([^"]*)" [^>]*stakes="([^"]*)"', header)
     game_name, stakes_text = description[-1] if description else ("", "")
-    stakes = re.search(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)", stakes_text)
+    # "Limit $0.25/$0.50": the small and the big bet; "No Limit ($0.01/$0.02/$0.10)" or
+    # "Pot Limit (...)": the ante, the bring-in and the minimum bet (the antes and the
+    # bring-in are read from the game itself)
+    stakes = re.search(r"([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)(?:/[$€£]?([\d,.]+))?", stakes_text)
+    if stakes_text.startswith(("No Limit", "Pot Limit")):
+        b.structure = "No Limit" if stakes_text.startswith("No") else "Pot Limit"
     data = (game.get("data") or "").split("|")
     # data: date|table or tournament name|tournament or table id|game id|in a tournament
     b.tournament = data[2] if len(data) > 4 and data[4] == "true" else ""
     cents = game.get("realmoney") == "true" and not b.tournament
     symbol = stakes.group(1) if stakes else "$"
     b.currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol, "USD") if cents else ""
-    if stakes is not None:
+    if stakes is not None and stakes.group(4) is not None:
+        b.small_bet = b.big_bet = money(stakes.group(4), n, cents)
+    elif stakes is not None:
         b.small_bet, b.big_bet = money(stakes.group(2), n, cents), money(stakes.group(3), n, cents)
     elif not b.tournament:
         raise BadLine(n, "no <description stakes=...> before the game")
@@ -78,9 +88,6 @@ def _parse(game: ET.Element, n: int, file: str, before: str) -> PokerStarsHand |
     b.table = data[1] if len(data) > 1 else ""
     b.date = pokerstars_date(game.get("starttime", ""))
     b.max_seats = int(game.get("seats") or 8)
-    players = game.find("players")
-    if players is None:
-        raise BadLine(n, "the game has no <players>")
     for p in players.iter("player"):
         seat = int(p.get("seat", "-1"))
         b.seat(seat, p.get("nickname") or f"seat {seat}", money(p.get("balance", ""), n, cents), n)
