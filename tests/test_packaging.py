@@ -92,6 +92,7 @@ SERVER_IMPORTS = {
     "websockets": r"uvicorn\.protocols\.websockets\.websockets_sansio_impl",
     "redis": r"^\s*(from|import) redis\b",
     "hiredis": r"^\s*(from|import) hiredis\b",
+    "prometheus_client": r"^\s*(from|import) prometheus_client\b",  # GET /metrics
 }
 
 
