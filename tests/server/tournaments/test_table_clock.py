@@ -10,8 +10,9 @@ from dataclasses import replace
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.clock import ManualClock
 from stud8.server.table.events import TournamentInfo
+from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
-from stud8.server.table.tournament import InfoOrder, TournamentTable
+from stud8.server.table.tournament import InfoOrder, tournament_table
 
 INFO = TournamentInfo(
     tournament_id=1, name="t", table_number=1, phase="running", level=2, ante=5, bring_in=10,
@@ -21,10 +22,17 @@ INFO = TournamentInfo(
 )  # fmt: skip
 
 
-def table_with(info: TournamentInfo) -> tuple[TournamentTable, ManualClock]:
+def table_with(info: TournamentInfo) -> tuple[Table, ManualClock]:
     clock = ManualClock()
-    table = TournamentTable(TableSpec().config("T1-1"), books=MemoryBooks(), clock=clock)
-    asyncio.run(table._internal(InfoOrder(info)))
+    table = tournament_table(TableSpec().config("T1-1"), books=MemoryBooks(), clock=clock)
+
+    async def told() -> None:
+        table.start()
+        table.order(InfoOrder(info))
+        await table.settled()
+        await table.stop()
+
+    asyncio.run(told())
     return table, clock
 
 

@@ -10,6 +10,7 @@ answers it with its first reply, across reconnections.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -113,3 +114,24 @@ class Reply(NamedTuple):
 
 class Refused(Exception):
     """A command that is not allowed; nothing changed."""
+
+
+class Answers:
+    """The table's last ``size`` answers to commands that carry a ``command_id``: a
+    repeat of one (the same player, the same id) gets the first answer again."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._replies: OrderedDict[tuple[str, str], Reply] = OrderedDict()
+
+    def first(self, cmd: Command) -> Reply | None:
+        """The answer already given to ``cmd``, if it is a repeat."""
+        if cmd.command_id is None:
+            return None
+        return self._replies.get((cmd.player, cmd.command_id))
+
+    def remember(self, cmd: Command, reply: Reply) -> None:
+        if cmd.command_id is not None:
+            self._replies[(cmd.player, cmd.command_id)] = reply
+            while len(self._replies) > self._size:
+                self._replies.popitem(last=False)

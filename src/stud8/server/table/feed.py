@@ -11,13 +11,27 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from stud8.core.actions import LegalAction
 from stud8.server.table.events import AnyEvent, History, Numbered
+from stud8.server.table.snapshot import CatchUp, TableSnapshot
 
 log = logging.getLogger("stud8.server")
 
 Listener = Callable[[Numbered], None]
+
+
+class Emit(Protocol):
+    """How a table's part tells an event: numbered and published by the table
+    (``seats``: the hand's players, for its events; ``legal``: with a turn's clock)."""
+
+    def __call__(
+        self,
+        event: AnyEvent,
+        seats: Mapping[int, str] | None = None,
+        legal: tuple[LegalAction, ...] | None = None,
+    ) -> None: ...
 
 
 class Feed:
@@ -61,3 +75,12 @@ class Feed:
     def since(self, last_seen: int) -> list[Numbered] | None:
         """The events after ``last_seen``; None if the history no longer has them all."""
         return self._history.since(last_seen)
+
+    def catch_up(self, last_seen: int | None, snapshot: Callable[[], TableSnapshot]) -> CatchUp:
+        """What a viewer missed after ``last_seen``: the events, if the history still
+        has them all, else (or without ``last_seen``) the table's ``snapshot()``."""
+        if last_seen is not None:
+            missed = self._history.since(last_seen)
+            if missed is not None:
+                return CatchUp(self._seq, events=tuple(missed))
+        return CatchUp(self._seq, snapshot=snapshot())

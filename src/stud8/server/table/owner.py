@@ -26,14 +26,15 @@ If the books cannot be written, the table stops dealing, says why
 (:attr:`Table.paused`, in its status and the log) and tries again until the
 hand's end lands.
 
-Timers follow RULES.md section 6, with the times of the table's
-:class:`~stud8.core.rules.TableRules`: ``action_seconds``, then a visible
-``time_bank_seconds`` countdown, then the engine's timeout rule
-(:meth:`Hand.time_out`); a player who reconnects during his turn gets
-``reconnect_seconds`` more, once a turn; a player disconnected or leaving is
-dealt out of the next hands, his chips his own; one dealt out for the table's
-``sit_out_seconds`` is stood up (:mod:`stud8.server.table.seating`). The waiting
-list and the seat it holds are :class:`~stud8.server.table.waitlist.WaitingList`'s.
+The table is made of parts it holds, each given what it needs of the table (a
+small frozen context): its :class:`~stud8.server.table.seating.Seating` (seats,
+connections, who is away too long), its :class:`~stud8.server.table.turns.TurnClock`
+(the turn's timers, RULES.md section 6, and the bots' turns), the hand's
+:class:`~stud8.server.table.handlog.HandLog`, the waiting list, the chat, the
+:class:`~stud8.server.table.feed.Feed` of events, the lobby's
+:class:`~stud8.server.table.status.StatusBoard`, and its
+:class:`~stud8.server.table.play.Play` (a cash game, or a tournament's). The table
+keeps its queue and what each message does, the hand's life and its snapshot.
 """
 
 from __future__ import annotations
@@ -42,10 +43,7 @@ import asyncio
 import logging
 import random
 import uuid
-from collections import Counter, OrderedDict, deque
-from collections.abc import Awaitable, Callable, Mapping
-from datetime import datetime
-from itertools import repeat
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import MappingProxyType
 
 from stud8.core.actions import LegalAction
@@ -53,39 +51,31 @@ from stud8.core.cards import Deck
 from stud8.core.errors import Stud8Error
 from stud8.core.events import Event
 from stud8.core.hand import Hand
-from stud8.formats.record import HandRecord
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksFenced, HandEnd, HandNote, TableBooks
 from stud8.server.table.chat import TableChat
 from stud8.server.table.commands import (
     Act,
+    Answers,
     Chat,
-    ComeBack,
     Command,
-    Connect,
-    Disconnect,
     JoinWaitlist,
-    Leave,
     LeaveWaitlist,
     Refused,
     Reply,
-    SeatBot,
-    Sit,
-    SitOut,
-    TopUp,
 )
 from stud8.server.table.events import (
     AnyEvent,
     HandFinished,
     HandStarted,
     Numbered,
-    SeatLeft,
-    SeatTaken,
+    SatOut,
     TimerStarted,
-    WaitingListChanged,
 )
 from stud8.server.table.feed import Feed, Listener
-from stud8.server.table.seating import TableSeating
+from stud8.server.table.handlog import HandLog
+from stud8.server.table.play import CashGame, Play, PlayContext
+from stud8.server.table.seating import SEAT_COMMANDS, Seating, SeatingContext
 from stud8.server.table.snapshot import CatchUp, TableSnapshot, seat_snapshot
 from stud8.server.table.spec import TableConfig
 from stud8.server.table.state import (
@@ -93,17 +83,18 @@ from stud8.server.table.state import (
     BotTurn,
     Cancel,
     CatchUpRequest,
+    Internal,
     Message,
     OfferTimeout,
+    Order,
     Seat,
     StartHand,
     Tick,
-    Turn,
 )
-from stud8.server.table.status import TableStatus
+from stud8.server.table.status import StatusBoard, TableStatus
+from stud8.server.table.turns import TurnClock, TurnContext
 from stud8.server.table.waitlist import WaitingList
 from stud8.server.tasks import cancel_and_wait
-from stud8.tools.bots.window import HandWindows
 
 __all__ = ["Table"]
 
@@ -113,20 +104,17 @@ log = logging.getLogger("stud8.server")
 # long each time, up to the last.
 RETRY_FIRST = 0.5
 RETRY_LAST = 30.0
-# The lobby's figures (average pot, hands an hour) are over this many seconds.
-STATS_WINDOW = 3600.0
 # The messages of a hand in play: they change who is away only by ending the hand.
 _IN_HAND = (Act, BotTurn, Tick)
-# Events that change what the lobby shows of a table.
-_LISTED = (SeatTaken, SeatLeft, WaitingListChanged, HandFinished)
 
 
 def _new_hand_id() -> str:
     return uuid.uuid4().hex
 
 
-class Table(TableSeating):
-    """One table; :meth:`start` runs its owner task, :meth:`stop` ends it."""
+class Table:
+    """One table; :meth:`start` runs its owner task, :meth:`stop` ends it. ``play``
+    makes the kind of game it deals (a cash game by default)."""
 
     def __init__(
         self,
@@ -137,6 +125,7 @@ class Table(TableSeating):
         deck_source: Callable[[], Deck] = Deck.shuffled,
         hand_ids: Callable[[], str] = _new_hand_id,
         bot_seed: int | None = None,
+        play: Callable[[PlayContext], Play] = CashGame,
     ) -> None:
         self.config = config
         self.rules = config.rules
@@ -145,36 +134,57 @@ class Table(TableSeating):
         self._clock = clock
         self._deck_source = deck_source
         self._hand_ids = hand_ids
-        self._bot_rng = random.Random(bot_seed)
         self._queue: asyncio.Queue[tuple[Message, asyncio.Future[object] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self.seats: dict[int, Seat] = {}
         self.hand: Hand | None = None
         self._hand_players: Mapping[int, str] = MappingProxyType({})
-        self._hand_started_at: datetime | None = None
-        self._hand_times: list[datetime] = []  # when each event of the hand happened
-        self._hand_lines, self._hand_idle = [], ()  # its history's sit-out lines
+        self._log = HandLog()
         self._held: list[Event] = []  # the hand's events not sent yet (its end, until durable)
-        self._turn: Turn | None = None
-        self._windows: HandWindows | None = None  # the bots' windows onto the hand
-        self._windows_of: Hand | None = None
-        self._token = 0
         self._start_timer: TimerHandle | None = None
         self._results_until = 0.0  # no deal before then: the showdown stays on the screen
-        self._away_timer: TimerHandle | None = None
-        self._away_due: float | None = None
-        self._away_token = 0
         self._feed = Feed(config.history_size, config.first_seq)
         self.waiting = WaitingList(
-            clock=clock,
-            seconds=config.offer_seconds,
-            emit=self._emit,
-            post=lambda message: self._queue.put_nowait((message, None)),
+            clock=clock, seconds=config.offer_seconds, emit=self._emit, post=self._post
         )
-        self._answers: OrderedDict[tuple[str, str], Reply] = OrderedDict()
-        self.connections: Counter[str] = Counter()  # open connections, by player
-        self._stand_later: dict[int, str] = {}
-        self._retry_stand_at = 0.0
+        self.seating = Seating(
+            SeatingContext(
+                config=config,
+                rules=lambda: self.rules,
+                books=books,
+                clock=clock,
+                emit=self._emit,
+                post=self._post,
+                waiting=self.waiting,
+                in_hand=self._in_hand,
+                deal_soon=self._schedule_start,
+                reconnected=lambda number: self._turns.reconnected(number),
+                sat_out=lambda number: self._turns.sat_out(number),
+                bot_rng=random.Random(bot_seed),
+            )
+        )
+        self._play = play(
+            PlayContext(
+                table_id=self.table_id,
+                seating=self.seating,
+                emit=self._emit,
+                deal_soon=self._schedule_start,
+                clock=clock,
+                rules=lambda: self.rules,
+            )
+        )
+        self._turns = TurnClock(
+            TurnContext(
+                config=config,
+                rules=lambda: self.rules,
+                clock=clock,
+                emit=self._emit,
+                post=self._post,
+                hand=lambda: self.hand,
+                seats=self.seating.seats,
+                times_out_sitting_out=self._play.times_out_sitting_out,
+            )
+        )
+        self._answers = Answers(config.remembered_commands)
         self._away_dirty = True  # who is away must be checked again
         self.hands_played = 0
         # Why the table has stopped dealing (its books cannot be written), or None.
@@ -183,14 +193,45 @@ class Table(TableSeating):
         self._handing_over = False  # no more hands: the table moves to another node
         self._no_hand = asyncio.Event()  # set while no hand is in play
         self._no_hand.set()
-        self._opened = clock.now()
-        self._pots: deque[tuple[float, int]] = deque(maxlen=500)  # (when, pot) of each hand
-        self._status_listeners: list[Callable[[TableStatus], None]] = []
-        self._listed_changed = True
+        self._board = StatusBoard(self.table_id, clock)
         self.chat = TableChat(
-            self.table_id, books, clock, self._emit,
-            observer_chat=config.observer_chat, rate=config.chat_rate,
-        )  # fmt: skip
+            self.table_id,
+            books,
+            clock,
+            self._emit,
+            observer_chat=config.observer_chat,
+            rate=config.chat_rate,
+        )
+
+    # ------------------------------------------------------------ the parts' views
+    @property
+    def seats(self) -> dict[int, Seat]:
+        """The seats, by number (the seating's)."""
+        return self.seating.seats
+
+    def seat_of(self, player: str) -> int | None:
+        return self.seating.seat_of(player)
+
+    def restore_seat(self, seat: int, player: str, chips: int, *, bot: str | None = None) -> None:
+        """Before :meth:`start`: seat ``player`` again in ``seat`` with ``chips``
+        that are already his at this table (:meth:`Seating.restore`)."""
+        if self._task is not None:
+            raise RuntimeError("seats are restored before the table starts")
+        self.seating.restore(seat, player, chips, bot=bot)
+
+    def restore_waiting(self, players: Sequence[str]) -> None:
+        """Before :meth:`start`, after the seats: the waiting list its last owner
+        left (a room on several nodes), without the players seated here now; the
+        lowest free seat is held for the first of them."""
+        if self._task is not None:
+            raise RuntimeError("the waiting list is restored before the table starts")
+        self.seating.restore_waiting(players)
+
+    def _in_hand(self, number: int) -> bool:
+        return self.hand is not None and number in self._hand_players
+
+    def _post(self, message: Message) -> None:
+        self._queue.put_nowait((message, None))
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -205,9 +246,9 @@ class Table(TableSeating):
 
     async def stop(self) -> None:
         """End the owner task and the timers (the hand, if any, stays as it is)."""
-        self._cancel_turn()
+        self._turns.cancel()
         self.waiting.stop()
-        self._stop_away_timer()
+        self.seating.stop()
         if self._start_timer is not None:
             self._start_timer.cancel()
             self._start_timer = None
@@ -279,6 +320,11 @@ class Table(TableSeating):
         so it matches the events exactly (never an event held back)."""
         return await self._ask(CatchUpRequest(last_seen))  # type: ignore[return-value]
 
+    def order(self, order: Order) -> None:
+        """Queue an order for the table's play (a tournament director's): applied in
+        turn, in the order given."""
+        self._post(order)
+
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Hand every event from now on to ``listener``; returns the way to stop."""
         return self._feed.listen(listener)
@@ -286,8 +332,7 @@ class Table(TableSeating):
     def on_status(self, listener: Callable[[TableStatus], None]) -> None:
         """Call ``listener`` with the table's status now and whenever what the lobby
         shows of it changes."""
-        self._status_listeners.append(listener)
-        listener(self.status())
+        self._board.listen(listener, self.status())
 
     @property
     def last_seq(self) -> int:
@@ -298,26 +343,20 @@ class Table(TableSeating):
         return self._feed.since(last_seen)
 
     def status(self) -> TableStatus:
-        now = self._clock.now()
-        recent = [pot for when, pot in self._pots if now - when <= STATS_WINDOW]
-        elapsed = max(1.0, min(STATS_WINDOW, now - self._opened))
-        return TableStatus(
-            table_id=self.table_id,
+        return self._board.status(
             players=tuple(s.player for _, s in sorted(self.seats.items())),
             waiting=len(self.waiting.players),
             hands_played=self.hands_played,
-            average_pot=round(sum(recent) / len(recent), 1) if recent else 0.0,
-            hands_per_hour=round(len(recent) * 3600 / elapsed, 1),
             paused=self.paused,
         )
 
     def snapshot(self) -> TableSnapshot:
         """The whole table now (see :mod:`stud8.server.table.snapshot`)."""
         hand = self.hand
-        turn = self._turn
+        turn = self._turns.turn
         waiting, offer = self.waiting.snapshot()
         players = self._hand_players
-        return TableSnapshot(
+        snapshot = TableSnapshot(
             table_id=self.table_id,
             seq=self.last_seq,
             seats=tuple(
@@ -336,6 +375,7 @@ class Table(TableSeating):
             waiting_list=waiting,
             offer=offer,
         )
+        return self._play.snapshot(snapshot)
 
     # ------------------------------------------------------------ the owner task
     async def _run(self) -> None:
@@ -346,7 +386,7 @@ class Table(TableSeating):
                 if isinstance(message, Command):
                     answer = await self._command(message)
                 elif isinstance(message, CatchUpRequest):
-                    answer = self._catch_up(message.last_seen)
+                    answer = self._feed.catch_up(message.last_seen, self.snapshot)
                 elif isinstance(message, Cancel):
                     answer = await self._refusing(self._cancel, message.reason)
                 else:
@@ -355,9 +395,10 @@ class Table(TableSeating):
                     # who is away changes with the seats, the hands' ends and the clock,
                     # not with an action in a hand
                     self._away_dirty = False
-                    await self._check_away()
-                if self._listed_changed:
-                    self._publish_status()
+                    if self._play.stands_up:
+                        await self.seating.check_away()
+                if self._board.changed:
+                    self._board.publish(self.status)
                 if answer is not None and fut is not None and not fut.done():
                     fut.set_result(answer)
             except BooksFenced as exc:
@@ -375,25 +416,6 @@ class Table(TableSeating):
             finally:
                 self._queue.task_done()
 
-    def _catch_up(self, last_seen: int | None) -> CatchUp:
-        seq = self.last_seq
-        if last_seen is not None:
-            missed = self._feed.since(last_seen)
-            if missed is not None:
-                return CatchUp(seq, events=tuple(missed))
-        return CatchUp(seq, snapshot=self.snapshot())
-
-    def _publish_status(self) -> None:
-        self._listed_changed = False
-        if not self._status_listeners:
-            return
-        status = self.status()
-        for listener in self._status_listeners:
-            try:
-                listener(status)
-            except Exception:
-                log.exception("table %s: a status listener failed", self.table_id)
-
     async def _refusing(self, handler: Callable[..., object], *args: object) -> Reply:
         try:
             result = handler(*args)
@@ -404,60 +426,57 @@ class Table(TableSeating):
         return Reply(True, "", self.last_seq)
 
     async def _command(self, cmd: Command) -> Reply:
-        key = (cmd.player, cmd.command_id) if cmd.command_id is not None else None
-        if key is not None:
-            first = self._answers.get(key)
-            if first is not None:
-                return first
+        first = self._answers.first(cmd)
+        if first is not None:
+            return first
         reply = await self._refusing(self._handle, cmd)
-        if key is not None:
-            self._answers[key] = reply
-            while len(self._answers) > self.config.remembered_commands:
-                self._answers.popitem(last=False)
+        self._answers.remember(cmd, reply)
         return reply
 
     async def _handle(self, cmd: Command) -> None:
+        self._play.admit(cmd)
+        seating = self.seating
         if isinstance(cmd, Act):
             await self._act(cmd)
-        elif isinstance(cmd, (Sit, SeatBot)):
-            await self._sit(cmd)
-        elif isinstance(cmd, TopUp):
-            await self._top_up(cmd)
-        elif isinstance(cmd, Leave):
-            await self._leave(cmd)
-        elif isinstance(cmd, SitOut):
-            self._sit_out(cmd)
-        elif isinstance(cmd, ComeBack):
-            self._come_back(cmd)
-        elif isinstance(cmd, Connect):
-            self._connect(cmd)
-        elif isinstance(cmd, Disconnect):
-            self._disconnect(cmd)
+        elif isinstance(cmd, SEAT_COMMANDS):
+            await seating.command(cmd)
         elif isinstance(cmd, JoinWaitlist):
-            seated = self.seat_of(cmd.player) is not None
-            self.waiting.join(cmd.player, seated=seated, free_seats=self._free_seats())
+            seated = seating.seat_of(cmd.player) is not None
+            self.waiting.join(cmd.player, seated=seated, free_seats=seating.free_seats())
         elif isinstance(cmd, LeaveWaitlist):
-            self.waiting.leave(cmd.player, self._free_seats())
+            self.waiting.leave(cmd.player, seating.free_seats())
         elif isinstance(cmd, Chat):
             hand_id = self.hand.hand_id if self.hand is not None else None
             await self.chat.say(cmd, seat=self.seat_of(cmd.player), hand_id=hand_id)
         else:
             raise Refused(f"unknown command {type(cmd).__name__}")
 
-    async def _internal(
-        self, message: Tick | BotTurn | StartHand | OfferTimeout | AwayCheck
-    ) -> None:
+    async def _internal(self, message: Internal | Order) -> None:
         if isinstance(message, AwayCheck):
-            self._away_timer_fired(message)  # _run checks after every message
-            return
-        if isinstance(message, StartHand):
+            self.seating.away_timer_fired(message)  # _run checks after every message
+        elif isinstance(message, StartHand):
             self._start_timer = None
             await self._start_hand()
+        elif isinstance(message, OfferTimeout):
+            self.waiting.expired(message.token, self.seating.free_seats())
+        elif isinstance(message, Order):
+            self._play.order(message)
+        else:
+            await self._turn_ended(message)
+
+    async def _turn_ended(self, message: Tick | BotTurn) -> None:
+        """A turn's timer ran out, or a bot's turn came."""
+        outcome = self._turns.fired(message)
+        hand = self.hand
+        if outcome is None or hand is None:
             return
-        if isinstance(message, OfferTimeout):
-            self.waiting.expired(message.token, self._free_seats())
-            return
-        await self._turn_message(message)
+        seat = outcome.timed_out
+        player = self.seating.timed_out(seat) if seat is not None else None
+        if player is not None:
+            self._log.sat_out(len(hand.events), player)
+        await self._progress(outcome.events)
+        if seat is not None and player is not None:
+            self._emit(SatOut(seat, "timed_out"))
 
     # ------------------------------------------------------------ events
     def _emit(
@@ -466,14 +485,13 @@ class Table(TableSeating):
         seats: Mapping[int, str] | None = None,
         legal: tuple[LegalAction, ...] | None = None,
     ) -> None:
-        if isinstance(event, _LISTED):
-            self._listed_changed = True
+        self._board.saw(event)
         self._feed.emit(event, seats, legal)
 
     # ------------------------------------------------------------ commands
     async def _act(self, cmd: Act) -> None:
         hand = self.hand
-        number, _ = self._seat_of(cmd.player)
+        number, _ = self.seating.seated(cmd.player)
         if hand is None or not self._in_hand(number):
             raise Refused("you are not in a hand")
         if hand.to_act != number:
@@ -482,7 +500,7 @@ class Table(TableSeating):
             events = hand.apply(cmd.action)
         except Stud8Error as exc:
             raise Refused(str(exc)) from None
-        self._cancel_turn()
+        self._turns.cancel()
         await self._progress(events)
 
     async def _cancel(self, reason: str) -> None:
@@ -491,48 +509,43 @@ class Table(TableSeating):
             raise Refused("no hand is in play")
         if hand.is_over:
             raise Refused("the hand is over")
-        self._cancel_turn()
+        self._turns.cancel()
         await self._progress(hand.cancel(reason))
 
     # ------------------------------------------------------------ the hand
     def _schedule_start(self) -> None:
         if self.hand is not None or self._start_timer is not None or self._task is None:
             return
-        if self._handing_over:
+        if self._handing_over or not self._play.ready():
             return
-        if sum(1 for s in self.seats.values() if s.ready) < 2:
-            return
-        self._start_timer = self._clock.call_at(
-            max(self._clock.now() + self.config.between_hands, self._results_until),
-            lambda: self._queue.put_nowait((StartHand(), None)),
-        )
+        self._deal_at(max(self._clock.now() + self.config.between_hands, self._results_until))
+
+    def _deal_at(self, when: float) -> None:
+        self._start_timer = self._clock.call_at(when, lambda: self._post(StartHand()))
 
     async def _start_hand(self) -> None:
         if self.hand is not None or self._handing_over:
             return
-        stacks = {n: s.chips for n, s in sorted(self.seats.items()) if s.ready}
-        if len(stacks) < 2:
+        deal = self._play.deal()
+        if deal is None:
             return
+        self.rules = deal.rules
+        seats = self.seating.seats
+        stacks = {number: chips for number, _, chips in deal.seats}
+        for number, chips in stacks.items():
+            seats[number].chips = chips  # a tournament's director's (the same but for a restart)
         hand_id = self._hand_ids()
-        players = {n: self.seats[n].player for n in stacks}
         started_at = self._clock.wall()
         # noted (durably) before a card is dealt, so a restart can cancel it
         note = HandNote(
-            hand_id=hand_id,
-            table_id=self.table_id,
-            seats=tuple((n, players[n], chips) for n, chips in stacks.items()),
-            started_at=started_at,
+            hand_id=hand_id, table_id=self.table_id, seats=deal.seats, started_at=started_at
         )
         if not await self._noted(note):
-            self._start_timer = self._clock.call_at(
-                self._clock.now() + max(1.0, self.config.between_hands),
-                lambda: self._queue.put_nowait((StartHand(), None)),
-            )
+            self._deal_at(self._clock.now() + max(1.0, self.config.between_hands))
             return
-        self._hand_players = MappingProxyType(players)
-        self._hand_started_at = started_at
-        self._hand_times = []
-        self._hand_lines, self._hand_idle = [], self._idle_seats(stacks)
+        self._play.dealt(deal)
+        self._hand_players = MappingProxyType({n: player for n, player, _ in deal.seats})
+        self._log.start(started_at, deal.idle)
         hand = Hand.start(
             rules=self.rules, stacks=stacks, deck=self._deck_source(), hand_id=hand_id
         )
@@ -547,14 +560,14 @@ class Table(TableSeating):
         durably first (then send them)."""
         hand = self.hand
         assert hand is not None
-        self._hand_times.extend(repeat(self._clock.wall(), len(new)))
+        self._log.happened(len(new), self._clock.wall())
         self._held.extend(new)
         if hand.is_over:
             await self._finish_hand(hand)
             return
         self._send_held()
         if hand.to_act is not None:
-            self._start_turn(hand.to_act)
+            self._turns.start(hand.to_act)
 
     def _send_held(self) -> None:
         held, self._held = self._held, []
@@ -563,42 +576,27 @@ class Table(TableSeating):
             emit(event, players)
 
     async def _finish_hand(self, hand: Hand) -> None:
-        self._cancel_turn()
+        self._turns.hand_ended()
         players = self._hand_players
-        record = self._with_table_lines(
-            HandRecord.from_hand(
-                hand,
-                names=dict(players),
-                table=self.table_id,
-                started_at=self._hand_started_at,
-                times=self._hand_times,
-            )
-        )
+        record = self._log.record(hand, players, self.table_id)
         end = HandEnd.of(hand, players, record)
         # durable before anyone sees how the hand ended
         await self._durably(f"the end of hand {hand.hand_id}", lambda: self._books.hand_ended(end))
         self._send_held()
         final = dict(hand.setup.stacks) if hand.result is None else dict(hand.result.stacks)
+        seats = self.seating.seats
         for number, chips in final.items():
-            self.seats[number].chips = chips
+            seats[number].chips = chips
         self._emit(HandFinished(hand.hand_id, hand.cancelled), players)
         self.hand = None
         self._no_hand.set()
-        self._windows = self._windows_of = None
         self._away_dirty = True
         self.hands_played += 1
         self._results_until = self._clock.now() + self.config.results_pause(hand.events)
         if not hand.cancelled:
-            self._pots.append((self._clock.now(), sum(end.payouts.values()) + end.rake))
+            self._board.hand_finished(sum(end.payouts.values()) + end.rake)
         # between hands: the leaving leave, the disconnected and the broke are dealt out
-        for number in list(players):
-            seat = self.seats[number]
-            if seat.leaving:
-                await self._remove(number, "left")
-            elif seat.bot is not None and seat.chips == 0:
-                await self._remove(number, "no_chips")
-            elif not seat.connected:
-                self._deal_out(number, seat, "disconnected")
+        await self.seating.hand_ended(players, stand_up=self._play.stands_up)
         self._schedule_start()
 
     # ------------------------------------------------------------ the books
@@ -614,7 +612,7 @@ class Table(TableSeating):
             except Exception as exc:
                 log.error("table %s: %s could not be written: %s", self.table_id, what, exc)
                 self._pause(f"{what} could not be written ({exc}); trying again")
-                self._publish_status()
+                self._board.publish(self.status)
                 await self._clock.sleep_until(self._clock.now() + delay)
                 delay = min(2 * delay, RETRY_LAST)
                 continue
@@ -637,10 +635,10 @@ class Table(TableSeating):
     def _pause(self, reason: str) -> None:
         if self.paused != reason:
             self.paused = reason
-            self._listed_changed = True
+            self._board.changed = True
 
     def _resume(self) -> None:
         if self.paused is not None:
             log.warning("table %s: its books are written again", self.table_id)
             self.paused = None
-            self._listed_changed = True
+            self._board.changed = True

@@ -86,4 +86,11 @@ class CatchUpRequest:
     last_seen: int | None
 
 
-Message = Command | Tick | BotTurn | StartHand | OfferTimeout | AwayCheck | Cancel | CatchUpRequest
+@dataclass(frozen=True, slots=True)
+class Order:
+    """Base of the orders a table's play takes from outside (a tournament's director:
+    :mod:`stud8.server.table.tournament`), queued like everything else."""
+
+
+Internal = Tick | BotTurn | StartHand | OfferTimeout | AwayCheck
+Message = Command | Internal | Order | Cancel | CatchUpRequest

@@ -1,7 +1,8 @@
 """A tournament's table: a room table whose seats, stakes and deals are its director's.
 
 It is a :class:`~stud8.server.table.owner.Table` (the same owner task, turns, clocks,
-bots, events, catch-ups and hand histories), but:
+bots, events, catch-ups and hand histories) holding a :class:`TournamentPlay`
+(:func:`tournament_table` makes one), so that:
 
 - **nobody sits or leaves by himself**: the tournament's owner task
   (:mod:`stud8.server.tournaments.runner`) seats each player (:class:`SeatOrder`),
@@ -23,40 +24,46 @@ bots, events, catch-ups and hand histories), but:
 - it tells the tournament as it stands (:class:`InfoOrder`: the
   :class:`~stud8.server.table.events.TournamentInfo` event, also in its snapshot).
 
-Orders are queued like everything else the table does, so they are applied between
-two of its messages, in the order the director gave them.
+Orders (:meth:`Table.order <stud8.server.table.owner.Table.order>`) are queued like
+everything else the table does, so they are applied between two of its messages, in
+the order the director gave them.
 """
 
 from __future__ import annotations
 
 import logging
-import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from types import MappingProxyType
 
-from stud8.core.hand import Hand
+from stud8.core.cards import Deck
 from stud8.core.rules import TableRules
-from stud8.server.table.books import HandNote
+from stud8.server.clock import Clock
+from stud8.server.table.books import TableBooks
 from stud8.server.table.commands import Act, ComeBack, Command, Connect, Disconnect, Refused, SitOut
-from stud8.server.table.events import (
-    HandStarted,
-    PlayerMoved,
-    SeatLeft,
-    SeatTaken,
-    TournamentInfo,
-)
+from stud8.server.table.events import PlayerMoved, SeatLeft, SeatTaken, TournamentInfo
 from stud8.server.table.owner import Table
+from stud8.server.table.play import Deal, PlayContext
 from stud8.server.table.snapshot import TableSnapshot
-from stud8.server.table.state import Seat, StartHand, Tick, Turn
-from stud8.tools.bots import make_bot
+from stud8.server.table.spec import TableConfig
+from stud8.server.table.state import Order, Seat
 
-__all__ = ["DealOrder", "InfoOrder", "SeatOrder", "TournamentTable", "UnseatOrder"]
+__all__ = [
+    "DealOrder",
+    "InfoOrder",
+    "SeatOrder",
+    "TournamentPlay",
+    "UnseatOrder",
+    "tournament_table",
+]
 
 log = logging.getLogger("stud8.server")
 
+# what a tournament's players may do at its table (the rest is the director's)
+_PLAYERS_COMMANDS = (Act, SitOut, ComeBack, Connect, Disconnect)
+
 
 @dataclass(frozen=True, slots=True)
-class SeatOrder:
+class SeatOrder(Order):
     """Seat ``player`` in ``seat`` with ``chips`` (``bot``: his bot's policy)."""
 
     seat: int
@@ -66,7 +73,7 @@ class SeatOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class UnseatOrder:
+class UnseatOrder(Order):
     """Take ``player`` out of ``seat``: ``reason`` ``busted``, ``moved`` (to
     ``to_table``, ``to_seat``: ``balance`` or ``break`` in ``move``), or ``closed``."""
 
@@ -79,7 +86,7 @@ class UnseatOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class DealOrder:
+class DealOrder(Order):
     """Deal the director's hand ``hand`` with ``rules`` to ``seats``: (seat, player,
     chips), every seat dealt in."""
 
@@ -89,92 +96,76 @@ class DealOrder:
 
 
 @dataclass(frozen=True, slots=True)
-class InfoOrder:
+class InfoOrder(Order):
     info: TournamentInfo
 
 
-Order = SeatOrder | UnseatOrder | DealOrder | InfoOrder
+def tournament_table(
+    config: TableConfig,
+    *,
+    books: TableBooks,
+    clock: Clock,
+    deck_source: Callable[[], Deck] = Deck.shuffled,
+) -> Table:
+    """A tournament's table: a :class:`Table` holding a :class:`TournamentPlay`."""
+    return Table(config, books=books, clock=clock, deck_source=deck_source, play=TournamentPlay)
 
 
-class TournamentTable(Table):
-    """A tournament's table (see the module)."""
+class TournamentPlay:
+    """A tournament's play at one of its tables (see the module)."""
 
-    tournament_info: TournamentInfo | None = None
-    _info_at: float = 0.0  # the table's clock when the info came (its seconds_left then)
-    _deal: DealOrder | None = None
-    deal_number: int | None = None  # the director's number of the hand in play
+    stands_up = False  # nobody is stood up from a tournament: one away is dealt in
+    times_out_sitting_out = True  # and one sitting out times out at once
 
-    def order(self, order: Order) -> None:
-        """Queue one of the director's orders (applied in turn, in order)."""
-        self._queue.put_nowait((order, None))  # type: ignore[arg-type]  # orders share the queue
+    def __init__(self, context: PlayContext) -> None:
+        self._ctx = context
+        self._deal: DealOrder | None = None
+        self.info: TournamentInfo | None = None
+        self._info_at = 0.0  # the table's clock when the info came (its seconds_left then)
 
-    def snapshot(self) -> TableSnapshot:
+    def admit(self, cmd: Command) -> None:
+        if not isinstance(cmd, _PLAYERS_COMMANDS):
+            raise Refused(
+                "this is a tournament's table: the tournament seats and moves the players; "
+                "sit out to be dealt in and time out"
+            )
+
+    def snapshot(self, snapshot: TableSnapshot) -> TableSnapshot:
         """The table now, with the tournament's clock as it stands now (the info is
         sent when something changes: its ``seconds_left`` was the time left then)."""
-        info = self.tournament_info
+        info = self.info
         if info is not None and info.seconds_left >= 0:
-            left = max(0.0, info.seconds_left - (self._clock.now() - self._info_at))
+            left = max(0.0, info.seconds_left - (self._ctx.clock.now() - self._info_at))
             info = replace(info, seconds_left=round(left, 3))
-        return replace(super().snapshot(), tournament=info)
-
-    # ------------------------------------------------------------ the players
-    async def _handle(self, cmd: Command) -> None:
-        if isinstance(cmd, (Act, SitOut, ComeBack, Connect, Disconnect)):
-            await super()._handle(cmd)
-            turn = self._turn
-            if (
-                isinstance(cmd, SitOut)
-                and turn is not None
-                and turn.seat == self.seat_of(cmd.player)
-            ):
-                self._start_turn(turn.seat)  # sitting out in his turn: he times out now
-            return
-        raise Refused(
-            "this is a tournament's table: the tournament seats and moves the players; "
-            "sit out to be dealt in and time out"
-        )
-
-    async def _check_away(self) -> None:
-        """Nobody is stood up from a tournament: one away is dealt in and times out."""
-
-    def _start_turn(self, number: int) -> None:
-        seat = self.seats.get(number)
-        if seat is None or seat.bot is not None or not seat.sitting_out or not seat.connected:
-            super()._start_turn(number)
-            return
-        # sitting out (he asked): he times out at once, as the big rooms do
-        self._cancel_turn()
-        self._token += 1
-        self._turn = Turn(number, self._token, "time_bank", self._clock.now())
-        self._queue.put_nowait((Tick(self._token), None))
+        return replace(snapshot, tournament=info)
 
     # ------------------------------------------------------------ the director's orders
-    async def _internal(self, message: object) -> None:
-        if isinstance(message, SeatOrder):
-            self._seat(message)
-        elif isinstance(message, UnseatOrder):
-            self._unseat(message)
-        elif isinstance(message, DealOrder):
-            self._deal = message
-            self._schedule_start()
-        elif isinstance(message, InfoOrder):
-            self.tournament_info = message.info
-            self._info_at = self._clock.now()
-            self._emit(message.info)
+    def order(self, order: Order) -> None:
+        ctx = self._ctx
+        if isinstance(order, SeatOrder):
+            self._seat(order)
+        elif isinstance(order, UnseatOrder):
+            self._unseat(order)
+        elif isinstance(order, DealOrder):
+            self._deal = order
+            ctx.deal_soon()
+        elif isinstance(order, InfoOrder):
+            self.info = order.info
+            self._info_at = ctx.clock.now()
+            ctx.emit(order.info)
         else:
-            await super()._internal(message)  # type: ignore[arg-type]
+            log.error("table %s: no such order %s", ctx.table_id, type(order).__name__)
 
     def _seat(self, order: SeatOrder) -> None:
-        if order.seat in self.seats:
-            log.error("table %s: seat %d is taken; %s not seated", self.table_id, order.seat,
-                      order.player)  # fmt: skip
+        ctx, seating = self._ctx, self._ctx.seating
+        if order.seat in seating.seats:
+            log.error(
+                "table %s: seat %d is taken; %s not seated", ctx.table_id, order.seat, order.player
+            )
             return
-        robot = None
-        if order.bot is not None:
-            seed = random.Random(self._bot_rng.getrandbits(64))
-            robot = make_bot(order.bot, seed, game=self.rules.game)  # the table's game
-        connected = robot is not None or self.connections[order.player] > 0
-        self.seats[order.seat] = Seat(
+        robot = seating.new_bot(order.bot) if order.bot is not None else None
+        connected = robot is not None or seating.connections[order.player] > 0
+        seating.seats[order.seat] = Seat(
             order.player,
             order.chips,
             robot,
@@ -182,82 +173,41 @@ class TournamentTable(Table):
             out_reason="" if connected else "disconnected",
             connected=connected,
         )
-        self._emit(SeatTaken(order.seat, order.player, order.chips, robot is not None))
+        ctx.emit(SeatTaken(order.seat, order.player, order.chips, robot is not None))
 
     def _unseat(self, order: UnseatOrder) -> None:
-        seat = self.seats.get(order.seat)
+        ctx, seating = self._ctx, self._ctx.seating
+        seat = seating.seats.get(order.seat)
         if seat is None or seat.player != order.player:
-            return  # gone already (a bot out of chips leaves by itself)
-        if self._in_hand(order.seat):
-            log.error("table %s: %s is in a hand; not unseated", self.table_id, order.player)
+            return  # gone already
+        if seating.in_hand(order.seat):
+            log.error("table %s: %s is in a hand; not unseated", ctx.table_id, order.player)
             return
-        del self.seats[order.seat]
+        del seating.seats[order.seat]
         if order.reason == "moved":
-            self._emit(PlayerMoved(order.player, order.to_table, order.to_seat, order.move))
-        self._emit(SeatLeft(order.seat, order.player, seat.chips, order.reason))
+            ctx.emit(PlayerMoved(order.player, order.to_table, order.to_seat, order.move))
+        ctx.emit(SeatLeft(order.seat, order.player, seat.chips, order.reason))
 
     # ------------------------------------------------------------ the deal
-    def _schedule_start(self, delay: float | None = None) -> None:
-        """Deal the director's hand after the pause between hands (and the
+    def ready(self) -> bool:
+        """The director's hand is dealt after the pause between hands (and the
         showdown's results), whoever is away: every seat it names is dealt in."""
-        if self._deal is None or self.hand is not None or self._start_timer is not None:
-            return
-        if self._task is None or self._handing_over:
-            return
-        now = self._clock.now()
-        when = (
-            now + delay
-            if delay is not None
-            else max(now + self.config.between_hands, self._results_until)
-        )
-        self._start_timer = self._clock.call_at(
-            when, lambda: self._queue.put_nowait((StartHand(), None))
-        )
+        return self._deal is not None
 
-    async def _remove(self, number: int, reason: str) -> bool:
-        """Nobody leaves a tournament's table by himself (a bot out of chips neither):
-        the director's orders take the busted and the moved out."""
-        return True
-
-    async def _start_hand(self) -> None:
-        deal = self._deal
-        if self.hand is not None or self._handing_over or deal is None:
-            return
-        missing = [p for s, p, _ in deal.seats if s not in self.seats or self.seats[s].player != p]
+    def deal(self) -> Deal | None:
+        deal, seats = self._deal, self._ctx.seating.seats
+        if deal is None:
+            return None
+        missing = [p for s, p, _ in deal.seats if s not in seats or seats[s].player != p]
         if missing:
-            log.error("table %s: hand %d dealt to %s, not seated here", self.table_id, deal.hand,
-                      missing)  # fmt: skip
-            return
-        self._deal = None
-        self.rules = deal.rules
-        stacks = {seat: chips for seat, _, chips in deal.seats}
-        for seat, chips in stacks.items():
-            self.seats[seat].chips = chips  # the director's chips (the same but for a restart)
-        players = {seat: player for seat, player, _ in deal.seats}
-        hand_id = self._hand_ids()
-        started_at = self._clock.wall()
-        note = HandNote(
-            hand_id=hand_id,
-            table_id=self.table_id,
-            seats=deal.seats,
-            started_at=started_at,
-        )
-        if not await self._noted(note):
-            self._deal = deal
-            self._start_timer = None
-            self._schedule_start(max(1.0, self.config.between_hands))
-            return
-        self.deal_number = deal.hand
-        self._hand_players = MappingProxyType(players)
-        self._hand_started_at = started_at
-        self._hand_times = []
-        hand = Hand.start(rules=self.rules, stacks=stacks, deck=self._deck_source(),
-                          hand_id=hand_id)  # fmt: skip
-        self.hand = hand
-        self._no_hand.clear()
-        self._emit(HandStarted(hand_id, tuple(stacks.items())), self._hand_players)
-        await self._progress(list(hand.events))
+            log.error(
+                "table %s: hand %d dealt to %s, not seated here",
+                self._ctx.table_id,
+                deal.hand,
+                missing,
+            )
+            return None
+        return Deal(deal.rules, deal.seats)
 
-    async def _finish_hand(self, hand: Hand) -> None:
-        await super()._finish_hand(hand)
-        self.deal_number = None
+    def dealt(self, deal: Deal) -> None:
+        self._deal = None

@@ -1,103 +1,135 @@
-"""A turn's clock and the bots' turns (a base of :class:`stud8.server.table.owner.Table`).
+"""A turn's clock and the bots' turns: :class:`TurnClock`, a part of the table.
 
 RULES.md section 6: a player's turn runs ``action_seconds``, then a visible
 ``time_bank_seconds`` countdown, then the engine's timeout rule
 (:meth:`~stud8.core.hand.Hand.time_out`). Each phase is a ``timer`` event, and it
 carries the legal actions of the player to act, so that the edge can tell him his
-turn without reading the hand. A bot acts after ``bot_delay``, from its seat's
-window onto the hand (kept up to date as the hand goes), or from a view of it if it
-cannot decide from a window.
+turn without reading the hand. A player who reconnects during his turn gets
+``reconnect_seconds`` more, once a turn. A bot acts after ``bot_delay``, from its
+seat's window onto the hand (kept up to date as the hand goes), or from a view of
+it if it cannot decide from a window.
 
-These methods run in the table's owner task only, like the rest of it.
+The clock's timers post their messages to the table's queue; the table hands them
+back (:meth:`TurnClock.fired`), and gets the hand's new events to take in. The
+clock never runs by itself: it is called from the table's owner task only.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass
 
 from stud8.core.errors import Stud8Error
 from stud8.core.events import Event
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
-from stud8.formats.record import HandRecord, SeatRecord, TableLine
 from stud8.server.clock import Clock
-from stud8.server.table.events import SatOut, TimerStarted
+from stud8.server.table.events import TimerStarted
+from stud8.server.table.feed import Emit
 from stud8.server.table.spec import TableConfig
-from stud8.server.table.state import BotTurn, Seat, Tick, Turn
+from stud8.server.table.state import BotTurn, Message, Seat, Tick, Turn
 from stud8.tools.bots.base import FastBot
 from stud8.tools.bots.window import HandWindows
 
-__all__ = ["TableTurns"]
+__all__ = ["TurnClock", "TurnContext", "TurnOutcome"]
 
 
-class TableTurns:
-    """The turn's clock and the bots; :class:`~stud8.server.table.owner.Table` provides the rest."""
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """What the turn clock needs of its table: the clock, the way to tell events and
+    to post itself a message, the table's rules now (a tournament's change with its
+    levels), the hand in play and the seats (read, never changed).
+    ``times_out_sitting_out``: a player sitting out (he asked) times out at once
+    when his turn comes, as a tournament's tables do."""
 
-    rules: TableRules
     config: TableConfig
-    seats: dict[int, Seat]
-    hand: Hand | None
-    _hand_players: Mapping[int, str]
-    _clock: Clock
-    _queue: asyncio.Queue[tuple[Any, Any]]
-    _emit: Callable[..., None]
-    _turn: Turn | None
-    _token: int
-    _windows: HandWindows | None
-    _windows_of: Hand | None
-    _hand_lines: list[TableLine]  # the hand history's table lines ("ann is sitting out")
-    _hand_idle: tuple[SeatRecord, ...]  # seated, not dealt in: listed as sitting out
+    rules: Callable[[], TableRules]
+    clock: Clock
+    emit: Emit
+    post: Callable[[Message], None]
+    hand: Callable[[], Hand | None]
+    seats: Mapping[int, Seat]
+    times_out_sitting_out: bool = False
 
-    async def _progress(self, new: list[Event]) -> None:
-        raise NotImplementedError
 
-    def _start_turn(self, number: int) -> None:
-        self._cancel_turn()
+@dataclass(frozen=True, slots=True)
+class TurnOutcome:
+    """What a turn's end did to the hand: its new ``events``; ``timed_out``: the seat
+    of the player whose clock ran out (not a bot's), if that ended the turn."""
+
+    events: list[Event]
+    timed_out: int | None = None
+
+
+class TurnClock:
+    """The clock of the turn in play, and the bots' windows onto the hand."""
+
+    def __init__(self, context: TurnContext) -> None:
+        self._ctx = context
+        self.turn: Turn | None = None
+        self._token = 0
+        self._windows: HandWindows | None = None  # the bots' windows onto the hand
+        self._windows_of: Hand | None = None
+
+    def start(self, number: int) -> None:
+        """Seat ``number`` is to act: start his clock (or his bot's delay)."""
+        ctx = self._ctx
+        self.cancel()
         self._token += 1
         token = self._token
-        seat = self.seats[number]
+        seat = ctx.seats[number]
         if seat.bot is not None:
-            self._turn = Turn(number, token, "bot", self._clock.now() + self.config.bot_delay)
+            self.turn = Turn(number, token, "bot", ctx.clock.now() + ctx.config.bot_delay)
             message = BotTurn(token)
-            if self.config.bot_delay <= 0:
-                self._queue.put_nowait((message, None))
+            if ctx.config.bot_delay <= 0:
+                ctx.post(message)
             else:
-                self._turn.timer = self._clock.call_at(
-                    self._turn.deadline, lambda: self._queue.put_nowait((message, None))
-                )
+                self.turn.timer = ctx.clock.call_at(self.turn.deadline, lambda: ctx.post(message))
+            return
+        if ctx.times_out_sitting_out and seat.sitting_out and seat.connected:
+            # sitting out (he asked): he times out at once, as the big rooms do
+            self.turn = Turn(number, token, "time_bank", ctx.clock.now())
+            ctx.post(Tick(token))
             return
         turn = Turn(number, token, "action", 0.0)
-        self._turn = turn
-        self._set_phase(turn, "action", self._clock.now() + self.rules.action_seconds)
+        self.turn = turn
+        self._set_phase(turn, "action", ctx.clock.now() + ctx.rules().action_seconds)
 
-    def _set_phase(self, turn: Turn, phase: str, deadline: float, shown: str = "") -> None:
-        if turn.timer is not None:
-            turn.timer.cancel()
-        turn.phase, turn.deadline = phase, deadline
-        now = self._clock.now()
-        hand = self.hand
-        legal = tuple(hand.legal_actions()) if hand is not None else ()
-        self._emit(TimerStarted(turn.seat, shown or phase, deadline - now, deadline), None, legal)
-        tick = Tick(turn.token)
-        turn.timer = self._clock.call_at(deadline, lambda: self._queue.put_nowait((tick, None)))
-
-    def _cancel_turn(self) -> None:
-        turn, self._turn = self._turn, None
+    def cancel(self) -> None:
+        turn, self.turn = self.turn, None
         if turn is not None and turn.timer is not None:
             turn.timer.cancel()
 
-    async def _turn_message(self, message: Tick | BotTurn) -> None:
-        """A turn's timer ran out, or a bot's turn came."""
-        turn, hand = self._turn, self.hand
+    def reconnected(self, number: int) -> None:
+        """Seat ``number`` is connected again: if it is his turn, he gets
+        ``reconnect_seconds`` more (once a turn)."""
+        turn = self.turn
+        if turn is not None and turn.seat == number and not turn.extended:
+            turn.extended = True
+            more = self._ctx.rules().reconnect_seconds
+            self._set_phase(turn, turn.phase, turn.deadline + more, "reconnect")
+
+    def sat_out(self, number: int) -> None:
+        """Seat ``number`` sat out: at a table where one sitting out times out at
+        once, so does he if it is his turn now."""
+        turn = self.turn
+        if self._ctx.times_out_sitting_out and turn is not None and turn.seat == number:
+            self.start(number)
+
+    def hand_ended(self) -> None:
+        self.cancel()
+        self._windows = self._windows_of = None
+
+    def fired(self, message: Tick | BotTurn) -> TurnOutcome | None:
+        """A turn's timer ran out, or a bot's turn came: what it did to the hand
+        (None: a stale timer or bot turn, nothing)."""
+        turn, hand = self.turn, self._ctx.hand()
         if turn is None or hand is None or message.token != turn.token:
-            return  # a stale timer or bot turn
+            return None
         if isinstance(message, BotTurn):
-            bot = self.seats[turn.seat].bot
+            bot = self._ctx.seats[turn.seat].bot
             assert bot is not None
-            self._turn = None
+            self.turn = None
             try:
                 # a bot that can decides from its seat's window onto the hand, kept up
                 # to date as the hand goes, not from a view rebuilt at every decision
@@ -107,41 +139,24 @@ class TableTurns:
                     action = bot.decide(self._windows.seat(turn.seat))
                 else:
                     action = bot.act(hand.view(turn.seat))
-                events = hand.apply(action)
+                return TurnOutcome(hand.apply(action))
             except Stud8Error:
-                events = hand.time_out()
-            await self._progress(events)
-        elif turn.phase == "action" and self.rules.time_bank_seconds > 0:
-            self._set_phase(turn, "time_bank", self._clock.now() + self.rules.time_bank_seconds)
-        else:
-            self._turn = None
-            events = hand.time_out()
-            seat = self.seats.get(turn.seat)
-            timed_out = (
-                self.config.sit_out_on_timeout
-                and seat is not None
-                and seat.bot is None
-                and not seat.sitting_out
-                and not seat.leaving
-            )
-            if timed_out and seat is not None:
-                # sat out from the next hand until "I'm back" (he may still act in this one)
-                seat.sitting_out, seat.out_reason = True, "timed_out"
-                line = TableLine(len(hand.events), f"{seat.player} is sitting out")
-                self._hand_lines.append(line)
-            await self._progress(events)
-            if timed_out:
-                self._emit(SatOut(turn.seat, "timed_out"))
+                return TurnOutcome(hand.time_out())
+        bank = self._ctx.rules().time_bank_seconds
+        if turn.phase == "action" and bank > 0:
+            self._set_phase(turn, "time_bank", self._ctx.clock.now() + bank)
+            return None
+        self.turn = None
+        return TurnOutcome(hand.time_out(), timed_out=turn.seat)
 
-    def _idle_seats(self, dealt: Mapping[int, int]) -> tuple[SeatRecord, ...]:
-        """The seats with chips that are not dealt into the hand about to start: the
-        hand's history lists them as sitting out."""
-        return tuple(
-            SeatRecord(n, s.player, s.chips, True)
-            for n, s in sorted(self.seats.items())
-            if n not in dealt and s.chips > 0
-        )
-
-    def _with_table_lines(self, record: HandRecord) -> HandRecord:
-        """The hand's record with the seats sitting out and the table's lines."""
-        return replace(record, idle=self._hand_idle, table_lines=tuple(self._hand_lines))
+    def _set_phase(self, turn: Turn, phase: str, deadline: float, shown: str = "") -> None:
+        ctx = self._ctx
+        if turn.timer is not None:
+            turn.timer.cancel()
+        turn.phase, turn.deadline = phase, deadline
+        now = ctx.clock.now()
+        hand = ctx.hand()
+        legal = tuple(hand.legal_actions()) if hand is not None else ()
+        ctx.emit(TimerStarted(turn.seat, shown or phase, deadline - now, deadline), None, legal)
+        tick = Tick(turn.token)
+        turn.timer = ctx.clock.call_at(deadline, lambda: ctx.post(tick))

@@ -35,8 +35,9 @@ from stud8.server.books.tournaments import StoredTournament, TournamentStore
 from stud8.server.books.writer import RoomWriter, Writes
 from stud8.server.bus.local import LocalBus
 from stud8.server.clock import Clock
+from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
-from stud8.server.table.tournament import TournamentTable
+from stud8.server.table.tournament import tournament_table
 from stud8.server.tournaments.runner import TournamentRefused, TournamentRunner
 from stud8.server.tournaments.views import detail_of, summary_of
 from stud8.server.wire.codec import to_json
@@ -219,15 +220,17 @@ class Tournaments:
         self._lock = asyncio.Lock()
 
     # ------------------------------------------------------------ the tables (TableHost)
-    def open_table(self, table_id: str, name: str, spec: TableSpec, books: Any) -> TournamentTable:
+    def open_table(self, table_id: str, name: str, spec: TableSpec, books: Any) -> Table:
         config = spec.config(table_id, first_seq=int(self.clock.wall().timestamp() * 1_000_000))
-        table = TournamentTable(config, books=books, clock=self.clock, deck_source=self.deck_source)
+        table = tournament_table(
+            config, books=books, clock=self.clock, deck_source=self.deck_source
+        )
         self.hidden.add(table_id)
         self.bus.open(table, name, spec)
         table.start()
         return table
 
-    async def close_table(self, table: TournamentTable) -> None:
+    async def close_table(self, table: Table) -> None:
         table_id = table.table_id
         hosted = self.bus.hosts(table_id)
         if hosted:

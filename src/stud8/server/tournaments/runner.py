@@ -5,7 +5,7 @@ It runs the **same director** as the offline simulator
 raises the levels, balances and breaks the tables and places the players) and does
 what it decides in the room:
 
-- its tables are room tables (:class:`~stud8.server.table.tournament.TournamentTable`,
+- its tables are room tables (:func:`~stud8.server.table.tournament.tournament_table`,
   on the room's bus, where the players' connections find them), opened and broken as
   the director says, dealt as it says (the level's stakes), their players seated,
   moved and taken out by its orders;
@@ -57,14 +57,9 @@ from stud8.server.books.writer import Writes
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksRefused, HandEnd, HandNote
 from stud8.server.table.events import TournamentInfo
+from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
-from stud8.server.table.tournament import (
-    DealOrder,
-    InfoOrder,
-    SeatOrder,
-    TournamentTable,
-    UnseatOrder,
-)
+from stud8.server.table.tournament import DealOrder, InfoOrder, SeatOrder, UnseatOrder
 from stud8.server.tasks import cancel_and_wait
 from stud8.server.tournaments.info import buy_in_text, roman, tournament_info
 from stud8.tournament.director import Director, DirectorError, Phase
@@ -109,11 +104,11 @@ class TableHost(Protocol):
     """Where a tournament's tables run (on the room's bus):
     :class:`~stud8.server.tournaments.manager.Tournaments`."""
 
-    def open_table(self, table_id: str, name: str, spec: TableSpec, books: Any) -> TournamentTable:
+    def open_table(self, table_id: str, name: str, spec: TableSpec, books: Any) -> Table:
         """Start a tournament's table on the room's bus."""
         ...
 
-    async def close_table(self, table: TournamentTable) -> None:
+    async def close_table(self, table: Table) -> None:
         """Stop it and take it off the bus."""
         ...
 
@@ -185,7 +180,7 @@ class TournamentRunner:
         self.bots: dict[str, str] = dict(bots or {})  # a bot's name -> its policy
         self.cancelled = cancelled
         self.books = RunnerBooks(self)
-        self.running: dict[str, TournamentTable] = {}  # the room tables open now
+        self.running: dict[str, Table] = {}  # the room tables open now
         self._levels: dict[int, int] = {}  # the level of the hand dealt at each table
         self._told: dict[str, TournamentInfo] = {}  # the info each table was last sent
         self._queue: asyncio.Queue[tuple[_Msg, asyncio.Future[Any] | None]] = asyncio.Queue()
