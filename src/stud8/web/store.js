@@ -3,7 +3,7 @@
 import { timeoutText, leaveText } from "./words.js";
 import { streetLine, upCardsLine, bringInReason, firstToActLine, potsLine } from "./dealer.js";
 
-const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold", "timeout"]);
+export const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold", "timeout"]);
 
 export function emptyTable(tableId) {
   return {
@@ -23,6 +23,7 @@ export function emptyTable(tableId) {
     sentFor: null, // the turn my last action was sent for (its buttons stay disabled)
     notice: null, // the last time-out, said plainly: {seat, text}
     log: [],
+    unknownKinds: [], // kinds of event this client does not know (each said once on the console)
   };
 }
 
@@ -161,10 +162,29 @@ export function applyEvent(state, ev, v) {
     state.timer = null;
     if (hand) hand.to_act = null;
   }
-  if (hand || !HAND_ONLY.has(ev.k)) (HANDLERS[ev.k] || (() => {}))(state, ev, hand, hs);
+  const handler = HANDLERS[ev.k];
+  if (!handler && !ELSEWHERE.has(ev.k)) unknownKind(state, ev);
+  else if (handler && (hand || !HAND_ONLY.has(ev.k))) handler(state, ev, hand, hs);
 }
 
-const HAND_ONLY = new Set(["ante", "street", "deal", "community", "first_to_act", "bring_in", "complete", "bet",
+/** The kinds of event the table's page takes itself (table.js), not the store. */
+export const ELSEWHERE = new Set(["chat", "tournament", "moved"]);
+
+/** An event of a kind this client does not know (a newer server?): said, not dropped
+ * silently; the table goes on with the events it knows. */
+function unknownKind(state, ev) {
+  if (!state.unknownKinds) state.unknownKinds = [];
+  if (state.unknownKinds.includes(ev.k)) return;
+  state.unknownKinds.push(ev.k);
+  console.warn(`stud8: an event of an unknown kind ${JSON.stringify(ev.k)} (seq ${state.seq}) was not shown`);
+}
+
+/** Every kind of event this client takes (the store's handlers and the page's). */
+export function knownKinds() {
+  return [...Object.keys(HANDLERS), ...ELSEWHERE].sort();
+}
+
+export const HAND_ONLY = new Set(["ante", "street", "deal", "community", "first_to_act", "bring_in", "complete", "bet",
   "raise", "call", "check", "fold", "timeout", "uncalled", "show", "muck", "rake", "award", "end", "cancel"]);
 
 function bet(state, ev, hand, hs) {
