@@ -240,8 +240,12 @@ class Room:
                 return  # a hand left here is closed by the node that takes its table
             report = recover(self.engine, self.ledger, self.hands)
             for hand in report.hands:
-                log.info("hand %s at %s, noted at the shutdown: %s", hand.hand_id, hand.table,
-                         hand.outcome)  # fmt: skip
+                log.info(
+                    "hand %s at %s, noted at the shutdown: %s",
+                    hand.hand_id,
+                    hand.table,
+                    hand.outcome,
+                )
             for problem in report.problems:
                 log.error("at the shutdown: %s", problem)
         finally:
@@ -471,8 +475,9 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     app = create_app(room)
     app.state.node = node
     app.state.tournaments = tournaments
-    return Room(app, engine, ledger, store, RecoveryReport((), {}, ledger.audit()), {}, writer,
-                cluster=True)  # fmt: skip
+    return Room(
+        app, engine, ledger, store, RecoveryReport((), {}, ledger.audit()), {}, writer, cluster=True
+    )
 
 
 def bank_balance(ledger: Ledger, player: str) -> int:

@@ -130,8 +130,9 @@ def _run_admin_drain(args: argparse.Namespace) -> int:
         print(f"stud8 admin drain: {exc}", file=sys.stderr)
         return 2
     if settings.redis_url is None:
-        print("stud8 admin drain: give the room's Redis (--redis URL or STUD8_REDIS)",
-              file=sys.stderr)  # fmt: skip
+        print(
+            "stud8 admin drain: give the room's Redis (--redis URL or STUD8_REDIS)", file=sys.stderr
+        )
         return 2
     return run_drain(settings.redis_url, args.node, undo=args.undo, wait=args.wait)
 

@@ -278,9 +278,10 @@ class _Run:
                 self.player_of[d.entry] = d.player
             elif isinstance(d, LevelStarted):
                 self.levels.append(
-                    LevelHistory(d.level, d.stakes, self.now, d.break_minutes,
-                                 self.director.players_left)
-                )  # fmt: skip
+                    LevelHistory(
+                        d.level, d.stakes, self.now, d.break_minutes, self.director.players_left
+                    )
+                )
             elif isinstance(d, TableOpened):
                 self.tables[d.table] = TableHistory(d.table, self.now)
             elif isinstance(d, TableBroken):
@@ -307,9 +308,11 @@ class _Run:
         bots = {seat: self.bots[p] for seat, p in players.items()}
         ask = {seat: self.ask[p] for seat, p in players.items()}
         hand = Hand.start(
-            rules=rules, stacks=stacks, deck=Deck.shuffled(self.decks),
+            rules=rules,
+            stacks=stacks,
+            deck=Deck.shuffled(self.decks),
             hand_id=f"{self.config.seed}-{deal.hand}",
-        )  # fmt: skip
+        )
         final = play_fast(hand, bots, ask).stacks
         decisions = len(hand.decisions)
         self.hands += 1

@@ -89,9 +89,11 @@ class Level:
     def __post_init__(self) -> None:
         try:
             TableRules(
-                ante=self.ante, bring_in=self.bring_in, small_bet=self.small_bet,
+                ante=self.ante,
+                bring_in=self.bring_in,
+                small_bet=self.small_bet,
                 big_bet=self.big_bet,
-            )  # fmt: skip
+            )
         except ValueError as e:
             raise DefinitionError(f"level stakes: {e}") from None
         if (self.minutes is None) == (self.hands is None):
@@ -219,9 +221,13 @@ def _step_from(d: Any) -> Step:
         return Break(minutes=d["break"])
     ante, bring_in, small, big = d["stakes"]
     return Level(
-        ante=ante, bring_in=bring_in, small_bet=small, big_bet=big,
-        minutes=d.get("minutes"), hands=d.get("hands"),
-    )  # fmt: skip
+        ante=ante,
+        bring_in=bring_in,
+        small_bet=small,
+        big_bet=big,
+        minutes=d.get("minutes"),
+        hands=d.get("hands"),
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -330,9 +336,14 @@ class TournamentDefinition:
         lv = self.level(number)
         cap = HeadsUpCap.LIFTED_WHEN_HEADS_UP if players_left <= 2 else HeadsUpCap.NEVER_LIFTED
         return TableRules(
-            ante=lv.ante, bring_in=lv.bring_in, small_bet=lv.small_bet, big_bet=lv.big_bet,
-            game=self.game, heads_up_cap=cap, max_seats=self.table_size,
-        )  # fmt: skip
+            ante=lv.ante,
+            bring_in=lv.bring_in,
+            small_bet=lv.small_bet,
+            big_bet=lv.big_bet,
+            game=self.game,
+            heads_up_cap=cap,
+            max_seats=self.table_size,
+        )
 
     # ------------------------------------------------------------ (de)serialising
     def to_dict(self) -> dict[str, Any]:

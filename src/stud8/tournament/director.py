@@ -253,8 +253,9 @@ class Director:
             raise DirectorError(f"{player} is already registered (entry {live[0].entry})")
         if self.phase is Phase.REGISTERING and self._start_due(event.now):
             if len(self.entries) < d.min_entrants:
-                raise DirectorError(f"{player} cannot register: too few entrants, "
-                                    "the tournament does not start")  # fmt: skip
+                raise DirectorError(
+                    f"{player} cannot register: too few entrants, the tournament does not start"
+                )
             if not d.late_registration:
                 raise DirectorError(f"{player} cannot register: the tournament has started")
         if self.phase is Phase.RUNNING:
@@ -353,8 +354,9 @@ class Director:
             if self._start_due(now):
                 if len(self.entries) < d.min_entrants:
                     self.phase = Phase.CANCELLED
-                    out.append(Cancelled(reason=f"{len(self.entries)} registered, "
-                                                f"{d.min_entrants} needed"))  # fmt: skip
+                    out.append(
+                        Cancelled(reason=f"{len(self.entries)} registered, {d.min_entrants} needed")
+                    )
                 else:
                     self._start(out)
             return
@@ -376,8 +378,9 @@ class Director:
             out.append(LevelStarted(level=self.level, stakes=lv.stakes))
         else:
             lv = self.definition.level(self.level)
-            out.append(LevelStarted(level=self.level, stakes=lv.stakes,
-                                    break_minutes=self._step.minutes))  # fmt: skip
+            out.append(
+                LevelStarted(level=self.level, stakes=lv.stakes, break_minutes=self._step.minutes)
+            )
         self._maybe_close_registration(out)
 
     def _maybe_close_registration(self, out: list[Decision]) -> None:
@@ -420,8 +423,15 @@ class Director:
             table, seat = where
         table.sit(seat, entry.entry)
         entry.table, entry.seat = table.number, seat
-        out.append(Seated(entry=entry.entry, player=entry.player, table=table.number, seat=seat,
-                          chips=entry.chips))  # fmt: skip
+        out.append(
+            Seated(
+                entry=entry.entry,
+                player=entry.player,
+                table=table.number,
+                seat=seat,
+                chips=entry.chips,
+            )
+        )
 
     def _open_table(self, out: list[Decision]) -> TableState:
         table = TableState(number=self.next_table, size=self.definition.table_size)
@@ -443,8 +453,15 @@ class Director:
             for seat, e in sorted(table.seats.items()):
                 entry = self.entries[e]
                 entry.table, entry.seat = table.number, seat
-                out.append(Seated(entry=e, player=entry.player, table=table.number, seat=seat,
-                                  chips=entry.chips))  # fmt: skip
+                out.append(
+                    Seated(
+                        entry=e,
+                        player=entry.player,
+                        table=table.number,
+                        seat=seat,
+                        chips=entry.chips,
+                    )
+                )
         out.append(LevelStarted(level=1, stakes=self.definition.level(1).stakes))
         self._maybe_close_registration(out)
 
@@ -496,8 +513,16 @@ class Director:
         for group in reversed(worst_first):  # best first
             place = better + 1 if not self.registration_open else None
             for e in group:
-                out.append(Busted(entry=e, player=self.entries[e].player, table=table.number,
-                                  hand=hand, place=place, shared=len(group)))  # fmt: skip
+                out.append(
+                    Busted(
+                        entry=e,
+                        player=self.entries[e].player,
+                        table=table.number,
+                        hand=hand,
+                        place=place,
+                        shared=len(group),
+                    )
+                )
             better += len(group)
 
     def _cancel_hand(self, event: HandCancelled, out: list[Decision]) -> None:
@@ -575,14 +600,29 @@ class Director:
             self._move(e, source.number, from_seat, target, to_seat, MoveReason.BALANCE, out)
 
     def _move(
-        self, e: int, from_table: int, from_seat: int, table: TableState, seat: int,
-        reason: MoveReason, out: list[Decision],
-    ) -> None:  # fmt: skip
+        self,
+        e: int,
+        from_table: int,
+        from_seat: int,
+        table: TableState,
+        seat: int,
+        reason: MoveReason,
+        out: list[Decision],
+    ) -> None:
         table.sit(seat, e)
         entry = self.entries[e]
         entry.table, entry.seat = table.number, seat
-        out.append(Moved(entry=e, player=entry.player, from_table=from_table, from_seat=from_seat,
-                         to_table=table.number, to_seat=seat, reason=reason))  # fmt: skip
+        out.append(
+            Moved(
+                entry=e,
+                player=entry.player,
+                from_table=from_table,
+                from_seat=from_seat,
+                to_table=table.number,
+                to_seat=seat,
+                reason=reason,
+            )
+        )
 
     def _deal(self, table: TableState, out: list[Decision]) -> None:
         self.hands_dealt += 1

@@ -51,8 +51,10 @@ def check_payouts(shares: Sequence[int]) -> None:
         raise PayoutError("payouts: at least one place is paid")
     for i, s in enumerate(shares, 1):
         if not isinstance(s, int) or isinstance(s, bool) or s < 1:
-            raise PayoutError(f"payouts: place {i}'s share must be a whole number of basis "
-                              f"points, 1 or more, got {s!r}")  # fmt: skip
+            raise PayoutError(
+                f"payouts: place {i}'s share must be a whole number of basis "
+                f"points, 1 or more, got {s!r}"
+            )
     for i, (a, b) in enumerate(pairwise(shares), 2):
         if b > a:
             raise PayoutError(f"payouts: place {i} ({b}) is paid more than place {i - 1} ({a})")

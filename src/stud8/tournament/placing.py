@@ -52,7 +52,8 @@ def results_of(
     for group in reversed(eliminations):
         split = share_prizes(paid[place - 1 : place - 1 + len(group)], len(group))
         for e, prize in zip(group, split, strict=True):
-            out.append(Result(entry=e, player=players[e], place=place, shared=len(group),
-                              prize=prize))  # fmt: skip
+            out.append(
+                Result(entry=e, player=players[e], place=place, shared=len(group), prize=prize)
+            )
         place += len(group)
     return tuple(out)

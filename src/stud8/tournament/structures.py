@@ -70,9 +70,15 @@ def ladder_structure(
     steps: list[Step] = []
     for n, (ante, bring_in, small, big) in enumerate(LADDER, 1):
         steps.append(
-            Level(ante=ante, bring_in=bring_in, small_bet=small, big_bet=big,
-                  minutes=minutes, hands=hands)
-        )  # fmt: skip
+            Level(
+                ante=ante,
+                bring_in=bring_in,
+                small_bet=small,
+                big_bet=big,
+                minutes=minutes,
+                hands=hands,
+            )
+        )
         if break_every and n % break_every == 0 and n < len(LADDER):
             steps.append(Break(minutes=break_minutes))
     return Structure(name=name, starting_chips=starting_chips, steps=tuple(steps))

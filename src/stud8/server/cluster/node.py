@@ -359,8 +359,12 @@ class ClusterNode:
         for hand in closed:
             if hand.outcome == "refunded":
                 self.stats.cancelled_hands.append(hand.hand_id)
-                log.warning("node %s took table %s: hand %s cancelled, every chip back",
-                            self.name, table_id, hand.hand_id)  # fmt: skip
+                log.warning(
+                    "node %s took table %s: hand %s cancelled, every chip back",
+                    self.name,
+                    table_id,
+                    hand.hand_id,
+                )
         log.info("node %s runs table %s (%d seats back)", self.name, table_id, len(reseats))
         return True
 
@@ -404,8 +408,12 @@ class ClusterNode:
         try:
             await asyncio.wait_for(entry.table.hand_over(), HAND_OVER_SECONDS)
         except TimeoutError:
-            log.error("node %s: the hand at table %s did not end; it is left to the next "
-                      "owner (who cancels it)", self.name, table_id)  # fmt: skip
+            log.error(
+                "node %s: the hand at table %s did not end; it is left to the next "
+                "owner (who cancels it)",
+                self.name,
+                table_id,
+            )
         if self.lobby.tables.get(table_id) is not entry or entry.table.fenced is not None:
             return  # let go meanwhile: its lease lost, or closed
         await self._let_go(table_id)

@@ -47,18 +47,25 @@ class NodeInfo:
 
     def to_json(self) -> str:
         return json.dumps(
-            {"url": self.url, "tables": self.tables, "draining": self.draining,
-             "beat_at": self.beat_at},
+            {
+                "url": self.url,
+                "tables": self.tables,
+                "draining": self.draining,
+                "beat_at": self.beat_at,
+            },
             separators=(",", ":"),
-        )  # fmt: skip
+        )
 
     @classmethod
     def from_json(cls, name: str, text: str | bytes) -> NodeInfo:
         data = json.loads(text)
         return cls(
-            name, str(data["url"]), int(data["tables"]), bool(data["draining"]),
+            name,
+            str(data["url"]),
+            int(data["tables"]),
+            bool(data["draining"]),
             float(data["beat_at"]),
-        )  # fmt: skip
+        )
 
 
 def least_loaded(nodes: Iterable[NodeInfo]) -> NodeInfo | None:

@@ -333,8 +333,14 @@ class ClusterTournaments:
                 for problem in problems:
                     log.error("node %s taking tournament %d: %s", self.name, tid, problem)
                 for hand in closed:
-                    log.warning("node %s took tournament %d: hand %s at %s %s", self.name, tid,
-                                hand.hand_id, hand.table, hand.outcome)  # fmt: skip
+                    log.warning(
+                        "node %s took tournament %d: hand %s at %s %s",
+                        self.name,
+                        tid,
+                        hand.hand_id,
+                        hand.table,
+                        hand.outcome,
+                    )
             self.held.add(tid)
             if not await self.tournaments.take(tid):  # over meanwhile
                 await self._let_go(tid)

@@ -109,8 +109,11 @@ class WaitingLists:
         try:
             await asyncio.wait_for(self._idle.wait(), seconds)
         except TimeoutError:
-            log.warning("node %s: waiting lists not written to Redis yet: %s",
-                        self.node, ", ".join(sorted(self._pending)))  # fmt: skip
+            log.warning(
+                "node %s: waiting lists not written to Redis yet: %s",
+                self.node,
+                ", ".join(sorted(self._pending)),
+            )
 
     # ------------------------------------------------------------ the next owner's side
     async def read(self, table_id: str) -> list[str]:
@@ -125,8 +128,12 @@ class WaitingLists:
             if not all(isinstance(p, str) and p for p in players):
                 raise ValueError("a player is not a name")
         except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError included
-            log.error("node %s: table %s's waiting list in Redis cannot be read (%s); "
-                      "it starts empty", self.node, table_id, exc)  # fmt: skip
+            log.error(
+                "node %s: table %s's waiting list in Redis cannot be read (%s); it starts empty",
+                self.node,
+                table_id,
+                exc,
+            )
             return []
         return list(players)
 
@@ -168,8 +175,12 @@ class WaitingLists:
                 try:
                     await self._store(table_id, players)
                 except (RedisError, OSError) as exc:
-                    log.warning("node %s: table %s's waiting list not written yet: %s",
-                                self.node, table_id, exc)  # fmt: skip
+                    log.warning(
+                        "node %s: table %s's waiting list not written yet: %s",
+                        self.node,
+                        table_id,
+                        exc,
+                    )
                     self._pending.setdefault(table_id, players)  # unless a newer came
                     await asyncio.sleep(self.retry)
             self._idle.set()
@@ -181,6 +192,9 @@ class WaitingLists:
             value = json.dumps(list(players), separators=(",", ":")) if players else ""
             keys = [lease_key(table_id), waiting_key(table_id)]
             if not await self._script(keys=keys, args=[self.node, value]):
-                log.info("node %s: table %s's waiting list not written: its lease is "
-                         "another node's now", self.node, table_id)  # fmt: skip
+                log.info(
+                    "node %s: table %s's waiting list not written: its lease is another node's now",
+                    self.node,
+                    table_id,
+                )
         self.writes += 1

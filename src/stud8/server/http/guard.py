@@ -106,16 +106,22 @@ class Guard:
             log.warning(
                 "log-in: %d attempts for %r in %.0f s (the last from %s): refused for up "
                 "to %.0f s, but from the addresses it logged in from before",
-                self._accounts.limit, name, self._accounts.period, address,
+                self._accounts.limit,
+                name,
                 self._accounts.period,
-            )  # fmt: skip
+                address,
+                self._accounts.period,
+            )
         if self._addresses.wait(address):
             log.warning(
                 "log-in: %d attempts from %s in %.0f s (the last for %r): the address is "
                 "refused for up to %.0f s",
-                self._addresses.limit, address, self._addresses.period, name,
+                self._addresses.limit,
+                address,
                 self._addresses.period,
-            )  # fmt: skip
+                name,
+                self._addresses.period,
+            )
         return 0.0
 
     async def login_undone(self, name: str, address: str) -> None:
@@ -146,8 +152,11 @@ class Guard:
         if self._signups.wait(address):
             log.warning(
                 "sign-up: %d accounts from %s in %.0f s: no more from there for up to %.0f s",
-                self._signups.limit, address, self._signups.period, self._signups.period,
-            )  # fmt: skip
+                self._signups.limit,
+                address,
+                self._signups.period,
+                self._signups.period,
+            )
         return 0.0
 
     async def signup_failed(self, address: str) -> None:
@@ -179,8 +188,9 @@ class Guard:
         if self._code_accounts.wait(key) or self._code_addresses.wait(address):
             log.warning(
                 "invitation codes: too many tried by %r or from %s: refused for a while",
-                account, address,
-            )  # fmt: skip
+                account,
+                address,
+            )
         return 0.0
 
     async def code_worked(self, account: str, address: str) -> None:

@@ -182,10 +182,15 @@ class MetricsListener:
                 status, kind = b"200 OK", CONTENT_TYPE_LATEST.encode()
                 body = await self.metrics.exposition()
             writer.write(
-                b"HTTP/1.1 " + status + b"\r\nContent-Type: " + kind
-                + b"\r\nContent-Length: " + str(len(body)).encode()
-                + b"\r\nConnection: close\r\n\r\n" + body
-            )  # fmt: skip
+                b"HTTP/1.1 "
+                + status
+                + b"\r\nContent-Type: "
+                + kind
+                + b"\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\nConnection: close\r\n\r\n"
+                + body
+            )
             await writer.drain()
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
             pass  # a client gone or too slow: nothing to answer

@@ -114,15 +114,23 @@ class SharedGuard:
             log.warning(
                 "log-in: %d attempts from %s in %.0f s (the last for %r): the address is "
                 "refused for up to %.0f s (counted by every node)",
-                s.address_failures, address, s.address_period, name, s.address_period,
-            )  # fmt: skip
+                s.address_failures,
+                address,
+                s.address_period,
+                name,
+                s.address_period,
+            )
         if len(reached) > 1 and reached[1]:
             log.warning(
                 "log-in: %d attempts for %r in %.0f s (the last from %s): refused for up "
                 "to %.0f s, but from the addresses it logged in from before (counted by "
                 "every node)",
-                s.login_failures, name, s.login_period, address, s.login_period,
-            )  # fmt: skip
+                s.login_failures,
+                name,
+                s.login_period,
+                address,
+                s.login_period,
+            )
         return 0.0
 
     async def login_undone(self, name: str, address: str) -> None:
@@ -171,8 +179,11 @@ class SharedGuard:
             log.warning(
                 "sign-up: %d accounts from %s in %.0f s: no more from there for up to %.0f s "
                 "(counted by every node)",
-                s.signups, address, s.signup_period, s.signup_period,
-            )  # fmt: skip
+                s.signups,
+                address,
+                s.signup_period,
+                s.signup_period,
+            )
         return 0.0
 
     async def signup_failed(self, address: str) -> None:
@@ -187,8 +198,13 @@ class SharedGuard:
         """As a log-in's: per account and per address, counted by every node."""
         s = self.settings
         keys = [self._code_key(account), self._code_address_key(address)]
-        args: list[str | int] = [uuid.uuid4().hex, s.login_failures, _ms(s.login_period),
-                                 s.address_failures, _ms(s.address_period)]  # fmt: skip
+        args: list[str | int] = [
+            uuid.uuid4().hex,
+            s.login_failures,
+            _ms(s.login_period),
+            s.address_failures,
+            _ms(s.address_period),
+        ]
         try:
             result = await self._attempt(keys=keys, args=args)
         except (RedisError, OSError) as exc:
@@ -200,8 +216,9 @@ class SharedGuard:
             log.warning(
                 "invitation codes: too many tried by %r or from %s: refused for a while "
                 "(counted by every node)",
-                account, address,
-            )  # fmt: skip
+                account,
+                address,
+            )
         return wait
 
     async def code_worked(self, account: str, address: str) -> None:

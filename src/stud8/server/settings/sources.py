@@ -31,8 +31,16 @@ from typing import Any
 from stud8.server.settings import SETTINGS, SettingInfo, Settings
 
 CONFIG_VARIABLE = "STUD8_CONFIG"
-SWITCHES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False,
-            "no": False, "off": False}  # fmt: skip
+SWITCHES = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
 BY_NAME = {s.name: s for s in SETTINGS}
 
 __all__ = ["SettingsError", "add_flags", "flag_values", "load", "settings_markdown"]
@@ -200,9 +208,12 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
         text = f"{info.help} (env {info.env}; default {_default_text(info)})"
         if info.base is bool:
             parser.add_argument(
-                info.flag, dest=info.name, action=argparse.BooleanOptionalAction,
-                default=None, help=text,
-            )  # fmt: skip
+                info.flag,
+                dest=info.name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=text,
+            )
             continue
         metavar = info.metavar or (
             "N" if info.base in (int, float) else "TEXT" if info.base is str else None
@@ -210,9 +221,13 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
         if isinstance(info.base, type) and issubclass(info.base, enum.Enum):
             metavar = "{" + ",".join(m.value for m in info.base) + "}"
         parser.add_argument(
-            info.flag, dest=info.name, type=_flag_type(info), default=None, metavar=metavar,
+            info.flag,
+            dest=info.name,
+            type=_flag_type(info),
+            default=None,
+            metavar=metavar,
             help=text,
-        )  # fmt: skip
+        )
 
 
 def flag_values(args: argparse.Namespace) -> dict[str, Any]:

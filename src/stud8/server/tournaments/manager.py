@@ -430,8 +430,19 @@ class Tournaments:
         runner = self.runners.get(tid)
         entries = {e.entry: e for e in self.store.entries(tid)}
         if runner is not None:
-            return dict(to_json(detail_of(tid, runner.director, runner.phase, runner.tables,
-                                     set(runner.bots), entries, runner.now())))  # fmt: skip
+            return dict(
+                to_json(
+                    detail_of(
+                        tid,
+                        runner.director,
+                        runner.phase,
+                        runner.tables,
+                        set(runner.bots),
+                        entries,
+                        runner.now(),
+                    )
+                )
+            )
         for t in self.store.tournaments():
             if t.tournament_id == tid:
                 director = self._stored_director(t)
@@ -439,8 +450,19 @@ class Tournaments:
                     break
                 tables = {int(n): v for n, v in (t.state or {}).get("tables", {}).items()}
                 bots = set((t.state or {}).get("bots", {}))
-                return dict(to_json(detail_of(tid, director, t.phase, tables, bots, entries,
-                                         self.clock.wall().timestamp())))  # fmt: skip
+                return dict(
+                    to_json(
+                        detail_of(
+                            tid,
+                            director,
+                            t.phase,
+                            tables,
+                            bots,
+                            entries,
+                            self.clock.wall().timestamp(),
+                        )
+                    )
+                )
         raise NoSuchTournament(f"no tournament {tid}")
 
     def stored(self, tid: int) -> tuple[StoredTournament, Director]:

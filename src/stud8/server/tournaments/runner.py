@@ -55,12 +55,13 @@ from stud8.server.books.hands import HandStore
 from stud8.server.books.tournaments import TournamentStore
 from stud8.server.books.writer import Writes
 from stud8.server.clock import Clock, TimerHandle
-from stud8.server.table.books import BooksRefused, HandEnd, HandNote
+from stud8.server.table.books import BooksRefused, HandEnd
 from stud8.server.table.events import TournamentInfo
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.tournament import DealOrder, InfoOrder, SeatOrder, UnseatOrder
 from stud8.server.tasks import cancel_and_wait
+from stud8.server.tournaments.books import RunnerBooks, money_of
 from stud8.server.tournaments.info import buy_in_text, roman, tournament_info
 from stud8.tournament.director import Director, DirectorError, Phase
 from stud8.tournament.events import (
@@ -84,7 +85,6 @@ from stud8.tournament.events import (
     TableOpened,
     Tick,
     Unregister,
-    Unregistered,
 )
 
 __all__ = ["HEARTBEAT_SECONDS", "TableHost", "TournamentRefused", "TournamentRunner"]
@@ -113,43 +113,40 @@ class TableHost(Protocol):
         ...
 
 
+# What the owner task is asked (by the room, its tables and its own clock), one
+# typed message each, as a table's commands are.
 @dataclass(frozen=True, slots=True)
-class _Msg:
-    kind: str  # register, unregister, cancel, tick, hand, resume
-    player: str = ""
-    bot: str | None = None
-    end: HandEnd | None = None
+class _Register:
+    player: str
+    bot: str | None = None  # a bot's policy
 
 
-class RunnerBooks:
-    """The :class:`~stud8.server.table.books.TableBooks` of a tournament's tables: no
-    room chip moves (tournament chips are the director's); a hand is noted before it
-    is dealt, and its end goes to the runner (record and state in one transaction)."""
+@dataclass(frozen=True, slots=True)
+class _Unregister:
+    player: str
 
-    def __init__(self, runner: TournamentRunner) -> None:
-        self.runner = runner
 
-    async def sit(
-        self, table_id: str, seat: int, player: str, amount: int, *, bot: bool = False
-    ) -> None:
-        raise BooksRefused("the tournament seats its players")
+@dataclass(frozen=True, slots=True)
+class _Cancel:
+    pass
 
-    async def top_up(self, table_id: str, seat: int, player: str, amount: int) -> None:
-        raise BooksRefused("tournament chips are not bought")
 
-    async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:
-        return  # tournament chips go nowhere: the director counts them
+@dataclass(frozen=True, slots=True)
+class _ClockTick:
+    """A level's end, a break's or the heartbeat may be due."""
 
-    async def hand_dealt(self, note: HandNote) -> None:
-        seats = {seat: (player, chips) for seat, player, chips in note.seats}
-        await self.runner.writer.call(
-            lambda conn: HandStore.begin_in(conn, note.hand_id, note.table_id, seats,
-                                            note.started_at),
-            what=f"the note of hand {note.hand_id}",
-        )  # fmt: skip
 
-    async def hand_ended(self, end: HandEnd) -> None:
-        await self.runner.hand_ended(end)
+@dataclass(frozen=True, slots=True)
+class _HandEnded:
+    end: HandEnd
+
+
+@dataclass(frozen=True, slots=True)
+class _Resume:
+    """After a restart: the hands in play when it stopped are cancelled."""
+
+
+_Msg = _Register | _Unregister | _Cancel | _ClockTick | _HandEnded | _Resume
 
 
 class TournamentRunner:
@@ -233,7 +230,7 @@ class TournamentRunner:
             self._run(), name=f"tournament {self.tournament_id}"
         )
         if resume and not self.over:
-            self._queue.put_nowait((_Msg("resume"), None))
+            self._queue.put_nowait((_Resume(), None))
         self._schedule()
 
     async def stop(self) -> None:
@@ -268,18 +265,18 @@ class TournamentRunner:
 
     async def register(self, player: str, *, bot: str | None = None) -> int:
         """Buy ``player`` in (a bot: ``bot`` is its policy); his entry's number."""
-        return int(await self._ask(_Msg("register", player, bot)))
+        return int(await self._ask(_Register(player, bot)))
 
     async def unregister(self, player: str) -> None:
-        await self._ask(_Msg("unregister", player))
+        await self._ask(_Unregister(player))
 
     async def cancel(self) -> None:
         """The operator cancels: every buy-in and fee back, the tables closed."""
-        await self._ask(_Msg("cancel"))
+        await self._ask(_Cancel())
 
     async def hand_ended(self, end: HandEnd) -> None:
         """A hand of one of its tables is over (see the module)."""
-        await self._ask(_Msg("hand", end=end))
+        await self._ask(_HandEnded(end))
 
     # ------------------------------------------------------------ the owner task
     async def _run(self) -> None:
@@ -293,18 +290,17 @@ class TournamentRunner:
                 if fut is not None and not fut.done():
                     fut.set_exception(exc)
                 elif not isinstance(exc, TournamentRefused):
-                    log.exception("tournament %s: %s failed", self.tournament_id, msg.kind)
+                    log.exception(
+                        "tournament %s: %s failed", self.tournament_id, type(msg).__name__
+                    )
             finally:
                 self._queue.task_done()
                 self._schedule()
 
     async def _take(self, msg: _Msg) -> object:
-        kind = msg.kind
-        if kind == "hand":
-            assert msg.end is not None
+        if isinstance(msg, _HandEnded):
             await self._hand(msg.end)
-            return None
-        if kind == "tick":
+        elif isinstance(msg, _ClockTick):
             deadline = self.director.next_deadline()
             if self.over:
                 pass
@@ -312,29 +308,28 @@ class TournamentRunner:
                 await self._event(lambda now: Tick(now=now))
             elif self.director.phase is Phase.RUNNING:
                 await self._beat()
-            return None
-        if kind == "resume":
+        elif isinstance(msg, _Resume):
             await self._resume()
-            return None
-        if kind == "cancel":
+        elif isinstance(msg, _Cancel):
             await self._cancel()
-            return None
-        if self.over:
+        elif self.over:
             raise TournamentRefused(f"the tournament is {self.phase}")
-        if kind == "register":
-            if msg.bot is not None:
-                self.bots[msg.player] = msg.bot
-            try:
-                out = await self._event(lambda now: Register(now=now, player=msg.player))
-            except BaseException:
-                if msg.bot is not None:
-                    self.bots.pop(msg.player, None)
-                raise
-            return next(d.entry for d in out if isinstance(d, Registered))
-        if kind == "unregister":
+        elif isinstance(msg, _Register):
+            return await self._register(msg)
+        else:
             await self._event(lambda now: Unregister(now=now, player=msg.player))
-            return None
-        raise AssertionError(kind)
+        return None
+
+    async def _register(self, msg: _Register) -> int:
+        if msg.bot is not None:
+            self.bots[msg.player] = msg.bot
+        try:
+            out = await self._event(lambda now: Register(now=now, player=msg.player))
+        except BaseException:
+            if msg.bot is not None:
+                self.bots.pop(msg.player, None)
+            raise
+        return next(d.entry for d in out if isinstance(d, Registered))
 
     async def _event(
         self, make: Callable[[float], Event], record: HandRecord | None = None
@@ -350,7 +345,7 @@ class TournamentRunner:
             raise TournamentRefused(str(exc)) from None
         state = self.state(trial)
         phase = "cancelled" if self.cancelled else trial.phase.value
-        money = self._money(trial, decisions)
+        money = money_of(self.store, self.tournament_id, trial, decisions, self.bots)
         tid, store = self.tournament_id, self.store
 
         def work(conn: Connection) -> None:
@@ -370,31 +365,6 @@ class TournamentRunner:
             observe(trial, decisions)
         return decisions
 
-    def _money(self, td: Director, decisions: tuple[Decision, ...]) -> Callable[[Connection], None]:
-        d, tid, store = td.definition, self.tournament_id, self.store
-        steps: list[Callable[[Connection], None]] = []
-        for x in decisions:
-            if isinstance(x, Registered):
-                steps.append(partial(store.register_in, tournament=tid, entry=x.entry,
-                                     player=x.player, buy_in=d.buy_in, fee=d.fee,
-                                     bot=x.player in self.bots))  # fmt: skip
-            elif isinstance(x, Unregistered):
-                steps.append(partial(store.unregister_in, tournament=tid, entry=x.entry,
-                                     player=x.player, buy_in=d.buy_in, fee=d.fee))  # fmt: skip
-            elif isinstance(x, Cancelled):
-                entries = [(e.entry, e.player) for e in td.entries.values()]
-                steps.append(partial(store.cancel_in, tournament=tid, entries=entries,
-                                     buy_in=d.buy_in, fee=d.fee))  # fmt: skip
-            elif isinstance(x, Finished):
-                rows = [(r.entry, r.player, r.place, r.shared, r.prize) for r in x.results]
-                steps.append(partial(store.pay_prizes_in, tournament=tid, results=rows))
-
-        def run(conn: Connection) -> None:
-            for step in steps:
-                step(conn)
-
-        return run
-
     # ------------------------------------------------------------ hands
     async def _hand(self, end: HandEnd) -> None:
         number = next((n for n, t in self.tables.items() if t == end.table_id), None)
@@ -405,13 +375,15 @@ class TournamentRunner:
         d = td.definition
         record = replace(
             record,
-            tournament=Tournament(str(self.tournament_id), buy_in_text(d.buy_in, d.fee),
-                                  roman(level)),
-        )  # fmt: skip
+            tournament=Tournament(
+                str(self.tournament_id), buy_in_text(d.buy_in, d.fee), roman(level)
+            ),
+        )
         if number is None or table is None or table.hand is None or self.over:
             # not the director's hand (an operator's cancel): keep its record only
-            await self.writer.call(lambda conn: HandStore.store_in(conn, record),
-                                   what=f"the end of hand {end.hand_id}")  # fmt: skip
+            await self.writer.call(
+                lambda conn: HandStore.store_in(conn, record), what=f"the end of hand {end.hand_id}"
+            )
             return
         hand = table.hand
         if end.cancelled:
@@ -423,22 +395,29 @@ class TournamentRunner:
                 lambda now: HandFinished(now=now, table=number, hand=hand, stacks=stacks), record
             )
         except TournamentRefused as exc:  # never expected: the hand is kept, and the error said
-            log.error("tournament %s: the director refused hand %s: %s", self.tournament_id,
-                      end.hand_id, exc)  # fmt: skip
-            await self.writer.call(lambda conn: HandStore.store_in(conn, record),
-                                   what=f"the end of hand {end.hand_id}")  # fmt: skip
+            log.error(
+                "tournament %s: the director refused hand %s: %s",
+                self.tournament_id,
+                end.hand_id,
+                exc,
+            )
+            await self.writer.call(
+                lambda conn: HandStore.store_in(conn, record), what=f"the end of hand {end.hand_id}"
+            )
 
     async def _beat(self) -> None:
         """The heartbeat: the tournament was running at this time (see the module)."""
         tid, store, at = self.tournament_id, self.store, self.clock.wall()
-        await self.writer.call(lambda conn: store.touch_in(conn, tid, at),
-                               what=f"tournament {tid}'s heartbeat")  # fmt: skip
+        await self.writer.call(
+            lambda conn: store.touch_in(conn, tid, at), what=f"tournament {tid}'s heartbeat"
+        )
         self._written_at = self.clock.now()
 
     async def _resume(self) -> None:
         tid, store, td = self.tournament_id, self.store, self.director
-        alive = await self.writer.call(lambda conn: store.alive_at_in(conn, tid),
-                                       what=f"tournament {tid}'s last heartbeat")  # fmt: skip
+        alive = await self.writer.call(
+            lambda conn: store.alive_at_in(conn, tid), what=f"tournament {tid}'s last heartbeat"
+        )
         last = td.last_now
         if alive is not None and td.phase is Phase.RUNNING and last is not None:
             # the clock ran until the room was last seen alive, and stopped there
@@ -485,11 +464,20 @@ class TournamentRunner:
                 self._order(x.table, SeatOrder(x.seat, x.player, x.chips, self.bots.get(x.player)))
             elif isinstance(x, Moved):
                 chips = td.entries[x.entry].chips
-                self._order(x.from_table, UnseatOrder(x.from_seat, x.player, "moved",
-                                                      self.room_table(x.to_table), x.to_seat,
-                                                      x.reason.value))  # fmt: skip
-                self._order(x.to_table, SeatOrder(x.to_seat, x.player, chips,
-                                                  self.bots.get(x.player)))  # fmt: skip
+                self._order(
+                    x.from_table,
+                    UnseatOrder(
+                        x.from_seat,
+                        x.player,
+                        "moved",
+                        self.room_table(x.to_table),
+                        x.to_seat,
+                        x.reason.value,
+                    ),
+                )
+                self._order(
+                    x.to_table, SeatOrder(x.to_seat, x.player, chips, self.bots.get(x.player))
+                )
             elif isinstance(x, Busted):
                 seat = before.entries[x.entry].seat or 0
                 self._order(x.table, UnseatOrder(seat, x.player, "busted"))
@@ -498,8 +486,11 @@ class TournamentRunner:
             elif isinstance(x, TableBroken):
                 broken.append(self.room_table(x.table))
             elif isinstance(x, LevelStarted):
-                notice = (f"a break of {x.break_minutes} minutes, then level {x.level}"
-                          if x.break_minutes else f"level {x.level}")  # fmt: skip
+                notice = (
+                    f"a break of {x.break_minutes} minutes, then level {x.level}"
+                    if x.break_minutes
+                    else f"level {x.level}"
+                )
             elif isinstance(x, Started):
                 notice = f"the tournament starts: {x.entries} entries"
             elif isinstance(x, FinalTable):
@@ -536,8 +527,11 @@ class TournamentRunner:
         if table_id in self.running:
             return
         name = f"{self.director.definition.name} - table {number}"[:100]
-        spec = replace(self.spec, seats=self.director.definition.table_size,
-                       game=self.director.definition.game.value)  # fmt: skip
+        spec = replace(
+            self.spec,
+            seats=self.director.definition.table_size,
+            game=self.director.definition.game.value,
+        )
         self.running[table_id] = self.host.open_table(table_id, name, spec, self.books)
 
     def _order(self, number: int, order: SeatOrder | UnseatOrder | DealOrder) -> None:
@@ -552,9 +546,14 @@ class TournamentRunner:
         for number, table_id in sorted(self.tables.items()):
             table = self.running.get(table_id)
             if table is not None:
-                info = tournament_info(self.director, tournament_id=self.tournament_id,
-                                       table_number=number, phase=self.phase, now=at,
-                                       notice=notice)  # fmt: skip
+                info = tournament_info(
+                    self.director,
+                    tournament_id=self.tournament_id,
+                    table_number=number,
+                    phase=self.phase,
+                    now=at,
+                    notice=notice,
+                )
                 last = self._told.get(table_id)
                 if last is not None and replace(last, seconds_left=info.seconds_left) == info:
                     continue  # nothing this table shows changed (its clock runs on by itself)
@@ -601,9 +600,10 @@ class TournamentRunner:
             waits.append(max(0.0, self._written_at + HEARTBEAT_SECONDS - self.clock.now()))
         if not waits:
             return  # nothing to count: a sit-and-go waits for its players
-        tick = (_Msg("tick"), None)
-        self._timer = self.clock.call_at(self.clock.now() + min(waits),
-                                         lambda: self._queue.put_nowait(tick))  # fmt: skip
+        tick = (_ClockTick(), None)
+        self._timer = self.clock.call_at(
+            self.clock.now() + min(waits), lambda: self._queue.put_nowait(tick)
+        )
 
 
 def _cancelled(now: float, *, table: int, hand: int) -> HandCancelled:

@@ -73,8 +73,18 @@ def detail_of(
     for step in d.structure.steps:
         if isinstance(step, Level):
             number += 1
-            levels.append(TournamentLevel(number, step.ante, step.bring_in, step.small_bet,
-                                          step.big_bet, step.minutes, step.hands, 0))  # fmt: skip
+            levels.append(
+                TournamentLevel(
+                    number,
+                    step.ante,
+                    step.bring_in,
+                    step.small_bet,
+                    step.big_bet,
+                    step.minutes,
+                    step.hands,
+                    0,
+                )
+            )
         else:
             levels.append(TournamentLevel(0, 0, 0, 0, 0, None, None, step.minutes))
     results = {r.entry: r for r in director.results}
