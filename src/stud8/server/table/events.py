@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar
 
 from stud8.core.actions import LegalAction
@@ -92,11 +93,22 @@ class HandStarted(TableEvent):
     kind: ClassVar[str] = "hand_start"
 
 
+class TurnPhase(StrEnum):
+    """A phase of a turn's clock: the ``phase`` of a ``timer`` event (``BOT``: a
+    bot's turn, which shows no clock). Its values are the wire's strings."""
+
+    ACTION = "action"  # the first seconds
+    TIME_BANK = "time_bank"  # the visible countdown
+    RECONNECT = "reconnect"  # the extra time after a reconnection (shown, once a turn)
+    BOT = "bot"
+
+
 @dataclass(frozen=True, slots=True)
 class TimerStarted(TableEvent):
     """A phase of the turn clock of ``seat``: ``action`` (the first seconds),
     ``time_bank`` (the visible countdown) or ``reconnect`` (extra time after a
-    reconnection). ``deadline`` is on the table clock; ``seconds`` is how long
+    reconnection): a :class:`TurnPhase`'s value (the field is read back from the
+    bus as its string). ``deadline`` is on the table clock; ``seconds`` is how long
     from now."""
 
     seat: int

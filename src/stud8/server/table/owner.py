@@ -45,6 +45,7 @@ import random
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from stud8.core.actions import LegalAction
 from stud8.core.cards import Deck
@@ -100,6 +101,8 @@ __all__ = ["Table"]
 
 log = logging.getLogger("stud8.server")
 
+A = TypeVar("A")  # the type of the table's answer to a message
+
 # The first retry of a write the books refused or could not take, then twice as
 # long each time, up to the last.
 RETRY_FIRST = 0.5
@@ -134,7 +137,8 @@ class Table:
         self._clock = clock
         self._deck_source = deck_source
         self._hand_ids = hand_ids
-        self._queue: asyncio.Queue[tuple[Message, asyncio.Future[object] | None]] = asyncio.Queue()
+        # each message with the future of its answer (a Reply, a CatchUp), if it has one
+        self._queue: asyncio.Queue[tuple[Message, asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.hand: Hand | None = None
         self._hand_players: Mapping[int, str] = MappingProxyType({})
@@ -296,15 +300,15 @@ class Table:
             no_hand.cancel()
 
     # ------------------------------------------------------------ what the room asks
-    def _ask(self, message: Message) -> asyncio.Future[object]:
-        """Queue ``message``; the future of the table's answer to it."""
-        fut: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+    def _ask(self, message: Message, answer: type[A]) -> asyncio.Future[A]:
+        """Queue ``message``; the future of the table's answer to it (an ``answer``)."""
+        fut: asyncio.Future[A] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((message, fut))
         return fut
 
     def post(self, command: Command) -> asyncio.Future[Reply]:
         """Queue a command; the future of its reply (when the table has handled it)."""
-        return self._ask(command)  # type: ignore[return-value]
+        return self._ask(command, Reply)
 
     async def submit(self, command: Command) -> Reply:
         """Queue a command and wait for its reply."""
@@ -312,13 +316,13 @@ class Table:
 
     async def cancel_hand(self, reason: str = "") -> Reply:
         """Cancel the hand in play: every chip goes back (RULES.md section 7)."""
-        return await self._ask(Cancel(reason))  # type: ignore[return-value]
+        return await self._ask(Cancel(reason), Reply)
 
     async def catch_up(self, last_seen: int | None = None) -> CatchUp:
         """The events after ``last_seen`` if the history still has them all, else
         (or without ``last_seen``) a snapshot; answered in turn with the commands,
         so it matches the events exactly (never an event held back)."""
-        return await self._ask(CatchUpRequest(last_seen))  # type: ignore[return-value]
+        return await self._ask(CatchUpRequest(last_seen), CatchUp)
 
     def order(self, order: Order) -> None:
         """Queue an order for the table's play (a tournament director's): applied in

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from stud8.server.clock import TimerHandle
 from stud8.server.table.commands import Command
+from stud8.server.table.events import TurnPhase
 from stud8.tools.bots import Bot
 
 
@@ -39,7 +40,7 @@ class Seat:
 class Turn:
     seat: int
     token: int
-    phase: str  # "action" or "time_bank"
+    phase: TurnPhase  # ACTION, TIME_BANK or BOT
     deadline: float
     extended: bool = False
     timer: TimerHandle | None = None

@@ -24,7 +24,7 @@ from stud8.core.events import Event
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
 from stud8.server.clock import Clock
-from stud8.server.table.events import TimerStarted
+from stud8.server.table.events import TimerStarted, TurnPhase
 from stud8.server.table.feed import Emit
 from stud8.server.table.spec import TableConfig
 from stud8.server.table.state import BotTurn, Message, Seat, Tick, Turn
@@ -79,7 +79,7 @@ class TurnClock:
         token = self._token
         seat = ctx.seats[number]
         if seat.bot is not None:
-            self.turn = Turn(number, token, "bot", ctx.clock.now() + ctx.config.bot_delay)
+            self.turn = Turn(number, token, TurnPhase.BOT, ctx.clock.now() + ctx.config.bot_delay)
             message = BotTurn(token)
             if ctx.config.bot_delay <= 0:
                 ctx.post(message)
@@ -88,12 +88,12 @@ class TurnClock:
             return
         if ctx.times_out_sitting_out and seat.sitting_out and seat.connected:
             # sitting out (he asked): he times out at once, as the big rooms do
-            self.turn = Turn(number, token, "time_bank", ctx.clock.now())
+            self.turn = Turn(number, token, TurnPhase.TIME_BANK, ctx.clock.now())
             ctx.post(Tick(token))
             return
-        turn = Turn(number, token, "action", 0.0)
+        turn = Turn(number, token, TurnPhase.ACTION, 0.0)
         self.turn = turn
-        self._set_phase(turn, "action", ctx.clock.now() + ctx.rules().action_seconds)
+        self._set_phase(turn, TurnPhase.ACTION, ctx.clock.now() + ctx.rules().action_seconds)
 
     def cancel(self) -> None:
         turn, self.turn = self.turn, None
@@ -107,7 +107,7 @@ class TurnClock:
         if turn is not None and turn.seat == number and not turn.extended:
             turn.extended = True
             more = self._ctx.rules().reconnect_seconds
-            self._set_phase(turn, turn.phase, turn.deadline + more, "reconnect")
+            self._set_phase(turn, turn.phase, turn.deadline + more, TurnPhase.RECONNECT)
 
     def sat_out(self, number: int) -> None:
         """Seat ``number`` sat out: at a table where one sitting out times out at
@@ -143,13 +143,15 @@ class TurnClock:
             except Stud8Error:
                 return TurnOutcome(hand.time_out())
         bank = self._ctx.rules().time_bank_seconds
-        if turn.phase == "action" and bank > 0:
-            self._set_phase(turn, "time_bank", self._ctx.clock.now() + bank)
+        if turn.phase is TurnPhase.ACTION and bank > 0:
+            self._set_phase(turn, TurnPhase.TIME_BANK, self._ctx.clock.now() + bank)
             return None
         self.turn = None
         return TurnOutcome(hand.time_out(), timed_out=turn.seat)
 
-    def _set_phase(self, turn: Turn, phase: str, deadline: float, shown: str = "") -> None:
+    def _set_phase(
+        self, turn: Turn, phase: TurnPhase, deadline: float, shown: TurnPhase | None = None
+    ) -> None:
         ctx = self._ctx
         if turn.timer is not None:
             turn.timer.cancel()
