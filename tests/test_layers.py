@@ -235,6 +235,7 @@ SERVER_PARTS: dict[str, set[str]] = {
     # the tournaments: their owner tasks run the director and their tables
     "tournaments": {"table", "bus", "books", "wire", "clock", "storage", "tasks"},
     "admin": {"accounts", "books", "storage", "cluster"},
+    "startup": {"settings", "storage"},  # stud8 serve's hold and port, before the room
     # a room on several nodes: leases and heartbeats in Redis, the tables it runs
     "cluster": {
         "table",
@@ -259,6 +260,7 @@ SERVER_PARTS: dict[str, set[str]] = {
         "logs",
         "room",
         "settings",
+        "startup",
         "storage",
         "table",
         "throwaway",

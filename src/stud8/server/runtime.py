@@ -67,13 +67,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 from starlette.applications import Starlette
 
 from stud8.core.cards import Deck
 from stud8.server.accounts.accounts import Accounts
 from stud8.server.accounts.auth import Auth, MemoryAuth
 from stud8.server.accounts.database import AccountsAuth
+from stud8.server.books.alarms import BooksAlarms
 from stud8.server.books.chat import ChatStore
 from stud8.server.books.hands import HandStore
 from stud8.server.books.invitations import Invitations, StoredInvitations
@@ -95,7 +96,11 @@ from stud8.server.logs import uvicorn_log_config
 from stud8.server.room.lobby import Lobby, TableKeeper
 from stud8.server.room.restore import RoomKeeper, next_bot_number, prepare_restore
 from stud8.server.settings import LogFormat, Settings
-from stud8.server.storage import create_engine_for, upgrade
+from stud8.server.startup import EXIT_HELD, EXIT_PORT, bind_port, hold_room
+from stud8.server.storage import create_engine_for
+from stud8.server.storage.db import upgrade_once
+from stud8.server.storage.hold import DatabaseHeld, Hold
+from stud8.server.storage.trouble import database_trouble
 from stud8.server.table.books import TableBooks
 from stud8.server.table.spec import TableSpec
 from stud8.server.throwaway import throwaway_directory
@@ -107,7 +112,6 @@ log = logging.getLogger("stud8.server")
 BOT_COUNTER = f"{PREFIX}bot-numbers"
 BOT_BLOCK = 100_000  # bot numbers a node takes for itself at its start
 FIRST_START = f"{PREFIX}first-start"
-MIGRATION_LOCK = 0x5737D8  # the advisory lock the nodes' migrations take
 REQUEST_BUSY_SECONDS = 1.0  # a request waits this long for a lock held elsewhere
 
 __all__ = [
@@ -227,6 +231,8 @@ class Room:
     writer: RoomWriter | None = None
     cluster: bool = False  # one node of several: other nodes' hands are theirs
     requests_engine: Engine | None = None  # the accounts' and the hand histories' reads
+    hold: Hold | None = None  # the room's hold on its database, released last
+    alarms: BooksAlarms = field(default_factory=BooksAlarms)  # the books' (for /metrics)
 
     def close(self) -> None:
         """After the server has stopped: the writer drained and closed, then any hand
@@ -252,6 +258,8 @@ class Room:
             self.engine.dispose()
             if self.requests_engine is not None:
                 self.requests_engine.dispose()
+            if self.hold is not None:
+                self.hold.release()
 
 
 def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:
@@ -282,16 +290,26 @@ def default_spec(settings: Settings, environ: Mapping[str, str] | None = None) -
     )
 
 
-def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> Room:
-    """Migrate, recover, plan the tables' return, and build the app (see the module);
-    with ``settings.redis_url``, one node of a room on several nodes
-    (:func:`open_cluster_room`)."""
+def open_room(
+    settings: Settings, environ: Mapping[str, str] | None = None, *, hold: Hold | None = None
+) -> Room:
+    """Hold the database, migrate, recover, plan the tables' return, and build the
+    app (see the module); with ``settings.redis_url``, one node of a room on several
+    nodes (:func:`open_cluster_room`). ``hold``: the room's hold on its database,
+    taken already (:func:`hold_room`); without it, it is taken first
+    (:class:`~stud8.server.storage.hold.DatabaseHeld` if another room has it, nothing
+    changed). The room releases it when it closes."""
     if settings.redis_url is not None:
-        return open_cluster_room(settings, environ)
+        return open_cluster_room(settings, environ, hold=hold)
     spec = default_spec(settings, environ)
-    engine = create_engine_for(settings.database_url)
+    hold = hold if hold is not None else hold_room(settings)
     try:
-        upgrade(engine)
+        engine = create_engine_for(settings.database_url)
+    except BaseException:
+        hold.release()
+        raise
+    try:
+        upgrade_once(engine)
         ledger = Ledger(engine)
         store = HandStore(engine)
         report = recover(engine, ledger, store)
@@ -299,6 +317,7 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         plan = prepare_restore(tables, ledger)
     except BaseException:
         engine.dispose()
+        hold.release()
         raise
     for hand in report.hands:
         log.warning("hand %s at %s was unfinished: %s", hand.hand_id, hand.table, hand.outcome)
@@ -316,15 +335,17 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
     except BaseException:
         engine.dispose()
         requests_engine.dispose()
+        hold.release()
         raise
     _log_operators(made, taken)
     auth = AccountsAuth(accounts)
     # from here on the room writes through one writer, in batches, off the loop
     writer = RoomWriter(engine)
+    alarms = BooksAlarms()
     app = room_app(
         settings,
         auth=auth,
-        books=RoomBooks(ledger, writer),
+        books=RoomBooks(ledger, writer, alarms=alarms),
         hands=HandStore(requests_engine),
         default_spec=spec,
         keeper=RoomKeeper(tables, plan),
@@ -334,12 +355,24 @@ def open_room(settings: Settings, environ: Mapping[str, str] | None = None) -> R
         chat=ChatStore(requests_engine),
         invitations=StoredInvitations(requests_engine),
     )
+    app.state.books_alarms = alarms
     return Room(
-        app, engine, ledger, store, report, plan.returned, writer, requests_engine=requests_engine
+        app,
+        engine,
+        ledger,
+        store,
+        report,
+        plan.returned,
+        writer,
+        requests_engine=requests_engine,
+        hold=hold,
+        alarms=alarms,
     )
 
 
-def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = None) -> Room:
+def open_cluster_room(
+    settings: Settings, environ: Mapping[str, str] | None = None, *, hold: Hold | None = None
+) -> Room:
     """One node of a room on several nodes (``stud8 serve --redis URL --node NAME``):
     the shared PostgreSQL database, Redis for leases, heartbeats and the bus
     (:mod:`stud8.server.cluster`). Unlike one process, a node closes no hand at
@@ -367,7 +400,12 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         )
     spec = default_spec(settings, environ)
     name = settings.node_name
-    engine = create_engine_for(settings.database_url)
+    hold = hold if hold is not None else hold_room(settings)
+    try:
+        engine = create_engine_for(settings.database_url)
+    except BaseException:
+        hold.release()
+        raise
     try:
         upgrade_once(engine)
         ledger = Ledger(engine)
@@ -377,6 +415,7 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
         first_bot = _bot_floor(tournament_store)
     except BaseException:
         engine.dispose()
+        hold.release()
         raise
     redis = Redis.from_url(settings.redis_url)
     epochs = TableEpochs(engine, name)
@@ -388,8 +427,9 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     local = LocalBus()
     bus = RedisBus(redis, name, local, url=settings.redis_url)
     clock = AsyncioClock()
+    alarms = BooksAlarms()
     lobby = Lobby(
-        books=RoomBooks(ledger, writer, epochs=epochs),
+        books=RoomBooks(ledger, writer, epochs=epochs, alarms=alarms),
         clock=clock,
         bus=local,
         keeper=ClusterKeeper(tables),
@@ -475,8 +515,10 @@ def open_cluster_room(settings: Settings, environ: Mapping[str, str] | None = No
     app = create_app(room)
     app.state.node = node
     app.state.tournaments = tournaments
+    app.state.books_alarms = alarms
+    recovery = RecoveryReport((), {}, ledger.audit())
     return Room(
-        app, engine, ledger, store, RecoveryReport((), {}, ledger.audit()), {}, writer, cluster=True
+        app, engine, ledger, store, recovery, {}, writer, cluster=True, hold=hold, alarms=alarms
     )
 
 
@@ -486,18 +528,6 @@ def bank_balance(ledger: Ledger, player: str) -> int:
         return ledger.balance(bank(player))
     except UnknownAccountError:
         return 0
-
-
-def upgrade_once(engine: Engine) -> None:
-    """Bring the schema up to date, one node at a time (a PostgreSQL advisory lock:
-    nodes started together do not run the same migration twice)."""
-    with engine.connect() as conn:
-        conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
-        try:
-            upgrade(engine)
-        finally:
-            conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
-            conn.commit()
 
 
 def _log_operators(made: Mapping[str, str], players: list[str]) -> None:
@@ -573,16 +603,56 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
 
 
 def _run(settings: Settings, options: Mapping[str, Any]) -> int:
+    """The start-up order: the hold on the database first (a second room on it is
+    refused before it changes anything), then the port (a port in use is refused
+    before any recovery), then the migrations and the recovery (:func:`open_room`),
+    then uvicorn on the bound socket."""
     import uvicorn
 
     try:
-        room = open_room(settings)
+        hold = hold_room(settings)
+    except DatabaseHeld as exc:
+        log.error("stud8 serve: not started: %s", exc)
+        return EXIT_HELD
+    except Exception as exc:
+        return _database_trouble(exc, settings.database_url)
+    try:
+        sock = bind_port(settings.host, settings.port)
+    except OSError as exc:
+        hold.release()
+        where = f"{settings.host}:{settings.port}"
+        log.error("stud8 serve: cannot listen on %s: %s", where, exc.strerror or exc)
+        return EXIT_PORT
+    try:
+        room = open_room(settings, hold=hold)
     except (LedgerError, ValueError) as exc:
+        sock.close()
         log.error("cannot open the room on %s: %s", settings.database_url, exc)
         return 1
+    except Exception as exc:
+        sock.close()
+        return _database_trouble(exc, settings.database_url)
+    except BaseException:
+        sock.close()
+        raise
     log.info("database %s: %s", settings.database_url, room.ledger.audit())
+    server = uvicorn.Server(uvicorn.Config(room.app, **options))
     try:
-        uvicorn.run(room.app, **options)
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # (uvicorn raises the SIGINT it caught again, once stopped)
+        pass
     finally:
+        sock.close()
         room.close()
-    return 0
+    return 0 if server.started else 1
+
+
+def _database_trouble(exc: Exception, url: str) -> int:
+    """A database that cannot be reached or written: one line, its exit code
+    (:mod:`stud8.server.storage.trouble`); anything else is a bug, raised."""
+    trouble = database_trouble(exc, url)
+    if trouble is None:
+        raise exc
+    line, code = trouble
+    log.error("stud8 serve: not started: %s", line)
+    return code

@@ -72,7 +72,23 @@ def run_reporting_errors(
         return 2
     except BrokenPipeError:
         raise
-    except OSError as e:
+    except Exception as e:
+        line = _database_trouble(e, args)
+        if line is not None:  # a database that cannot be reached or written
+            print(f"{command}: {line[0]}", file=sys.stderr)
+            return line[1]
+        if not isinstance(e, OSError):
+            raise
         where = f" {e.filename}" if e.filename else ""
         print(f"{command}: error:{where}: {e.strerror or e}", file=sys.stderr)
         return 1
+
+
+def _database_trouble(e: Exception, args: argparse.Namespace) -> tuple[str, int] | None:
+    """One line and an exit code for a database's bad day (``stud8 admin ...``), if
+    the room's code ran (:mod:`stud8.server.storage.trouble`)."""
+    if "sqlalchemy" not in sys.modules:
+        return None
+    from stud8.server.storage.trouble import database_trouble
+
+    return database_trouble(e, getattr(args, "database", None) or "the database")

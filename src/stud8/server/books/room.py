@@ -12,14 +12,20 @@ table asked is durable:
 ``stand``            the cash-out of his chips (if any) + the seat row removed
 ``hand_dealt``       the hand noted in ``hands_in_progress`` (before its cards are dealt)
 ``hand_ended``       the settlement (gross contributions, payouts, rake) or the refund,
-                     the hand's record, and the removal of its note
+                     the hand's record, the removal of its note, and the self-check:
+                     the table's accounts read back and compared with its stacks
 ``chat_said``        the line of chat (refused if its player is silenced)
 ===================  ===================================================================
 
 A refusal of the ledger (:class:`~stud8.server.books.ledger.LedgerError`: not
 enough chips, an unknown account) undoes the job alone and becomes
-:class:`~stud8.server.table.books.BooksRefused`. A hand already settled or refunded
-(a repeat) is not applied twice: its record is stored if it was not.
+:class:`~stud8.server.table.books.BooksRefused`. A hand already settled or refunded is not applied
+twice: the same end again (a retry) stores its record if it was not; a different
+one (the hand was closed otherwise: another process's refund) is refused as
+:class:`~stud8.server.table.books.BooksDiverged`, nothing written, as is an end
+after which the ledger's table accounts differ from the table's stacks
+(:mod:`stud8.server.books.selfcheck`; that end is written, the ledger's amounts
+are handed to the table). Either raises an alarm (:attr:`RoomBooks.alarms`).
 
 Crash safety: the ledger moves no chip during a hand (a hand is one transaction at
 its end), and the table announces a finished hand only once ``hand_ended`` has
@@ -55,13 +61,15 @@ from typing import TypeVar
 
 from sqlalchemy import Connection
 
+from stud8.server.books.alarms import BooksAlarms
 from stud8.server.books.chat import ChatStore
 from stud8.server.books.fencing import TableEpochs
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import DuplicateHandError, HandMoney, Ledger, LedgerError
 from stud8.server.books.seats import TableStore
+from stud8.server.books.selfcheck import differences, ledger_stacks, same_end
 from stud8.server.books.writer import RoomWriter
-from stud8.server.table.books import BooksRefused, ChatLine, HandEnd, HandNote
+from stud8.server.table.books import BooksDiverged, BooksRefused, ChatLine, HandEnd, HandNote
 
 T = TypeVar("T")
 
@@ -73,10 +81,17 @@ class RoomBooks:
     database, through its writer (see the module)."""
 
     def __init__(
-        self, ledger: Ledger, writer: RoomWriter, *, epochs: TableEpochs | None = None
+        self,
+        ledger: Ledger,
+        writer: RoomWriter,
+        *,
+        epochs: TableEpochs | None = None,
+        alarms: BooksAlarms | None = None,
     ) -> None:
         self.ledger = ledger
         self.writer = writer
+        # every disagreement of the books and a table (a counter for /metrics)
+        self.alarms = alarms if alarms is not None else BooksAlarms()
         # a room on several nodes: every write first checks that the table is
         # still this node's (fencing); None: one process owns every table
         self.epochs = epochs
@@ -140,17 +155,43 @@ class RoomBooks:
     async def hand_ended(self, end: HandEnd) -> None:
         ledger = self.ledger
 
-        def work(conn: Connection) -> None:
+        def work(conn: Connection) -> BooksDiverged | None:
             try:
                 if end.cancelled:
                     ledger.refund_hand(end.hand_id, end.table_id, end.contributions, conn=conn)
                 else:
                     ledger.settle_hand(end.hand_id, end.table_id, HandMoney.of(end), conn=conn)
-            except DuplicateHandError:
-                pass  # settled or refunded before (checked before any write): keep the record
+            except DuplicateHandError as exc:  # (checked before any write)
+                if not same_end(conn, exc.transaction_id, end):
+                    # closed otherwise (another process's refund): refused, never
+                    # dropped; nothing of this end is written
+                    seated = end.stacks if end.stacks is not None else end.contributions
+                    return BooksDiverged(
+                        f"hand {end.hand_id} was closed otherwise before "
+                        f"(its {exc.kind}, transaction {exc.transaction_id}): "
+                        "another process on this database?",
+                        written=False,
+                        ledger=ledger_stacks(conn, end.table_id, seated),
+                    )
+                # the same end again (a retry after a commit whose answer was lost)
             HandStore.store_in(conn, end.record)
+            if end.stacks is None:
+                return None
+            # the self-check, in the settlement's transaction
+            held = ledger_stacks(conn, end.table_id, end.stacks)
+            wrong = differences(end.stacks, held)
+            if not wrong:
+                return None
+            return BooksDiverged(
+                f"after hand {end.hand_id} the ledger differs from the table: " + "; ".join(wrong),
+                written=True,
+                ledger=held,
+            )
 
-        await self._job(end.table_id, work, f"the end of hand {end.hand_id}")
+        diverged = await self._job(end.table_id, work, f"the end of hand {end.hand_id}")
+        if diverged is not None:
+            self.alarms.raise_alarm(end.table_id, diverged.reason)
+            raise diverged
 
     async def chat_said(self, line: ChatLine) -> None:
         # not fenced: a line of chat moves no chip, and a table that lost its lease

@@ -17,7 +17,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
@@ -26,6 +26,7 @@ DEFAULT_URL = "sqlite:///stud8.db"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_SECONDS = 30.0
 READS_ONLY = "stud8_reads_only"  # the execution option of :func:`reads_of`'s engines
+MIGRATION_LOCK = 0x5737D8  # the PostgreSQL advisory lock every migration takes
 
 
 SUPPORTED = "sqlite:///FILE or postgresql://USER@HOST/NAME"
@@ -148,6 +149,22 @@ def upgrade(url_or_engine: str | Engine = DEFAULT_URL, revision: str = "head") -
     finally:
         if isinstance(url_or_engine, str):
             engine.dispose()
+
+
+def upgrade_once(engine: Engine) -> None:
+    """Bring the schema up to date, one process at a time (PostgreSQL: an advisory
+    lock held for the migration, so nodes started together on an old schema wait
+    for each other and the later ones find it done; SQLite: its write lock)."""
+    if is_sqlite(engine):
+        upgrade(engine)
+        return
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        try:
+            upgrade(engine)
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -53,6 +53,7 @@ from stud8.core.showdown import HandResult
 from stud8.formats.record import HandRecord
 
 __all__ = [
+    "BooksDiverged",
     "BooksFenced",
     "BooksRefused",
     "ChatLine",
@@ -73,6 +74,24 @@ class BooksFenced(Exception):
     lost its lease and another took the table over): nothing was written, and this
     node must stop running the table without touching its hand or its seats, which
     are the new owner's (:mod:`stud8.server.books.fencing`)."""
+
+
+class BooksDiverged(Exception):
+    """The books and the table disagree about a hand's end; the ledger is right.
+
+    ``written``: False when the books refused the end (the hand was settled or
+    refunded otherwise before: nothing of it was written), True when it was written
+    and the check in the same transaction found the table's accounts different from
+    the table's stacks. ``ledger``: each seated player's chips at the table as the
+    ledger holds them, for the table to take. The table stops dealing (its
+    ``paused`` says why) until an operator restarts it: a difference nobody
+    explains must not be played on."""
+
+    def __init__(self, reason: str, *, written: bool, ledger: Mapping[str, int]) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.written = written
+        self.ledger = dict(ledger)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -122,7 +141,10 @@ class HandEnd:
     ``contributions`` is what each player put in, ``payouts`` what each took out
     (gross amounts, see :func:`gross_amounts`), ``rake`` the house's share. A
     cancelled hand gives back every contribution: its payouts equal its
-    contributions and it has no rake."""
+    contributions and it has no rake. ``stacks``: the chips of every player seated
+    at the table once the hand is over, as the table holds them (the books check
+    them against the ledger in the same step); None: not checked (a tournament's
+    table, whose chips are not the ledger's)."""
 
     hand_id: str
     table_id: str
@@ -131,11 +153,19 @@ class HandEnd:
     payouts: Mapping[str, int]
     rake: int
     record: HandRecord
+    stacks: Mapping[str, int] | None = None
 
     @classmethod
-    def of(cls, hand: Hand, players: Mapping[int, str], record: HandRecord) -> HandEnd:
+    def of(
+        cls,
+        hand: Hand,
+        players: Mapping[int, str],
+        record: HandRecord,
+        *,
+        stacks: Mapping[str, int] | None = None,
+    ) -> HandEnd:
         """The end of ``hand`` (over: finished or cancelled); ``players`` names the
-        player in each seat dealt in."""
+        player in each seat dealt in; ``stacks`` (see the class) the seats' chips after it."""
         if hand.cancelled:
             cancel = next(e for e in reversed(hand.events) if isinstance(e, HandCancelled))
             back = {players[seat]: chips for seat, chips in cancel.refunds}
@@ -147,6 +177,7 @@ class HandEnd:
                 payouts=dict(back),
                 rake=0,
                 record=record,
+                stacks=stacks,
             )
         result = hand.result
         if result is None:
@@ -160,6 +191,7 @@ class HandEnd:
             payouts=payouts,
             rake=result.rake,
             record=record,
+            stacks=stacks,
         )
 
 
@@ -192,8 +224,9 @@ class TableBooks(Protocol):
 
     async def hand_ended(self, end: HandEnd) -> None:
         """Keep a finished or cancelled hand: its settlement or refund, its record
-        and the removal of its note, in one step. Applied once per hand id (a repeat
-        changes nothing)."""
+        and the removal of its note, in one step. Applied once per hand id (the same
+        end again changes nothing); :class:`BooksDiverged` if the hand was closed
+        otherwise, or if the ledger's chips at the table differ from ``end.stacks``."""
         ...
 
     async def chat_said(self, line: ChatLine) -> None:

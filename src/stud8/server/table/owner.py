@@ -53,7 +53,7 @@ from stud8.core.errors import Stud8Error
 from stud8.core.events import Event
 from stud8.core.hand import Hand
 from stud8.server.clock import Clock, TimerHandle
-from stud8.server.table.books import BooksFenced, HandEnd, HandNote, TableBooks
+from stud8.server.table.books import BooksDiverged, BooksFenced, HandEnd, HandNote, TableBooks
 from stud8.server.table.chat import TableChat
 from stud8.server.table.commands import (
     Act,
@@ -65,6 +65,7 @@ from stud8.server.table.commands import (
     Refused,
     Reply,
 )
+from stud8.server.table.divergence import end_durably, seated_after
 from stud8.server.table.events import (
     AnyEvent,
     HandFinished,
@@ -194,6 +195,7 @@ class Table:
         # Why the table has stopped dealing (its books cannot be written), or None.
         self.paused: str | None = None
         self.fenced: str | None = None  # why another node owns the table now (it stopped)
+        self.halted: str | None = None  # why it deals no more: its books diverged
         self._handing_over = False  # no more hands: the table moves to another node
         self._no_hand = asyncio.Event()  # set while no hand is in play
         self._no_hand.set()
@@ -583,15 +585,15 @@ class Table:
         self._turns.hand_ended()
         players = self._hand_players
         record = self._log.record(hand, players, self.table_id)
-        end = HandEnd.of(hand, players, record)
-        # durable before anyone sees how the hand ended
-        await self._durably(f"the end of hand {hand.hand_id}", lambda: self._books.hand_ended(end))
-        self._send_held()
         final = dict(hand.setup.stacks) if hand.result is None else dict(hand.result.stacks)
         seats = self.seating.seats
+        end = HandEnd.of(hand, players, record, stacks=seated_after(seats, final))
+        # durable before anyone sees how the hand ended (else the ledger's chips, and no deal)
+        final, cancelled = await end_durably(self, end, final)
+        self._send_held()
         for number, chips in final.items():
             seats[number].chips = chips
-        self._emit(HandFinished(hand.hand_id, hand.cancelled), players)
+        self._emit(HandFinished(hand.hand_id, cancelled), players)
         self.hand = None
         self._no_hand.set()
         self._away_dirty = True
@@ -611,7 +613,7 @@ class Table:
         while True:
             try:
                 await write()
-            except BooksFenced:
+            except (BooksFenced, BooksDiverged):
                 raise
             except Exception as exc:
                 log.error("table %s: %s could not be written: %s", self.table_id, what, exc)
@@ -642,7 +644,7 @@ class Table:
             self._board.changed = True
 
     def _resume(self) -> None:
-        if self.paused is not None:
+        if self.paused is not None and not self.halted:
             log.warning("table %s: its books are written again", self.table_id)
             self.paused = None
             self._board.changed = True
