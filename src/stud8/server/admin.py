@@ -4,9 +4,19 @@
 (:meth:`stud8.server.books.ledger.Ledger.audit`): every transaction balanced, every
 cached balance equal to its entries, nothing negative, every pot empty, and the
 chips issued equal to the chips held (banks + tables + rake + tournaments' prize
-pools and fees). It prints the report (``--json``: as one JSON object)
+pools and fees); and the books against the hands and the seats
+(:mod:`stud8.server.books.consistency`): every finished hand has exactly one
+settlement or one refund, each settlement's amounts are its record's and leave each
+player's table account at his final stack, and every stored seat has its table
+account (and every table account holding chips its seat). It prints the report
+(``--json``: as one JSON object)
 and exits 0 if the books balance, 1 if not, 2 if the database has no schema.
-It only reads.
+It only reads, takes no hold, and runs beside a live room.
+
+``stud8 admin migrate`` brings the schema up to date as its own step (one process at
+a time: the migration lock); ``stud8 admin backup FILE`` copies the database while
+the room serves, and ``stud8 admin restore FILE`` fills an empty database from such a
+copy (:mod:`stud8.server.storage.backup`).
 
 ``stud8 admin credit NAME AMOUNT --reason TEXT`` and ``stud8 admin debit ...`` move
 chips into or out of a player's bank through the ledger (a ``credit`` from the
@@ -36,6 +46,7 @@ import json
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,10 +55,13 @@ from sqlalchemy.engine import make_url
 
 from stud8.server.accounts.accounts import AccountError, Accounts
 from stud8.server.books.chat import ChatStore
+from stud8.server.books.consistency import hands_and_seats
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import AuditReport, Ledger, LedgerError, bank
-from stud8.server.storage import create_engine_for, upgrade
-from stud8.server.storage.db import current_revision, normalize_url
+from stud8.server.storage import create_engine_for
+from stud8.server.storage.backup import BackupError, backup, restore
+from stud8.server.storage.db import current_revision, normalize_url, upgrade_once
+from stud8.server.storage.hold import EXIT_HELD, DatabaseHeld, HoldKind, hold_database
 
 if TYPE_CHECKING:  # the tools extra (numpy, scipy) only when the report runs
     from stud8.tools.fairness.report import FairnessReport
@@ -59,11 +73,15 @@ class NoSchemaError(RuntimeError):
 
 
 def audit(url: str) -> tuple[AuditReport, int]:
-    """The ledger's audit of the database at ``url``, and how many hands are
-    still noted as in progress (a running server's, or a dead one's until the
-    next start recovers them)."""
+    """The audit of the database at ``url``: the ledger's, with the books checked
+    against the hands and the seats (:mod:`stud8.server.books.consistency`), and how
+    many hands are still noted as in progress (a running server's, or a dead one's
+    until the next start recovers them)."""
     with _room_database(url) as engine:
-        return Ledger(engine).audit(), len(HandStore(engine).in_progress())
+        report = Ledger(engine).audit()
+        more = hands_and_seats(engine)
+        report = replace(report, problems=(*report.problems, *more))
+        return report, len(HandStore(engine).in_progress())
 
 
 def run_audit(url: str, *, as_json: bool = False) -> int:
@@ -82,6 +100,56 @@ def run_audit(url: str, *, as_json: bool = False) -> int:
     if unfinished:
         print(f"{unfinished} hand(s) in progress or unfinished (recovered at the next start)")
     return 0 if report.ok else 1
+
+
+def run_migrate(url: str) -> int:
+    """``stud8 admin migrate``: bring the schema up to date, as its own step (before
+    starting the new version's rooms). It takes the hold a migration needs (refused
+    while a room in one process serves on the database; beside a room's nodes on
+    PostgreSQL) and the migration lock (nodes starting meanwhile wait for it). The
+    exit code: 0 done, 3 the database is held."""
+    try:
+        with hold_database(url, HoldKind.MIGRATE):
+            engine = create_engine_for(url)
+            try:
+                before = current_revision(engine)
+                upgrade_once(engine)
+                after = current_revision(engine)
+            finally:
+                engine.dispose()
+    except DatabaseHeld as exc:
+        print(f"migrate: not done: {exc}")
+        return EXIT_HELD
+    if before == after:
+        print(f"migrate: the schema is up to date ({after})")
+    else:
+        print(f"migrate: the schema went from {before or 'nothing'} to {after}")
+    return 0
+
+
+def run_backup(url: str, file: Path) -> int:
+    """``stud8 admin backup FILE``: a consistent copy of the database while the room
+    serves (:mod:`stud8.server.storage.backup`). The exit code: 0 done, 1 not."""
+    try:
+        print(backup(url, file))
+    except BackupError as exc:
+        print(f"backup: {exc}")
+        return 1
+    return 0
+
+
+def run_restore(file: Path, url: str) -> int:
+    """``stud8 admin restore FILE``: a backup into an empty database. The exit code:
+    0 done, 1 refused (nothing changed), 3 the database is held by a room."""
+    try:
+        print(restore(file, url))
+    except DatabaseHeld as exc:
+        print(f"restore: not done: {exc}")
+        return EXIT_HELD
+    except BackupError as exc:
+        print(f"restore refused, nothing changed: {exc}")
+        return 1
+    return 0
 
 
 def run_drain(redis_url: str, node: str, *, undo: bool = False, wait: float = 0.0) -> int:
@@ -179,7 +247,7 @@ def run_create_operator(
     gives the new account's password (None: make one up and print it)."""
     engine = create_engine_for(url)
     try:
-        upgrade(engine)
+        upgrade_once(engine)
         accounts = Accounts(engine, Ledger(engine))
         found = accounts.get(name)
         if promote:

@@ -49,6 +49,34 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--json", action="store_true", help="the report as one JSON object (for scripts)"
     )
     a.set_defaults(run=_run_admin_audit)
+    g = admin.add_parser(
+        "migrate",
+        help="bring the database's schema up to date (before starting a new version)",
+        description="Bring the schema up to date as its own step, one process at a time "
+        "(nodes starting meanwhile wait). Refused (exit 3) while a room in one process "
+        "serves on the database.",
+    )
+    g.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    g.set_defaults(run=_run_admin_migrate)
+    k = admin.add_parser(
+        "backup",
+        help="a consistent copy of the database into FILE, while the room serves",
+        description="Copy the database into FILE (a new file) while the room serves: "
+        "SQLite's online backup, or pg_dump -Fc for PostgreSQL.",
+    )
+    k.add_argument("file", metavar="FILE", help="the backup file to make (must not exist)")
+    k.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    k.set_defaults(run=_run_admin_backup)
+    r = admin.add_parser(
+        "restore",
+        help="fill an EMPTY database from a backup FILE (refuses one that is not empty)",
+        description="Restore a backup made by 'stud8 admin backup' into an empty database "
+        "of the same kind (SQLite, or PostgreSQL with pg_restore). A database that is not "
+        "empty is refused, nothing changed.",
+    )
+    r.add_argument("file", metavar="FILE", help="the backup file")
+    r.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    r.set_defaults(run=_run_admin_restore)
     d = admin.add_parser(
         "drain",
         help="move a node's tables to the other nodes between hands, then stop giving it any",
@@ -118,6 +146,34 @@ def _run_admin_audit(args: argparse.Namespace) -> int:
 
     url = Settings.from_env().with_overrides(database_url=args.database).database_url
     return run_audit(url, as_json=args.json)
+
+
+def _database(args: argparse.Namespace) -> str:
+    from stud8.server.settings import Settings
+
+    return Settings.from_env().with_overrides(database_url=args.database).database_url
+
+
+def _run_admin_migrate(args: argparse.Namespace) -> int:
+    from stud8.server.admin import run_migrate
+
+    return run_migrate(_database(args))
+
+
+def _run_admin_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from stud8.server.admin import run_backup
+
+    return run_backup(_database(args), Path(args.file))
+
+
+def _run_admin_restore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from stud8.server.admin import run_restore
+
+    return run_restore(Path(args.file), _database(args))
 
 
 def _run_admin_drain(args: argparse.Namespace) -> int:

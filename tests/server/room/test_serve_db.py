@@ -28,7 +28,9 @@ from stud8.core.events import CardDealt
 from stud8.formats.pokerstars_write import HAND_SEPARATOR
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger
+from stud8.server.books.seats import TableStore
 from stud8.server.storage import create_engine_for, upgrade
+from stud8.server.table.spec import TableSpec
 
 
 @contextmanager
@@ -197,6 +199,10 @@ def test_admin_audit_exits_0_when_the_books_balance_1_when_not_2_without_a_schem
         ledger.grant("ann", 100)
         ledger.buy_in("ann", "t1", 40)
         capsys.readouterr()
+        assert main(["admin", "audit", "--database", url]) == 1  # chips at t1, and no seat
+        assert "table:t1:ann holds 40 chips, but ann has no seat at t1" in capsys.readouterr().out
+        TableStore(engine).save("t1", "Table 1", TableSpec())
+        TableStore(engine).sit("t1", 1, "ann", False)
         assert main(["admin", "audit", "--database", url]) == 0
         out = capsys.readouterr().out
         assert "issued 100 = banks 60 + tables 40" in out and "OK" in out
