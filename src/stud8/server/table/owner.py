@@ -95,6 +95,7 @@ from stud8.server.table.state import (
 )
 from stud8.server.table.status import StatusBoard, TableStatus
 from stud8.server.table.turns import TurnClock, TurnContext
+from stud8.server.table.waiting import awaiting_books
 from stud8.server.table.waitlist import WaitingList
 from stud8.server.tasks import cancel_and_wait
 
@@ -612,7 +613,7 @@ class Table:
         delay = RETRY_FIRST
         while True:
             try:
-                await write()
+                await awaiting_books(self, what, write)
             except (BooksFenced, BooksDiverged):
                 raise
             except Exception as exc:
@@ -628,7 +629,7 @@ class Table:
     async def _noted(self, note: HandNote) -> bool:
         """Note a hand before its deal; False (paused, saying why) if the room cannot."""
         try:
-            await self._books.hand_dealt(note)
+            await awaiting_books(self, "a new hand's note", lambda: self._books.hand_dealt(note))
         except BooksFenced:
             raise
         except Exception as exc:
