@@ -37,12 +37,33 @@ class SeatTaken(TableEvent):
     kind: ClassVar[str] = "sit"
 
 
+class LeaveReason(StrEnum):
+    """Why a player left his seat: the ``reason`` of a ``leave`` event (its values
+    are the wire's strings; the field is read back from the bus as its string)."""
+
+    LEFT = "left"  # he asked
+    SAT_OUT = "sat_out"  # stood up: dealt out for the table's sit_out_seconds
+    NO_CHIPS = "no_chips"  # a bot that lost its chips
+    TABLE_CLOSED = "table_closed"
+    BUSTED = "busted"  # out of a tournament
+    MOVED = "moved"  # to another table of his tournament
+    CLOSED = "closed"  # his tournament's table closed
+
+
+class SatOutReason(StrEnum):
+    """Why a seat is dealt out from the next hand: the ``reason`` of a ``sit_out``
+    event (the wire's strings, like :class:`LeaveReason`)."""
+
+    ASKED = "asked"
+    DISCONNECTED = "disconnected"
+    TIMED_OUT = "timed_out"  # his clock ran out, at a table that sits out who times out
+    LEAVING = "leaving"  # he leaves at the end of the hand
+
+
 @dataclass(frozen=True, slots=True)
 class SeatLeft(TableEvent):
-    """The player left; ``chips`` went back to his account. ``reason``: ``left``
-    (he asked), ``sat_out`` (stood up: dealt out for the table's
-    ``sit_out_seconds``), ``no_chips`` (a bot that lost its chips) or
-    ``table_closed``."""
+    """The player left; ``chips`` went back to his account. ``reason``: a
+    :class:`LeaveReason`'s value."""
 
     seat: int
     player: str
@@ -61,7 +82,7 @@ class ToppedUp(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class SatOut(TableEvent):
-    """Dealt out from the next hand on (``reason``: asked, disconnected, no chips, ...)."""
+    """Dealt out from the next hand on (``reason``: a :class:`SatOutReason`'s value)."""
 
     seat: int
     reason: str = ""

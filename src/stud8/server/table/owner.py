@@ -72,6 +72,7 @@ from stud8.server.table.events import (
     HandStarted,
     Numbered,
     SatOut,
+    SatOutReason,
     TimerStarted,
 )
 from stud8.server.table.feed import Feed, Listener
@@ -483,7 +484,7 @@ class Table:
             self._log.sat_out(len(hand.events), player)
         await self._progress(outcome.events)
         if seat is not None and player is not None:
-            self._emit(SatOut(seat, "timed_out"))
+            self._emit(SatOut(seat, SatOutReason.TIMED_OUT))
 
     # ------------------------------------------------------------ events
     def _emit(

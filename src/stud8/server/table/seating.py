@@ -49,8 +49,10 @@ from stud8.server.table.commands import (
 from stud8.server.table.events import (
     CameBack,
     Disconnected,
+    LeaveReason,
     Reconnected,
     SatOut,
+    SatOutReason,
     SeatLeft,
     SeatTaken,
     ToppedUp,
@@ -169,12 +171,12 @@ class Seating:
             chips,
             robot,
             sitting_out=absent,
-            out_reason="disconnected" if absent else "",
+            out_reason=SatOutReason.DISCONNECTED if absent else None,
             connected=not absent,
         )
         self._ctx.emit(SeatTaken(seat, player, chips, robot is not None))
         if absent:
-            self._ctx.emit(SatOut(seat, "disconnected"))
+            self._ctx.emit(SatOut(seat, SatOutReason.DISCONNECTED))
 
     def restore_waiting(self, players: Sequence[str]) -> None:
         """Before the table starts, after the seats: the waiting list its last owner
@@ -269,16 +271,17 @@ class Seating:
             # He plays this hand out (the timers act for him) and leaves at its end.
             if not seat.leaving:
                 seat.leaving = True
-                self._ctx.emit(SatOut(number, "leaving"))
+                self._ctx.emit(SatOut(number, SatOutReason.LEAVING))
             return
         if not await self.remove(number, cmd.reason) and not seat.leaving:
             # the books cannot be written now: he is dealt out, and stood up (his
             # chips back) as soon as they can
             seat.leaving = True
-            self._ctx.emit(SatOut(number, "leaving"))
+            self._ctx.emit(SatOut(number, SatOutReason.LEAVING))
 
     async def remove(self, number: int, reason: str) -> bool:
-        """Stand the player in seat ``number`` up, his chips back to his account. If
+        """Stand the player in seat ``number`` up, his chips back to his account
+        (``reason``: a :class:`LeaveReason`'s value; a Leave command's, as text). If
         the books cannot be written now he stays seated, dealt out, and the table
         tries again (every few seconds, after its next messages); False."""
         ctx = self._ctx
@@ -306,8 +309,8 @@ class Seating:
         number, seat = self.seated(cmd.player)
         if seat.sitting_out:
             raise Refused("you are already sitting out")
-        seat.sitting_out, seat.out_reason = True, "asked"
-        self._ctx.emit(SatOut(number, "asked"))
+        seat.sitting_out, seat.out_reason = True, SatOutReason.ASKED
+        self._ctx.emit(SatOut(number, SatOutReason.ASKED))
         return number
 
     def come_back(self, cmd: ComeBack) -> None:
@@ -317,7 +320,7 @@ class Seating:
         if not seat.sitting_out and seat.connected:
             raise Refused("you are not sitting out")
         seat.connected = True
-        seat.sitting_out, seat.out_reason = False, ""
+        seat.sitting_out, seat.out_reason = False, None
         self._ctx.emit(CameBack(number))
         self._ctx.deal_soon()
 
@@ -333,8 +336,8 @@ class Seating:
         seat.connected = True
         ctx.emit(Reconnected(number))
         ctx.reconnected(number)
-        if seat.sitting_out and seat.out_reason == "disconnected":
-            seat.sitting_out, seat.out_reason = False, ""
+        if seat.sitting_out and seat.out_reason is SatOutReason.DISCONNECTED:
+            seat.sitting_out, seat.out_reason = False, None
             ctx.emit(CameBack(number))
             ctx.deal_soon()
 
@@ -353,7 +356,7 @@ class Seating:
         seat.connected = False
         self._ctx.emit(Disconnected(number))
         if not self._ctx.in_hand(number):
-            self._deal_out(number, seat, "disconnected")
+            self._deal_out(number, seat, SatOutReason.DISCONNECTED)
 
     def timed_out(self, number: int) -> str | None:
         """The clock of seat ``number`` ran out: at a table that sits out who times
@@ -368,7 +371,7 @@ class Seating:
             or seat.leaving
         ):
             return None
-        seat.sitting_out, seat.out_reason = True, "timed_out"
+        seat.sitting_out, seat.out_reason = True, SatOutReason.TIMED_OUT
         return seat.player
 
     async def hand_ended(self, players: Iterable[int], *, stand_up: bool = True) -> None:
@@ -379,14 +382,14 @@ class Seating:
             seat = self.seats[number]
             if seat.leaving:
                 if stand_up:
-                    await self.remove(number, "left")
+                    await self.remove(number, LeaveReason.LEFT)
             elif seat.bot is not None and seat.chips == 0:
                 if stand_up:
-                    await self.remove(number, "no_chips")
+                    await self.remove(number, LeaveReason.NO_CHIPS)
             elif not seat.connected:
-                self._deal_out(number, seat, "disconnected")
+                self._deal_out(number, seat, SatOutReason.DISCONNECTED)
 
-    def _deal_out(self, number: int, seat: Seat, reason: str) -> None:
+    def _deal_out(self, number: int, seat: Seat, reason: SatOutReason) -> None:
         if not seat.sitting_out:
             seat.sitting_out, seat.out_reason = True, reason
             self._ctx.emit(SatOut(number, reason))
@@ -415,7 +418,7 @@ class Seating:
             since = seat.away_since
             due_out = since is not None and now - since >= limit
             if due_out and not in_hand(number) and number not in self._stand_later:
-                await self.remove(number, "sat_out")
+                await self.remove(number, LeaveReason.SAT_OUT)
         due = min(
             (
                 s.away_since + limit

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from stud8.server.clock import TimerHandle
 from stud8.server.table.commands import Command
-from stud8.server.table.events import TurnPhase
+from stud8.server.table.events import SatOutReason, TurnPhase
 from stud8.tools.bots import Bot
 
 
@@ -20,7 +20,7 @@ class Seat:
     chips: int
     bot: Bot | None = None
     sitting_out: bool = False
-    out_reason: str = ""
+    out_reason: SatOutReason | None = None  # why he sits out, if he does
     connected: bool = True
     leaving: bool = False
     away_since: float | None = None  # when a player's seat stopped being dealt in

@@ -40,7 +40,14 @@ from stud8.core.rules import TableRules
 from stud8.server.clock import Clock
 from stud8.server.table.books import TableBooks
 from stud8.server.table.commands import Act, ComeBack, Command, Connect, Disconnect, Refused, SitOut
-from stud8.server.table.events import PlayerMoved, SeatLeft, SeatTaken, TournamentInfo
+from stud8.server.table.events import (
+    LeaveReason,
+    PlayerMoved,
+    SatOutReason,
+    SeatLeft,
+    SeatTaken,
+    TournamentInfo,
+)
 from stud8.server.table.owner import Table
 from stud8.server.table.play import Deal, PlayContext
 from stud8.server.table.snapshot import TableSnapshot
@@ -74,12 +81,12 @@ class SeatOrder(Order):
 
 @dataclass(frozen=True, slots=True)
 class UnseatOrder(Order):
-    """Take ``player`` out of ``seat``: ``reason`` ``busted``, ``moved`` (to
-    ``to_table``, ``to_seat``: ``balance`` or ``break`` in ``move``), or ``closed``."""
+    """Take ``player`` out of ``seat``: ``reason`` BUSTED, MOVED (to ``to_table``,
+    ``to_seat``: ``balance`` or ``break`` in ``move``), or CLOSED."""
 
     seat: int
     player: str
-    reason: str
+    reason: LeaveReason
     to_table: str = ""
     to_seat: int = 0
     move: str = ""
@@ -170,7 +177,7 @@ class TournamentPlay:
             order.chips,
             robot,
             sitting_out=not connected,
-            out_reason="" if connected else "disconnected",
+            out_reason=None if connected else SatOutReason.DISCONNECTED,
             connected=connected,
         )
         ctx.emit(SeatTaken(order.seat, order.player, order.chips, robot is not None))
@@ -184,7 +191,7 @@ class TournamentPlay:
             log.error("table %s: %s is in a hand; not unseated", ctx.table_id, order.player)
             return
         del seating.seats[order.seat]
-        if order.reason == "moved":
+        if order.reason is LeaveReason.MOVED:
             ctx.emit(PlayerMoved(order.player, order.to_table, order.to_seat, order.move))
         ctx.emit(SeatLeft(order.seat, order.player, seat.chips, order.reason))
 

@@ -56,7 +56,7 @@ from stud8.server.books.tournaments import TournamentStore
 from stud8.server.books.writer import Writes
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksRefused, HandEnd
-from stud8.server.table.events import TournamentInfo
+from stud8.server.table.events import LeaveReason, TournamentInfo
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.tournament import DealOrder, InfoOrder, SeatOrder, UnseatOrder
@@ -469,7 +469,7 @@ class TournamentRunner:
                     UnseatOrder(
                         x.from_seat,
                         x.player,
-                        "moved",
+                        LeaveReason.MOVED,
                         self.room_table(x.to_table),
                         x.to_seat,
                         x.reason.value,
@@ -480,7 +480,7 @@ class TournamentRunner:
                 )
             elif isinstance(x, Busted):
                 seat = before.entries[x.entry].seat or 0
-                self._order(x.table, UnseatOrder(seat, x.player, "busted"))
+                self._order(x.table, UnseatOrder(seat, x.player, LeaveReason.BUSTED))
             elif isinstance(x, DealHand):
                 self._deal(x)
             elif isinstance(x, TableBroken):
