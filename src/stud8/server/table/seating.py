@@ -176,7 +176,7 @@ class Seating:
         )
         self._ctx.emit(SeatTaken(seat, player, chips, robot is not None))
         if absent:
-            self._ctx.emit(SatOut(seat, SatOutReason.DISCONNECTED))
+            self._ctx.emit(SatOut(seat, SatOutReason.DISCONNECTED.value))
 
     def restore_waiting(self, players: Sequence[str]) -> None:
         """Before the table starts, after the seats: the waiting list its last owner
@@ -271,13 +271,13 @@ class Seating:
             # He plays this hand out (the timers act for him) and leaves at its end.
             if not seat.leaving:
                 seat.leaving = True
-                self._ctx.emit(SatOut(number, SatOutReason.LEAVING))
+                self._ctx.emit(SatOut(number, SatOutReason.LEAVING.value))
             return
         if not await self.remove(number, cmd.reason) and not seat.leaving:
             # the books cannot be written now: he is dealt out, and stood up (his
             # chips back) as soon as they can
             seat.leaving = True
-            self._ctx.emit(SatOut(number, SatOutReason.LEAVING))
+            self._ctx.emit(SatOut(number, SatOutReason.LEAVING.value))
 
     async def remove(self, number: int, reason: str) -> bool:
         """Stand the player in seat ``number`` up, his chips back to his account
@@ -300,7 +300,7 @@ class Seating:
             return False
         self._stand_later.pop(number, None)
         del self.seats[number]
-        ctx.emit(SeatLeft(number, seat.player, seat.chips, reason))
+        ctx.emit(SeatLeft(number, seat.player, seat.chips, str(reason)))
         ctx.waiting.offer_next(self.free_seats())
         return True
 
@@ -310,7 +310,7 @@ class Seating:
         if seat.sitting_out:
             raise Refused("you are already sitting out")
         seat.sitting_out, seat.out_reason = True, SatOutReason.ASKED
-        self._ctx.emit(SatOut(number, SatOutReason.ASKED))
+        self._ctx.emit(SatOut(number, SatOutReason.ASKED.value))
         return number
 
     def come_back(self, cmd: ComeBack) -> None:
@@ -392,7 +392,7 @@ class Seating:
     def _deal_out(self, number: int, seat: Seat, reason: SatOutReason) -> None:
         if not seat.sitting_out:
             seat.sitting_out, seat.out_reason = True, reason
-            self._ctx.emit(SatOut(number, reason))
+            self._ctx.emit(SatOut(number, reason.value))
 
     # ------------------------------------------------------------ away too long
     async def check_away(self) -> None:

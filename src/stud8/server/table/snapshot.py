@@ -49,7 +49,7 @@ def seat_snapshot(number: int, seat: Seat, *, in_hand: bool) -> SeatSnapshot:
         sitting_out=seat.sitting_out,
         connected=seat.connected,
         in_hand=in_hand,
-        out_reason=(seat.out_reason or "") if seat.sitting_out else "",
+        out_reason=seat.out_reason.value if seat.sitting_out and seat.out_reason else "",
     )
 
 
