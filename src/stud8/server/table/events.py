@@ -38,8 +38,8 @@ class SeatTaken(TableEvent):
 
 
 class LeaveReason(StrEnum):
-    """Why a player left his seat: the ``reason`` of a ``leave`` event (its values
-    are the wire's strings; the field is read back from the bus as its string)."""
+    """Why a player left his seat: the ``reason`` of a ``leave`` event, which carries
+    the value (the wire's string; the bus reads the field back as text)."""
 
     LEFT = "left"  # he asked
     SAT_OUT = "sat_out"  # stood up: dealt out for the table's sit_out_seconds
@@ -62,8 +62,10 @@ class SatOutReason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class SeatLeft(TableEvent):
-    """The player left; ``chips`` went back to his account. ``reason``: a
-    :class:`LeaveReason`'s value."""
+    """The player left; ``chips`` went back to his account. ``reason``: ``left``
+    (he asked), ``sat_out`` (stood up: dealt out for the table's
+    ``sit_out_seconds``), ``no_chips`` (a bot that lost its chips) or
+    ``table_closed``."""
 
     seat: int
     player: str
@@ -82,7 +84,7 @@ class ToppedUp(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class SatOut(TableEvent):
-    """Dealt out from the next hand on (``reason``: a :class:`SatOutReason`'s value)."""
+    """Dealt out from the next hand on (``reason``: asked, disconnected, no chips, ...)."""
 
     seat: int
     reason: str = ""
@@ -115,8 +117,8 @@ class HandStarted(TableEvent):
 
 
 class TurnPhase(StrEnum):
-    """A phase of a turn's clock: the ``phase`` of a ``timer`` event (``BOT``: a
-    bot's turn, which shows no clock). Its values are the wire's strings."""
+    """A phase of a turn's clock: the ``phase`` of a ``timer`` event, which carries
+    the value (``BOT``: a bot's turn, which shows no clock)."""
 
     ACTION = "action"  # the first seconds
     TIME_BANK = "time_bank"  # the visible countdown
@@ -128,8 +130,7 @@ class TurnPhase(StrEnum):
 class TimerStarted(TableEvent):
     """A phase of the turn clock of ``seat``: ``action`` (the first seconds),
     ``time_bank`` (the visible countdown) or ``reconnect`` (extra time after a
-    reconnection): a :class:`TurnPhase`'s value (the field is read back from the
-    bus as its string). ``deadline`` is on the table clock; ``seconds`` is how long
+    reconnection). ``deadline`` is on the table clock; ``seconds`` is how long
     from now."""
 
     seat: int
