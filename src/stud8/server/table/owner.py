@@ -26,13 +26,12 @@ If the books cannot be written, the table stops dealing, says why
 (:attr:`Table.paused`, in its status and the log) and tries again until the
 hand's end lands.
 
-The table is made of parts it holds, each given what it needs of the table (a
-small frozen context): its :class:`~stud8.server.table.seating.Seating` (seats,
-connections, who is away too long), its :class:`~stud8.server.table.turns.TurnClock`
-(the turn's timers, RULES.md section 6, and the bots' turns), the hand's
-:class:`~stud8.server.table.handlog.HandLog`, the waiting list, the chat, the
-:class:`~stud8.server.table.feed.Feed` of events, the lobby's
-:class:`~stud8.server.table.status.StatusBoard`, and its
+The table is made of parts it holds, each given a small frozen context of what it
+needs: :class:`~stud8.server.table.seating.Seating` (seats, connections, who is away
+too long), :class:`~stud8.server.table.turns.TurnClock` (the turn's timers, RULES.md
+section 6, the bots' turns), the hand's :class:`~stud8.server.table.handlog.HandLog`,
+the waiting list, the chat, the :class:`~stud8.server.table.feed.Feed`, the lobby's
+:class:`~stud8.server.table.status.StatusBoard` and its
 :class:`~stud8.server.table.play.Play` (a cash game, or a tournament's). The table
 keeps its queue and what each message does, the hand's life and its snapshot.
 """
@@ -229,8 +228,7 @@ class Table:
 
     def restore_waiting(self, players: Sequence[str]) -> None:
         """Before :meth:`start`, after the seats: the waiting list its last owner
-        left (a room on several nodes), without the players seated here now; the
-        lowest free seat is held for the first of them."""
+        left, a room on several nodes (:meth:`Seating.restore_waiting`)."""
         if self._task is not None:
             raise RuntimeError("the waiting list is restored before the table starts")
         self.seating.restore_waiting(players)
