@@ -97,7 +97,9 @@ def test_register_login_logout() -> None:
             ):
                 r = await http.post("/api/v1/register", json=bad)
                 assert r.status_code == 400 and r.json()["error"], bad
-            r = await http.post("/api/v1/register", content=b"{oops")
+            r = await http.post(
+                "/api/v1/register", content=b"{oops", headers={"content-type": "application/json"}
+            )
             assert r.status_code == 400 and "malformed JSON" in r.json()["error"]
             r = await http.post("/api/v1/login", json={"name": "ann", "password": "wrong-pw"})
             assert r.status_code == 401

@@ -52,9 +52,17 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read() -> None:
                     for _ in range(64):
                         yield b" " * 4096
 
-                r = await http.post("/api/v1/register", content=chunks())
+                r = await http.post(
+                    "/api/v1/register",
+                    content=chunks(),
+                    headers={"content-type": "application/json"},
+                )
                 assert r.status_code == 413, r.text
-                r = await http.post("/api/v1/login", content=b"x" * MAX_BODY_BYTES)
+                r = await http.post(
+                    "/api/v1/login",
+                    content=b"x" * MAX_BODY_BYTES,
+                    headers={"content-type": "application/json"},
+                )
                 assert r.status_code == 400  # at the limit: read, and malformed
 
     asyncio.run(asyncio.wait_for(body(), 60))

@@ -335,7 +335,11 @@ def test_hostile_files_get_a_clear_refusal_and_nothing_is_stored() -> None:
             r = await http.post("/api/v1/replays?x=1", content=stars.encode(), headers=ann)
             assert r.status_code == 400
             # the other endpoints keep their 16 KiB limit
-            r = await http.post("/api/v1/login", content=b"{" + b" " * 20000 + b"}")
+            r = await http.post(
+                "/api/v1/login",
+                content=b"{" + b" " * 20000 + b"}",
+                headers={"content-type": "application/json"},
+            )
             assert r.status_code == 413
             assert len(books.hands) == 2
 

@@ -170,7 +170,11 @@ async def _bad_requests(url: str) -> None:
         ):
             r = await http.post("/api/v1/tournaments", json=bad, headers=boss)
             assert r.status_code == 400, (bad, r.text)
-        r = await http.post("/api/v1/tournaments", content=b"[1]", headers=boss)
+        r = await http.post(
+            "/api/v1/tournaments",
+            content=b"[1]",
+            headers={**boss, "content-type": "application/json"},
+        )
         assert r.status_code == 400
         assert (await http.get("/api/v1/tournaments")).json() == {"tournaments": []}
         assert room.ledger.audit().ok

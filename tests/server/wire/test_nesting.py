@@ -68,7 +68,11 @@ def test_deep_messages_are_refused_and_the_socket_stays_open(room_protocol: bool
                     pass
                 assert len(json.dumps(msg)) < 300, msg
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-                r = await http.post("/api/v1/login", content="[" * 990 + "]" * 990)
+                r = await http.post(
+                    "/api/v1/login",
+                    content="[" * 990 + "]" * 990,
+                    headers={"content-type": "application/json"},
+                )
                 assert r.status_code == 400 and "nested too deeply" in r.json()["error"]
 
     asyncio.run(asyncio.wait_for(body(), 60))

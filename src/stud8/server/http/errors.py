@@ -87,6 +87,10 @@ class PayloadTooLarge(HTTPError):
     status = 413
 
 
+class UnsupportedMediaType(HTTPError):
+    status = 415
+
+
 class ServiceUnavailable(HTTPError):
     """503: the room cannot answer now (its database is locked or away); try again
     in ``retry_after`` seconds."""

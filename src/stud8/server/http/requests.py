@@ -8,10 +8,17 @@ from typing import Any, cast
 from starlette.requests import HTTPConnection, Request
 
 from stud8.server.accounts.auth import Account
-from stud8.server.http.errors import BadRequest, Forbidden, PayloadTooLarge, Unauthorized
+from stud8.server.http.errors import (
+    BadRequest,
+    Forbidden,
+    PayloadTooLarge,
+    Unauthorized,
+    UnsupportedMediaType,
+)
 from stud8.server.http.services import RoomServices
 from stud8.server.wire.client import nesting_over_limit
 from stud8.server.wire.limits import MAX_BODY_BYTES, MAX_JSON_DEPTH
+from stud8.server.wire.text import lone_surrogate, may_hold_surrogate
 
 __all__ = ["account_of", "bearer", "json_body", "operator_of", "room_of"]
 
@@ -22,7 +29,18 @@ def room_of(connection: HTTPConnection) -> RoomServices:
 
 
 async def json_body(request: Request) -> dict[str, Any]:
-    """The request's body: a JSON object of at most ``MAX_BODY_BYTES``."""
+    """The request's body: a JSON object of at most ``MAX_BODY_BYTES``, sent as
+    ``application/json`` (415 otherwise), no string of it a lone surrogate.
+
+    Its type is required because a page on another site can make its visitors'
+    browsers post a ``text/plain`` or form body without asking the room first (a
+    "simple" request, no preflight): wrong passwords sent that way from many
+    addresses would lock an account out. A JSON type makes the browser ask first,
+    and the room's answer has no CORS header, so the post is never sent."""
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media != "application/json":
+        shown = f"'{media[:60]}'" if media else "none"
+        raise UnsupportedMediaType(f"the body must be application/json (its type: {shown})")
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise PayloadTooLarge(f"the body is over {MAX_BODY_BYTES} bytes")
@@ -42,6 +60,9 @@ async def json_body(request: Request) -> dict[str, Any]:
         raise BadRequest("malformed JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
+    bad = lone_surrogate(data) if may_hold_surrogate(body) else None
+    if bad is not None:
+        raise BadRequest(f"malformed JSON: a lone surrogate (U+{ord(bad):04X}) is no text")
     return data
 
 

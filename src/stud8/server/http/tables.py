@@ -16,6 +16,8 @@ from stud8.server.http.privacy import viewer_of, visibility
 from stud8.server.http.requests import account_of, json_body, room_of
 from stud8.server.table.spec import TableSpec
 from stud8.server.wire.codec import object_fields
+from stud8.server.wire.limits import TABLE_NAME_CHARS
+from stud8.server.wire.text import TextRefused, typed_text
 
 __all__ = ["close_table", "create_table", "list_tables"]
 
@@ -49,8 +51,11 @@ async def create_table(request: Request) -> Response:
     ):
         raise BadRequest("table_id must be 1 to 32 letters, digits or '_'")
     name = data.pop("name", None)
-    if name is not None and not (isinstance(name, str) and 1 <= len(name.strip()) <= 40):
-        raise BadRequest("name must be 1 to 40 characters")
+    if name is not None:
+        try:
+            name = typed_text(name, "name", TABLE_NAME_CHARS)
+        except TextRefused as exc:
+            raise BadRequest(str(exc)) from None
     spec = TableSpec(**object_fields(TableSpec, data, "table"))  # type: ignore[arg-type]
     if not account.operator:
         await _within_players_limit(request, account.name)
@@ -59,7 +64,7 @@ async def create_table(request: Request) -> Response:
         # not the next of the room's numbers: a gap in the public tables' ids would
         # tell that a private table was opened
         table_id = f"p{secrets.token_hex(6)}"
-    opened = await lobby.open_table(spec, table_id, name=name.strip() if name else None)
+    opened = await lobby.open_table(spec, table_id, name=name)
     body: dict[str, object] = {}
     if spec.private:
         code = await asyncio.to_thread(room.invitations.invite, opened, account.name)

@@ -41,6 +41,8 @@ from stud8.server.table.tournament import tournament_table
 from stud8.server.tournaments.runner import TournamentRefused, TournamentRunner
 from stud8.server.tournaments.views import detail_of, summary_of
 from stud8.server.wire.codec import to_json
+from stud8.server.wire.limits import TOURNAMENT_NAME_CHARS
+from stud8.server.wire.text import TextRefused, typed_text
 from stud8.server.wire.tournaments import NewTournament
 from stud8.tools.bots import BOTS
 from stud8.tournament import (
@@ -151,9 +153,10 @@ def definition_of(request: NewTournament) -> TournamentDefinition:
             raise DefinitionError(
                 f"starts_at: an ISO 8601 time, not {request.starts_at!r}"
             ) from None
-    name = request.name.strip()
-    if not 1 <= len(name) <= 60 or not name.isprintable():
-        raise DefinitionError("name: 1 to 60 printable characters")
+    try:
+        name = typed_text(request.name, "name", TOURNAMENT_NAME_CHARS)
+    except TextRefused as exc:
+        raise DefinitionError(str(exc)) from None
     return TournamentDefinition(
         name=name,
         game=game,

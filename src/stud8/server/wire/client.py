@@ -50,6 +50,7 @@ from stud8.server.wire.limits import (
     MAX_JSON_DEPTH,
     MAX_MESSAGE_BYTES,
 )
+from stud8.server.wire.text import TextRefused, lone_surrogate, may_hold_surrogate, typed_text
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -201,19 +202,6 @@ class LeaveWaitlistMessage(ClientMessage):
         return LeaveWaitlist(player=player, command_id=self.id)
 
 
-def _control(ch: str) -> bool:
-    """A character that is no part of a line of text (C0 and C1 controls, DEL, the
-    line and paragraph separators, the bidirectional overrides and isolates)."""
-    code = ord(ch)
-    return (
-        code < 0x20
-        or 0x7F <= code <= 0x9F
-        or code in (0x2028, 0x2029)
-        or 0x202A <= code <= 0x202E
-        or 0x2066 <= code <= 0x2069
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class ChatMessage(ClientMessage):
     text: str
@@ -228,14 +216,10 @@ class ChatMessage(ClientMessage):
     )
 
     def __post_init__(self) -> None:
-        text = self.text.strip()
-        if not text:
-            raise ProtocolError("chat: text is empty")
-        if len(text) > CHAT_CHARS:
-            raise ProtocolError(f"chat: text is {len(text)} characters (the limit is {CHAT_CHARS})")
-        bad = next((ch for ch in text if _control(ch)), None)
-        if bad is not None:
-            raise ProtocolError(f"chat: text may not contain control characters (U+{ord(bad):04X})")
+        try:
+            typed_text(self.text, "chat: text", CHAT_CHARS)  # the one rule (wire/text.py)
+        except TextRefused as exc:
+            raise ProtocolError(str(exc)) from None
 
     def command(self, player: str) -> Chat:
         return Chat(player=player, text=self.text.strip(), command_id=self.id)
@@ -310,6 +294,9 @@ def parse_command(text: str | bytes) -> ClientMessage:
         raise ProtocolError("malformed JSON: nested too deeply") from None
     if not isinstance(obj, dict):
         raise ProtocolError('a message must be a JSON object {"t": type, "d": data}')
+    bad = lone_surrogate(obj) if may_hold_surrogate(text) else None
+    if bad is not None:  # valid JSON, but no text: nothing may use it
+        raise ProtocolError(f"malformed JSON: a lone surrogate (U+{ord(bad):04X}) is no text")
     data = obj.get("d")
     raw_id = data.get("id") if isinstance(data, dict) else None
     command_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_CHARS else None

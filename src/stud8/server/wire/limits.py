@@ -24,6 +24,8 @@ MAX_REPLAY_BYTES = 1 << 20  # a hand history file sent to the replayer
 MAX_REPLAY_HANDS = 200  # the hands of such a file read, at most
 CHAT_CHARS = 200  # characters in a chat message (after its outer spaces are trimmed)
 CHAT_RATE = (5, 10.0)  # chat messages a player may send a table in so many seconds
+TABLE_NAME_CHARS = 40  # characters in a table's name (after its outer spaces are trimmed)
+TOURNAMENT_NAME_CHARS = 60  # characters in a tournament's name (the same)
 
 LIMITS: dict[str, tuple[int | str, str]] = {
     "MAX_MESSAGE_BYTES": (MAX_MESSAGE_BYTES, "bytes in a client's websocket message"),
@@ -59,6 +61,15 @@ LIMITS: dict[str, tuple[int | str, str]] = {
         CHAT_CHARS,
         "characters in a chat message: 1 to this many, after its outer spaces are trimmed; "
         "no control characters (no new lines)",
+    ),
+    "TABLE_NAME_CHARS": (
+        TABLE_NAME_CHARS,
+        "characters in a table's name: 1 to this many, after its outer spaces are trimmed; "
+        "one line, no control characters, as a chat message",
+    ),
+    "TOURNAMENT_NAME_CHARS": (
+        TOURNAMENT_NAME_CHARS,
+        "characters in a tournament's name, by the same rule",
     ),
     "CHAT_RATE": (
         f"{CHAT_RATE[0]} in {CHAT_RATE[1]:g} s",

@@ -5,11 +5,13 @@ fields); :data:`ENDPOINTS` says which goes where. :mod:`stud8.server.wire.schema
 generates their JSON schemas for ``docs/protocol.md`` and ``GET /api/v1/schemas``,
 and the tests check the server's real answers against them.
 
-Every request that needs a login carries ``Authorization: Bearer <token>``. An
-error is ``{"error": reason}`` (:class:`Failure`) with status 400 (a bad
-request), 401 (no or unknown token, a wrong password), 403 (not an operator),
-404, 409 (a name taken), 413 (a body over 16 KiB) or 429 (too many log-ins or
-sign-ups: ``Retry-After`` says how many seconds to wait).
+Every request that needs a login carries ``Authorization: Bearer <token>``; a
+JSON body is sent as ``Content-Type: application/json`` (a page of another site
+cannot make a browser post that without asking the room first). An error is
+``{"error": reason}`` (:class:`Failure`) with status 400 (a bad request), 401 (no
+or unknown token, a wrong password), 403 (not an operator), 404, 409 (a name
+taken), 413 (a body over 16 KiB), 415 (a body not sent as JSON) or 429 (too many
+log-ins or sign-ups: ``Retry-After`` says how many seconds to wait).
 """
 
 from __future__ import annotations
