@@ -4,7 +4,7 @@ goes through them (:class:`Publisher`, :class:`Subscriber`).
 redis-py is used for everything else (leases, heartbeats, the directory's hash); for
 the messages of the bus it cost more CPU than the rest of a node's work per action
 (a pipeline object per batch, a parsed reply and a dict per message). Here a batch
-of PUBLISH commands is one ``write`` of bytes made by hand, their replies are
+of PUBLISH commands is one ``write`` of bytes packed by hiredis, their replies are
 counted and dropped, and each message received is handed over as ``(channel,
 data)`` straight from hiredis's parser, in the event loop's own ``data_received``.
 
@@ -67,12 +67,17 @@ class RedisAddress:
         )
 
 
+# hiredis's stub types its argument as a tuple of one item, and gives no result type
+_pack = cast(Callable[[tuple[bytes, ...]], bytes], hiredis.pack_command)
+
+
 def command(*args: bytes) -> bytes:
-    """One command in Redis's protocol (RESP2)."""
-    out = [b"*%d\r\n" % len(args)]
-    for arg in args:
-        out.append(b"$%d\r\n%s\r\n" % (len(arg), arg))
-    return b"".join(out)
+    """One command in Redis's protocol (RESP2), packed by hiredis (in C).
+
+    >>> command(b"PUBLISH", b"t1", b"[5]")
+    b'*3\\r\\n$7\\r\\nPUBLISH\\r\\n$2\\r\\nt1\\r\\n$3\\r\\n[5]\\r\\n'
+    """
+    return _pack(args)
 
 
 class _Connection(asyncio.Protocol):
