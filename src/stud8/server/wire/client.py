@@ -1,8 +1,9 @@
-"""The commands a client sends, as typed dataclasses, and their parsing.
+"""The commands a client sends, as msgspec Structs, and their parsing.
 
 Each class is the ``d`` of one message type ``t`` (its fields are the JSON fields,
 its docstring-like ``doc`` what ``docs/protocol.md`` says of it).
-:func:`parse_command` reads a client's text **once**, at the edge: malformed JSON,
+:func:`parse_command` reads a client's text **once**, at the edge, with msgspec (the
+envelope, then ``d`` straight into its Struct, checked in C): malformed JSON,
 an unknown type, a missing, extra or mistyped field, an id too long, an unknown
 action or an amount where none goes raise :class:`~stud8.server.wire.codec.ProtocolError`
 (its ``reason`` is sent back in a ``reject``) and nothing else happens. A parsed
@@ -27,8 +28,10 @@ Act(player='ann', command_id='c3', action=Raise(to=8))
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import ClassVar
+import re
+from typing import Any, ClassVar
+
+import msgspec
 
 from stud8.core.actions import Action, make_action
 from stud8.server.table.commands import (
@@ -43,7 +46,7 @@ from stud8.server.table.commands import (
     SitOut,
     TopUp,
 )
-from stud8.server.wire.codec import ProtocolError, object_fields, shown
+from stud8.server.wire.codec import ProtocolError, refusal, shown
 from stud8.server.wire.limits import (
     CHAT_CHARS,
     MAX_ID_CHARS,
@@ -71,8 +74,7 @@ __all__ = [
 # ------------------------------------------------------------------ client messages
 
 
-@dataclass(frozen=True, slots=True)
-class ClientMessage:
+class ClientMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Base of the commands a client sends; ``id`` is the client's command id."""
 
     t: ClassVar[str] = ""
@@ -83,8 +85,7 @@ class ClientMessage:
         raise ProtocolError(f"{self.t} is not a table command")
 
 
-@dataclass(frozen=True, slots=True)
-class ActMessage(ClientMessage):
+class ActMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     kind: str
     id: str
     amount: int | None = None
@@ -116,8 +117,7 @@ class ActMessage(ClientMessage):
         return Act(player=player, action=self.action(), command_id=self.id)
 
 
-@dataclass(frozen=True, slots=True)
-class SitMessage(ClientMessage):
+class SitMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     seat: int
     amount: int
     id: str
@@ -128,8 +128,7 @@ class SitMessage(ClientMessage):
         return Sit(player=player, seat=self.seat, amount=self.amount, command_id=self.id)
 
 
-@dataclass(frozen=True, slots=True)
-class TopUpMessage(ClientMessage):
+class TopUpMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     amount: int
     id: str
     t: ClassVar[str] = "top_up"
@@ -139,8 +138,7 @@ class TopUpMessage(ClientMessage):
         return TopUp(player=player, amount=self.amount, command_id=self.id)
 
 
-@dataclass(frozen=True, slots=True)
-class SitOutMessage(ClientMessage):
+class SitOutMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     id: str
     t: ClassVar[str] = "sit_out"
     doc: ClassVar[str] = "Be dealt out from the next hand on."
@@ -149,8 +147,7 @@ class SitOutMessage(ClientMessage):
         return SitOut(player=player, command_id=self.id)
 
 
-@dataclass(frozen=True, slots=True)
-class ComeBackMessage(ClientMessage):
+class ComeBackMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     id: str
     t: ClassVar[str] = "come_back"
     doc: ClassVar[str] = "Be dealt in again."
@@ -159,8 +156,7 @@ class ComeBackMessage(ClientMessage):
         return ComeBack(player=player, command_id=self.id)
 
 
-@dataclass(frozen=True, slots=True)
-class LeaveMessage(ClientMessage):
+class LeaveMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     id: str
     t: ClassVar[str] = "leave"
     doc: ClassVar[str] = (
@@ -172,15 +168,13 @@ class LeaveMessage(ClientMessage):
         return Leave(player=player, command_id=self.id)
 
 
-@dataclass(frozen=True, slots=True)
-class PingMessage(ClientMessage):
+class PingMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     id: str
     t: ClassVar[str] = "ping"
     doc: ClassVar[str] = "Answered by a pong with the same id (and the table's last number)."
 
 
-@dataclass(frozen=True, slots=True)
-class JoinWaitlistMessage(ClientMessage):
+class JoinWaitlistMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     id: str
     t: ClassVar[str] = "join_waitlist"
     doc: ClassVar[str] = (
@@ -192,8 +186,7 @@ class JoinWaitlistMessage(ClientMessage):
         return JoinWaitlist(player=player, command_id=self.id)
 
 
-@dataclass(frozen=True, slots=True)
-class LeaveWaitlistMessage(ClientMessage):
+class LeaveWaitlistMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     id: str
     t: ClassVar[str] = "leave_waitlist"
     doc: ClassVar[str] = "Leave the waiting list (a seat held for you is offered to the next)."
@@ -202,8 +195,7 @@ class LeaveWaitlistMessage(ClientMessage):
         return LeaveWaitlist(player=player, command_id=self.id)
 
 
-@dataclass(frozen=True, slots=True)
-class ChatMessage(ClientMessage):
+class ChatMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     text: str
     id: str
     t: ClassVar[str] = "chat"
@@ -278,6 +270,42 @@ def nesting_over_limit(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> int | 
     return deepest if deepest > limit else None
 
 
+class _Envelope(msgspec.Struct, forbid_unknown_fields=True):
+    """A client message as first read: its type, and its ``d`` left unread."""
+
+    t: Any = None
+    d: msgspec.Raw = msgspec.Raw(b"null")
+    v: Any = None
+
+
+_ENVELOPE = msgspec.json.Decoder(_Envelope)
+_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
+    cls.t: msgspec.json.Decoder(cls) for cls in CLIENT_MESSAGES
+}
+_ANY = msgspec.json.Decoder()
+_UNKNOWN_ENVELOPE = re.compile(r"Object contains unknown field `(.*)`$")
+
+
+def _lone_surrogate(text: str | bytes) -> str | None:
+    """The lone surrogate that made msgspec refuse ``text``, if that was why."""
+    if not may_hold_surrogate(text):
+        return None
+    try:
+        return lone_surrogate(json.loads(text))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _id_of(d: msgspec.Raw | bytes) -> str | None:
+    """The command id of ``d``, if it has one that can be sent back (its error path)."""
+    try:
+        data = _ANY.decode(d)
+    except msgspec.DecodeError:
+        return None
+    raw_id = data.get("id") if isinstance(data, dict) else None
+    return raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_CHARS else None
+
+
 def parse_command(text: str | bytes) -> ClientMessage:
     """The command a client message carries; ProtocolError says why not (see the module)."""
     size = len(text.encode() if isinstance(text, str) else text)
@@ -287,40 +315,37 @@ def parse_command(text: str | bytes) -> ClientMessage:
     if depth is not None:
         raise ProtocolError(f"nested too deeply: {depth} levels (the limit is {MAX_JSON_DEPTH})")
     try:
-        obj = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
+        head = _ENVELOPE.decode(text)
+    except msgspec.ValidationError as exc:
+        extra = _UNKNOWN_ENVELOPE.search(str(exc))
+        if extra is None:
+            raise ProtocolError('a message must be a JSON object {"t": type, "d": data}') from None
+        whole = _ANY.decode(text)
+        command_id = _id_of(msgspec.json.encode(whole.get("d")))
+        raise ProtocolError(f"unknown envelope fields ['{extra.group(1)}']", command_id) from None
+    except msgspec.DecodeError as exc:
+        bad = _lone_surrogate(text)
+        if bad is not None:  # valid JSON, but no text: msgspec refuses it (as "truncated")
+            raise ProtocolError(
+                f"malformed JSON: a lone surrogate (U+{ord(bad):04X}) is no text"
+            ) from None
         raise ProtocolError(f"malformed JSON: {exc}") from None
-    except RecursionError:  # not reached: the depth was checked
-        raise ProtocolError("malformed JSON: nested too deeply") from None
-    if not isinstance(obj, dict):
-        raise ProtocolError('a message must be a JSON object {"t": type, "d": data}')
-    bad = lone_surrogate(obj) if may_hold_surrogate(text) else None
-    if bad is not None:  # valid JSON, but no text: nothing may use it
-        raise ProtocolError(f"malformed JSON: a lone surrogate (U+{ord(bad):04X}) is no text")
-    data = obj.get("d")
-    raw_id = data.get("id") if isinstance(data, dict) else None
-    command_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_CHARS else None
-    extra = set(obj) - {"t", "d", "v"}
-    if extra:
-        raise ProtocolError(f"unknown envelope fields {sorted(extra)}", command_id)
-    kind = obj.get("t")
-    if not isinstance(kind, str):
-        raise ProtocolError("the message type t must be a string", command_id)
-    cls = _BY_TYPE.get(kind)
-    if cls is None:
-        known = ", ".join(sorted(_BY_TYPE))
+    kind = head.t
+    decoder = _DECODERS.get(kind) if isinstance(kind, str) else None
+    if decoder is None:
+        command_id = _id_of(head.d)
+        if not isinstance(kind, str):
+            raise ProtocolError("the message type t must be a string", command_id)
+        known = ", ".join(sorted(_DECODERS))
         raise ProtocolError(f"unknown message type {kind!r} (known: {known})", command_id)
-    if not isinstance(data, dict):
-        raise ProtocolError(f"{kind}: d must be a JSON object", command_id)
     try:
-        values = object_fields(cls, data, kind)
-    except ProtocolError as exc:
-        raise ProtocolError(exc.reason, command_id) from None
-    cid = values["id"]
-    assert isinstance(cid, str)
-    if not 1 <= len(cid) <= MAX_ID_CHARS:
+        message: ClientMessage = decoder.decode(head.d)
+    except msgspec.ValidationError as exc:  # a message's own check too (its __post_init__)
+        data = _ANY.decode(head.d)
+        if not isinstance(data, dict):
+            raise ProtocolError(f"{kind}: d must be a JSON object", None) from None
+        raise ProtocolError(refusal(kind, exc, data), _id_of(head.d)) from None
+    given: str = getattr(message, "id")  # noqa: B009 (every command has one)
+    if not 1 <= len(given) <= MAX_ID_CHARS:
         raise ProtocolError(f"{kind}: id must be 1 to {MAX_ID_CHARS} characters", None)
-    try:
-        return cls(**values)
-    except ProtocolError as exc:
-        raise ProtocolError(exc.reason, command_id) from None
+    return message

@@ -20,7 +20,9 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import MISSING, fields
-from typing import Union
+from typing import Any, Union, cast
+
+import msgspec
 
 from stud8.core.cards import Card
 from stud8.core.events import Event
@@ -75,19 +77,31 @@ def _schema_of_type(tp: object) -> dict[str, JSON]:
         return {"type": "object"}
     if isinstance(tp, type) and hasattr(tp, "strength"):
         return {"type": "integer", "description": "a hand value's strength (higher is better)"}
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and (dataclasses.is_dataclass(tp) or issubclass(tp, msgspec.Struct)):
         return _object_schema(tp, title=tp.__name__)
     return {"description": repr(tp)}
+
+
+def _fields(cls: type) -> list[tuple[str, bool]]:
+    """The fields of a message (a msgspec Struct) or of a record (a dataclass) in
+    order, each with whether it is required."""
+    if isinstance(cls, type) and issubclass(cls, msgspec.Struct):
+        return [
+            (f.name, f.default is msgspec.NODEFAULT and f.default_factory is msgspec.NODEFAULT)
+            for f in msgspec.structs.fields(cls)
+        ]
+    # a record's field with a default factory is always sent: required in the answer
+    return [(f.name, f.default is MISSING) for f in fields(cast(Any, cls))]
 
 
 def _object_schema(cls: type, *, title: str, doc: str = "") -> dict[str, JSON]:
     hints = typing.get_type_hints(cls)
     props: dict[str, JSON] = {}
     required: list[str] = []
-    for f in fields(cls):
-        props[f.name] = _schema_of_type(hints[f.name])
-        if f.default is MISSING:
-            required.append(f.name)
+    for name, needed in _fields(cls):
+        props[name] = _schema_of_type(hints[name])
+        if needed:
+            required.append(name)
     schema: dict[str, JSON] = {"title": title, "type": "object", "properties": props}
     schema["required"] = required
     schema["additionalProperties"] = False

@@ -1,9 +1,12 @@
-"""What the server sends on a table's websocket, as typed dataclasses that encode themselves.
+"""What the server sends on a table's websocket, as msgspec Structs that encode themselves.
 
 Each class is the ``d`` of one message type ``t``; :meth:`ServerMessage.encode`
 writes the message's text (``{"t", "v", "d"}``, ``v`` being the table's number
-when it was made) from its fields, and :mod:`stud8.server.wire.schemas` generates
-its JSON schema from the same fields, so what is sent is what is documented.
+when it was made) from its fields, msgspec encoding the Struct itself (its records
+too: a legal action, a table's stakes), and :mod:`stud8.server.wire.schemas`
+generates its JSON schema from the same fields, so what is sent is what is
+documented. Only what holds the engine's values (cards, events, a hand's view: a
+snapshot) is made JSON values first (:func:`~stud8.server.wire.codec.to_json`).
 
 >>> AckMessage("c7").encode(41)
 '{"t":"ack","v":41,"d":{"id":"c7"}}'
@@ -11,8 +14,9 @@ its JSON schema from the same fields, so what is sent is what is documented.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
+
+import msgspec
 
 from stud8.core.actions import LegalAction
 from stud8.core.views import HandView
@@ -36,23 +40,21 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ServerMessage:
+class ServerMessage(msgspec.Struct, frozen=True):
     t: ClassVar[str] = ""
     doc: ClassVar[str] = ""
     numbered: ClassVar[bool] = True  # carries ``v``, the table's number
 
-    def data(self) -> JSON:
-        """The message's ``d``."""
-        return to_json(self)
+    def data(self) -> Any:
+        """The message's ``d``: the Struct itself (msgspec writes it), or JSON values."""
+        return self
 
     def encode(self, v: int | None) -> str:
         """The message's text, ``v`` its number (None: none)."""
         return envelope(self.t, v if self.numbered else None, self.data())
 
 
-@dataclass(frozen=True, slots=True)
-class WelcomeMessage(ServerMessage):
+class WelcomeMessage(ServerMessage, frozen=True):
     table_id: str
     player: str | None
     seat: int | None
@@ -66,8 +68,7 @@ class WelcomeMessage(ServerMessage):
     )
 
 
-@dataclass(frozen=True, slots=True)
-class EventMessage(ServerMessage):
+class EventMessage(ServerMessage, frozen=True):
     event: AnyEvent
     t: ClassVar[str] = "event"
     doc: ClassVar[str] = (
@@ -86,8 +87,7 @@ def event_text(seq: int, data: JSON) -> str:
     return f'{{"t":"event","v":{seq:d},"d":{dumps(data)}}}'
 
 
-@dataclass(frozen=True, slots=True)
-class SnapshotMessage(ServerMessage):
+class SnapshotMessage(ServerMessage, frozen=True):
     table_id: str
     viewer_seat: int | None
     seats: tuple[SeatSnapshot, ...]
@@ -112,42 +112,26 @@ class SnapshotMessage(ServerMessage):
         "disconnected, ...) on your own seat only; on every other seat it is empty."
     )
 
+    def data(self) -> JSON:  # the engine's values (cards, a hand's view, events)
+        return to_json({f: getattr(self, f) for f in self.__struct_fields__})
 
-@dataclass(frozen=True, slots=True)
-class TurnMessage(ServerMessage):
+
+class TurnMessage(ServerMessage, frozen=True):
     seat: int
-    legal: tuple[LegalAction, ...] = field(default=())
+    legal: tuple[LegalAction, ...] = ()
     t: ClassVar[str] = "turn"
     doc: ClassVar[str] = (
         "Your turn: the actions you may take, each {kind, min_to, max_to, adds, all_in}."
     )
 
-    def data(self) -> JSON:  # the fields, written out: one of the most sent messages
-        legal = [
-            {
-                "kind": a.kind.value,
-                "min_to": a.min_to,
-                "max_to": a.max_to,
-                "adds": a.adds,
-                "all_in": a.all_in,
-            }
-            for a in self.legal
-        ]
-        return {"seat": self.seat, "legal": legal}
 
-
-@dataclass(frozen=True, slots=True)
-class AckMessage(ServerMessage):
+class AckMessage(ServerMessage, frozen=True):
     id: str
     t: ClassVar[str] = "ack"
     doc: ClassVar[str] = "Your command was applied (a repeat of its id gets the same answer)."
 
-    def data(self) -> JSON:
-        return {"id": self.id}
 
-
-@dataclass(frozen=True, slots=True)
-class RejectMessage(ServerMessage):
+class RejectMessage(ServerMessage, frozen=True):
     id: str | None
     reason: str
     t: ClassVar[str] = "reject"
@@ -156,18 +140,11 @@ class RejectMessage(ServerMessage):
         "readable id (malformed JSON, oversized, ...)."
     )
 
-    def data(self) -> JSON:
-        return {"id": self.id, "reason": self.reason}
 
-
-@dataclass(frozen=True, slots=True)
-class PongMessage(ServerMessage):
+class PongMessage(ServerMessage, frozen=True):
     id: str
     t: ClassVar[str] = "pong"
     doc: ClassVar[str] = "The answer to a ping."
-
-    def data(self) -> JSON:
-        return {"id": self.id}
 
 
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
