@@ -93,6 +93,7 @@ SERVER_IMPORTS = {
     "redis": r"^\s*(from|import) redis\b",
     "hiredis": r"^\s*(from|import) hiredis\b",
     "prometheus_client": r"^\s*(from|import) prometheus_client\b",  # GET /metrics
+    "msgspec": r"^\s*(from|import) msgspec\b",
 }
 
 

@@ -1,7 +1,7 @@
 """The bus's messages as bytes and back, for a transport between nodes (Redis).
 
-Each of the bus's messages (:mod:`stud8.server.bus`) is one compact JSON text,
-UTF-8 (ASCII in fact: other characters are escaped), an array that starts with the
+Each of the bus's messages (:mod:`stud8.server.bus`) is one compact JSON text in
+UTF-8 (written and read by msgspec, in C), an array that starts with the
 **format** and the message's **kind**, then its fields in the order its class
 declares them::
 
@@ -18,12 +18,12 @@ its fields in order. Cards are their names (``"Td"``), a hand's values their str
 enums their values, a seat mapping ``[[seat, player], ...]`` (read back as the table
 makes them: a :class:`Numbered`'s a read-only ``MappingProxyType``, one per hand, a
 snapshot's a ``dict``). Money is a whole number,
-and every number read must fit in 64 bits; a float goes out as Python's ``repr``,
-which reads back exactly.
+and every number read must fit in 64 bits; a float goes out as its shortest text
+that reads back exactly (msgspec's: ``1e16``, not Python's ``1e+16``; the same number).
 
-Decoding checks everything: anything malformed (not UTF-8, not JSON, a wrong type,
-a missing or extra field, an unknown kind, a number too big, a float that is not
-finite) raises :class:`BusCodecError`, which says what and where
+Decoding checks everything: anything malformed (not UTF-8, not JSON, which has no
+NaN nor Infinity, a wrong type, a missing or extra field, an unknown kind, a number
+too big) raises :class:`BusCodecError`, which says what and where
 (``numbered.event.seat: ...``), and never another exception.
 
 **The versioning rule.** :data:`FORMAT` is the format this node writes; it reads the
@@ -50,13 +50,13 @@ stud8.server.bus.fields.BusCodecError: reply: format 6 is newer than this node r
 
 from __future__ import annotations
 
-import json
-import json.scanner
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import fields
-from json.encoder import encode_basestring_ascii
 from types import MappingProxyType
 from typing import Any
+
+import msgspec
 
 from stud8.core.actions import ACTION_TYPES, Action, ActionKind, LegalAction, make_action
 from stud8.core.cards import Card
@@ -297,6 +297,14 @@ def _numbered(v: JSON, what: str, start: int = 0) -> Numbered:
         raise e.within(what) from None
 
 
+def _finite(v: float) -> float:
+    """A float as it is written: finite (JSON has no NaN nor Infinity, and msgspec
+    would write one as null)."""
+    if not math.isfinite(v):
+        raise BusCodecError(f"cannot be written as JSON: {v!r} is not a finite number")
+    return v
+
+
 def _cards_out(cards: tuple[Card | None, ...]) -> list[str | None]:
     return [None if c is None else str(c) for c in cards]
 
@@ -308,7 +316,7 @@ _BY_ANNOTATION: dict[str, Codec] = {
     "str": (None, read_str, "str"),
     "str | None": (None, optional(read_str), "str?"),
     "bool": (None, read_bool, "bool"),
-    "float": (None, read_float, "float"),
+    "float": (_finite, read_float, "float"),
     "Action": (_enc_action, _action, "action"),
     "Card | None": (or_none(str), optional(read_card), "card?"),
     "tuple[Card, ...]": (_cards_out, tuple_of(read_card), "cards"),
@@ -405,24 +413,37 @@ def describe() -> str:
 
 
 # ----------------------------------------------------------------- messages
-# The C encoder itself (json.dumps makes one a call): compact, ASCII, no NaN.
-_dumps: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
-_c_encoder: Any = getattr(json.encoder, "c_make_encoder", None)  # not in typeshed
-if _c_encoder is not None:  # pragma: no branch (CPython has it)
-    _chunks = _c_encoder(None, None, encode_basestring_ascii, None, ":", ",", False, False, False)
-
-    def _dumps(o: Any) -> str:
-        return "".join(_chunks(o, 0))
+_encode: Callable[[Any], bytes] = msgspec.json.Encoder().encode
+_decode: Callable[[bytes], Any] = msgspec.json.Decoder().decode
 
 
-_scan = json.JSONDecoder().raw_decode
+def _dumps(o: Any) -> bytes:
+    """JSON values as compact JSON (msgspec); BusCodecError if they cannot be."""
+    try:
+        return _encode(o)
+    except (ValueError, TypeError, OverflowError, RecursionError) as e:
+        raise BusCodecError(f"cannot be written as JSON: {e}") from None
 
 
 def _out(message: list[JSON]) -> bytes:
     try:
-        return _dumps(message).encode()
-    except (ValueError, TypeError, RecursionError) as e:
+        return _encode(message)
+    except (ValueError, TypeError, OverflowError, RecursionError) as e:
         raise BusCodecError(f"cannot be written as JSON: {e}", str(message[1])) from None
+
+
+def _unreadable(data: bytes, e: Exception) -> str:
+    """Why msgspec could not read ``data``, as the codec says it."""
+    try:
+        data.decode()
+    except UnicodeDecodeError as u:
+        return f"is not UTF-8 ({u.reason} at byte {u.start})"
+    text = str(e)
+    if isinstance(e, msgspec.ValidationError | RecursionError):  # a number out of any
+        return f"cannot be read: {text}"  # range, or nested too deep
+    if "trailing characters" in text:
+        return "has more after its JSON"
+    return f"is not JSON ({text})"
 
 
 def _in(data: Bytes, kinds: Mapping[str, Any] | str) -> tuple[list[JSON], Any]:
@@ -432,17 +453,12 @@ def _in(data: Bytes, kinds: Mapping[str, Any] | str) -> tuple[list[JSON], Any]:
         if not isinstance(data, bytearray | memoryview):
             bad(expected, "must be bytes", data)
         data = bytes(data)
+    if data[:1].isspace():  # this codec's own form: nothing before the array
+        bad(expected, "is not JSON (a space before it)", data[:40])
     try:
-        text = data.decode()
-        v, end = _scan(text)
-    except UnicodeDecodeError as e:
-        raise BusCodecError(f"is not UTF-8 ({e.reason} at byte {e.start})", expected) from None
-    except json.JSONDecodeError as e:
-        raise BusCodecError(f"is not JSON ({e.msg} at {e.pos})", expected) from None
-    except (ValueError, RecursionError) as e:  # too many digits; nested too deep
-        raise BusCodecError(f"cannot be read: {e}", expected) from None
-    if end != len(text):
-        bad(expected, "has more after its JSON", text[end:])
+        v = _decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as e:
+        raise BusCodecError(_unreadable(data, e), expected) from None
     if type(v) is not list or len(v) < 2:
         bad(expected, "must be a list [format, kind, ...]", v)
     version, kind = v[0], v[1]
@@ -495,14 +511,18 @@ def decode_reply(data: Bytes) -> Reply:
 # the legal actions) are written once and read once, kept by their exact text, so
 # that a part looked up is what reading it afresh would give. Anything not in the
 # compact form this node writes is read the long way (which says what is wrong).
-_HEAD = f'[{FORMAT},"numbered",'
-_HEAD_BYTES = _HEAD.encode()
-_scan_once: Any = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
-_EVENT_TEXT: dict[Event, str] = {}
-_LEGAL_TEXT: dict[tuple[LegalAction, ...], str] = {}
-_EVENT_READ: dict[str, Any] = {}
-_SEATS_READ: dict[str, MappingProxyType[int, str]] = {}
-_LEGAL_READ: dict[str, tuple[LegalAction, ...]] = {}
+_HEAD = f'[{FORMAT},"numbered",'.encode()
+# The quick read: msgspec splits the message and hands each part over as its exact
+# bytes (msgspec.Raw), the key of what was read from them before.
+_PARTS: Callable[[bytes], tuple[Any, ...]] = msgspec.json.Decoder(
+    tuple[int, str, int, msgspec.Raw, msgspec.Raw, msgspec.Raw]
+).decode
+_NULL = b"null"
+_EVENT_TEXT: dict[Event, bytes] = {}
+_LEGAL_TEXT: dict[tuple[LegalAction, ...], bytes] = {}
+_EVENT_READ: dict[bytes, Any] = {}
+_SEATS_READ: dict[bytes, MappingProxyType[int, str]] = {}
+_LEGAL_READ: dict[bytes, tuple[LegalAction, ...]] = {}
 
 
 def _kept(cache: dict[Any, Any], key: Any, value: Any) -> Any:
@@ -526,20 +546,18 @@ def encode_numbered(item: Numbered) -> bytes:
                 _EVENT_TEXT, event, _dumps(_enc_event(event))
             )
         seats_text = _dumps(_enc_seats_shared(seats))
-        legal_text = "null"
+        legal_text = _NULL
         if legal is not None:
             legal_text = _LEGAL_TEXT.get(legal) or _kept(
                 _LEGAL_TEXT, legal, _dumps([_enc_legal(a) for a in legal])
             )
-    except BusCodecError:
-        raise
-    except (ValueError, TypeError, RecursionError) as e:
-        raise BusCodecError(f"cannot be written as JSON: {e}", "numbered") from None
-    return f"{_HEAD}{seq},{event_text},{seats_text},{legal_text}]".encode()
+    except BusCodecError as e:
+        raise e.within("numbered") from None
+    return b"%s%d,%s,%s,%s]" % (_HEAD, seq, event_text, seats_text, legal_text)
 
 
 def decode_numbered(data: Bytes) -> Numbered:
-    if type(data) is bytes and data.startswith(_HEAD_BYTES):
+    if type(data) is bytes and data.startswith(_HEAD):
         item = _quick_numbered(data)
         if item is not None:
             return item
@@ -551,34 +569,26 @@ def _quick_numbered(data: bytes) -> Numbered | None:
     """The Numbered ``data`` holds, read through the parts kept; None if it is not
     exactly in this node's form (or wrong: the long way then says why)."""
     try:
-        text = data.decode()
-        seq, end = _scan_once(text, len(_HEAD))
-        if type(seq) is not int or not -LIMIT <= seq <= LIMIT or text[end] != ",":
+        _, _, seq, event_raw, seats_raw, legal_raw = _PARTS(data)
+        if not -LIMIT <= seq <= LIMIT:
             return None
-        at = end + 1
-        value, end = _scan_once(text, at)
-        event = _EVENT_READ.get(part := text[at:end])
+        part = bytes(event_raw)
+        event = _EVENT_READ.get(part)
         if event is None:
-            event = _event(value, "event")
+            event = _event(_decode(part), "event")
             if type(event) not in _TABLE_EVENT_BY_TYPE:  # a timer's is seldom seen twice
                 _kept(_EVENT_READ, part, event)
-        if text[end] != ",":
-            return None
-        value, end = _scan_once(text, at := end + 1)
-        seats = None if value is None else _SEATS_READ.get(part := text[at:end])
-        if seats is None and value is not None:
-            seats = _kept(_SEATS_READ, part, _seats_proxy(value, "seats"))
-        if text[end] != ",":
-            return None
-        value, end = _scan_once(text, at := end + 1)
-        legal = None if value is None else _LEGAL_READ.get(part := text[at:end])
-        if legal is None and value is not None:
-            legal = _kept(_LEGAL_READ, part, _legals(value, "legal"))
-        if end + 1 != len(text) or text[end] != "]":
-            return None
+        part = bytes(seats_raw)
+        seats = None if part == _NULL else _SEATS_READ.get(part)
+        if seats is None and part != _NULL:
+            seats = _kept(_SEATS_READ, part, _seats_proxy(_decode(part), "seats"))
+        part = bytes(legal_raw)
+        legal = None if part == _NULL else _LEGAL_READ.get(part)
+        if legal is None and part != _NULL:
+            legal = _kept(_LEGAL_READ, part, _legals(_decode(part), "legal"))
         return Numbered(seq, event, seats, legal)
-    except (StopIteration, IndexError, ValueError, RecursionError):  # BusCodecError too
-        return None
+    except (ValueError, RecursionError, msgspec.DecodeError):  # BusCodecError, a
+        return None  # ValidationError too: the long way says why
 
 
 def encode_catch_up(c: CatchUp) -> bytes:
