@@ -59,7 +59,7 @@ DOC = Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
 
 def test_every_client_message_parses_into_its_dataclass() -> None:
     assert parse_command('{"t":"act","d":{"kind":"raise","amount":8,"id":"a"}}') == ActMessage(
-        "raise", "a", 8
+        ActionKind.RAISE, "a", 8
     )
     assert parse_command(b'{"t":"sit","d":{"seat":3,"amount":100,"id":"b"}}') == SitMessage(
         3, 100, "b"

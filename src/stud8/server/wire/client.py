@@ -12,7 +12,7 @@ message turns into the table's command (:meth:`ClientMessage.command`); an
 table never sees a kind as a string.
 
 >>> parse_command('{"t": "act", "d": {"kind": "call", "id": "c1"}}')
-ActMessage(kind='call', id='c1', amount=None)
+ActMessage(kind=ActionKind.CALL, id='c1', amount=None)
 >>> parse_command('{"t": "act", "d": {"kind": "call"}}')
 Traceback (most recent call last):
 ...
@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from stud8.core.actions import Action, make_action
+from stud8.core.actions import Action, ActionKind, make_action
 from stud8.server.table.commands import (
     Act,
     Chat,
@@ -85,8 +85,12 @@ class ClientMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         raise ProtocolError(f"{self.t} is not a table command")
 
 
+# The kinds whose action has a "to" amount (complete, bet, raise): the others take none.
+_SIZED = frozenset(k for k in ActionKind if k.value in ("complete", "bet", "raise"))
+
+
 class ActMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
-    kind: str
+    kind: ActionKind
     id: str
     amount: int | None = None
     t: ClassVar[str] = "act"
@@ -97,24 +101,26 @@ class ActMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
     )
 
     def __post_init__(self) -> None:
-        self.action()  # an unknown kind, or an amount where none goes, is refused here
+        # msgspec has read the kind (an ActionKind); an amount where none goes, or
+        # none (or none above 0) where one does, is refused here
+        if self.kind in _SIZED:
+            if self.amount is None:
+                raise self.refused("needs its 'to' amount")
+            if self.amount <= 0:
+                raise self.refused("a 'to' amount is more than 0")
+        elif self.amount is not None:
+            raise self.refused(f"{self.kind.value} takes no amount, got {self.amount!r}")
+
+    def refused(self, why: str) -> ProtocolError:
+        amount = "" if self.amount is None else f" with amount {self.amount}"
+        return ProtocolError(f"act: not an action: {shown(self.kind.value)}{amount} ({why})")
 
     def action(self) -> Action:
         """The engine's action (checked when the message is made)."""
-        amount = "" if self.amount is None else f" with amount {self.amount}"
-        try:
-            action = make_action(self.kind, self.amount)
-        except ValueError as exc:
-            why = str(exc) if len(str(exc)) <= 80 else "not a kind of action"
-            raise ProtocolError(f"act: not an action: {shown(self.kind)}{amount} ({why})") from None
-        to = getattr(action, "to", 1)  # complete, bet and raise have a "to" amount
-        if to is None or to <= 0:
-            why = "needs its 'to' amount" if to is None else "a 'to' amount is more than 0"
-            raise ProtocolError(f"act: not an action: {shown(self.kind)}{amount} ({why})")
-        return action
+        return make_action(self.kind, self.amount)
 
     def command(self, player: str) -> Act:
-        return Act(player=player, action=self.action(), command_id=self.id)
+        return Act(player=player, action=make_action(self.kind, self.amount), command_id=self.id)
 
 
 class SitMessage(ClientMessage, frozen=True, forbid_unknown_fields=True):
@@ -247,7 +253,11 @@ def nesting_over_limit(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> int | 
     >>> nesting_over_limit('["' + "[" * 40 + '"]') is None
     True
     """
-    data = text.encode() if isinstance(text, str) else text
+    if isinstance(text, str):
+        if text.count("[") + text.count("{") <= limit:
+            return None
+        text = text.encode()
+    data = text
     if data.count(b"[") + data.count(b"{") <= limit:
         return None
     depth = deepest = 0
@@ -344,7 +354,11 @@ def parse_command(text: str | bytes) -> ClientMessage:
         data = _ANY.decode(head.d)
         if not isinstance(data, dict):
             raise ProtocolError(f"{kind}: d must be a JSON object", None) from None
-        raise ProtocolError(refusal(kind, exc, data), _id_of(head.d)) from None
+        reason = refusal(kind, exc, data)
+        if str(exc).startswith("Invalid enum value"):  # the one enum: an act's kind
+            kinds = ", ".join(k.value for k in ActionKind)
+            reason = f"act: not an action: {shown(data.get('kind'))} (one of {kinds})"
+        raise ProtocolError(reason, _id_of(head.d)) from None
     given: str = getattr(message, "id")  # noqa: B009 (every command has one)
     if not 1 <= len(given) <= MAX_ID_CHARS:
         raise ProtocolError(f"{kind}: id must be 1 to {MAX_ID_CHARS} characters", None)
