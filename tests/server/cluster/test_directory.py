@@ -18,10 +18,10 @@ from redis.asyncio import Redis
 from server.cluster.inprocess import SPEC, Node, cluster, operator
 from server.roomdb import fresh_database
 from stud8.server.bus import Listed
-from stud8.server.bus.channels import DIRECTORY_LOG, DIRECTORY_VERSION, TABLES
+from stud8.server.bus.channels import CHANGE_SCRIPT, DIRECTORY_LOG, DIRECTORY_VERSION, TABLES
 from stud8.server.bus.codec import encode_listed
 from stud8.server.bus.local import LocalBus
-from stud8.server.bus.redis import _CHANGE, DIRECTORY_SECONDS, MAX_CHANGES, RedisBus
+from stud8.server.bus.redis import DIRECTORY_SECONDS, MAX_CHANGES, RedisBus
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.status import TableStatus
 
@@ -59,13 +59,17 @@ def test_a_change_whose_message_was_lost_is_read_at_the_next_read_of_the_changes
             # a table listed (by a node of the room, as the owner lists one) whose
             # message nobody heard: both nodes list it within a read of the changes
             before = int(await redis.get(DIRECTORY_VERSION) or 0)
-            await redis.eval(_CHANGE.decode(), 3, *keys, "ghost", entry, NOBODY, b"", MAX_CHANGES)
+            await redis.eval(
+                CHANGE_SCRIPT.decode(), 3, *keys, "ghost", entry, NOBODY, b"", MAX_CHANGES
+            )
             assert int(await redis.get(DIRECTORY_VERSION) or 0) == before + 1
             assert await redis.zscore(DIRECTORY_LOG, "ghost") == before + 1
 
             await within(DIRECTORY_SECONDS + 3, lambda: all("ghost" in listed(n) for n in (a, b)))
             # and gone (closed for good), the message lost again
-            await redis.eval(_CHANGE.decode(), 3, *keys, "ghost", b"", NOBODY, b"", MAX_CHANGES)
+            await redis.eval(
+                CHANGE_SCRIPT.decode(), 3, *keys, "ghost", b"", NOBODY, b"", MAX_CHANGES
+            )
 
             await within(
                 DIRECTORY_SECONDS + 3, lambda: all("ghost" not in listed(n) for n in (a, b))
@@ -94,7 +98,7 @@ def test_the_change_log_keeps_the_last_changes_and_a_node_behind_reads_them_all(
     keep = 10
 
     async def change(redis: Redis, table_id: str, value: bytes) -> None:
-        await redis.eval(_CHANGE.decode(), 3, *KEYS, table_id, value, NOBODY, b"", keep)
+        await redis.eval(CHANGE_SCRIPT.decode(), 3, *KEYS, table_id, value, NOBODY, b"", keep)
 
     async def main() -> None:
         async with Redis.from_url(redis_url) as redis:

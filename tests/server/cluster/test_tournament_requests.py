@@ -44,7 +44,7 @@ def _node(name: str, *, holder: str | None, ask: Any = None) -> ClusterTournamen
     async def owners(ids: list[str]) -> dict[str, str | None]:
         return dict.fromkeys(ids, holder)
 
-    bus = SimpleNamespace(tournament_handler=None, ask=ask)
+    bus = SimpleNamespace(ask=ask)
     node = ClusterTournaments(
         bus=cast(Any, bus),
         leases=cast(Any, SimpleNamespace(owners=owners)),
@@ -66,8 +66,7 @@ def _pair() -> tuple[ClusterTournaments, Owner, list[tuple[str, bytes]]]:
 
     async def ask(node: str, payload: bytes, seconds: float) -> bytes:
         asked.append((node, payload))
-        assert owner_node.bus.tournament_handler is not None
-        return bytes(await owner_node.bus.tournament_handler(payload))
+        return bytes(await owner_node.serve(payload))
 
     return _node("b", holder="a", ask=ask), owner, asked
 
@@ -99,12 +98,9 @@ def test_a_malformed_request_is_refused_and_changes_nothing() -> None:
     owner_node = _node("a", holder="a")
     owner = Owner()
     owner_node.attach(cast(Any, owner))
-    handler = owner_node.bus.tournament_handler
-    assert handler is not None
 
     async def serve(payload: bytes) -> bytes:
-        assert handler is not None
-        return await handler(payload)
+        return await owner_node.serve(payload)
 
     for bad in (b"", b"not json", b"[]", b'{"tournament": "x", "action": "register", "args": {}}',
                 b'{"tournament": 1, "action": "register"}',

@@ -21,9 +21,11 @@ RedisBus joins the nodes' LocalBuses through Redis (lila-ws and lila's way):
                               :data:`MAX_CHANGES` changes only
 ============================  ==========================================================
 
-Each message is a line of JSON (its header: what it is, for whom, a request id)
-then the message itself, encoded by :mod:`stud8.server.bus.codec`; an event is
-encoded once, however many nodes receive it.
+An event is the codec's bytes (:mod:`stud8.server.bus.codec`), encoded once however
+many nodes receive it; a request to another node and its answer are typed messages
+(:mod:`stud8.server.bus.requests`): a header's line, then the codec's bytes. What a
+node does for the others (close a table, look for tables that want an owner, answer
+for a tournament) it is given when it starts (:class:`RemoteHandlers`).
 
 Pub/sub may lose messages (a node's connection to Redis drops). Nothing is lost
 for good: the events are numbered, so a follower that sees a gap, or is told it
@@ -50,7 +52,7 @@ import contextlib
 import itertools
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -60,12 +62,12 @@ from redis.exceptions import RedisError
 
 from stud8.server.bus import Listed, NoSuchTable
 from stud8.server.bus.channels import (
+    CHANGE_SCRIPT,
+    CHANGES_SCRIPT,
     DIRECTORY_LOG,
     DIRECTORY_VERSION,
     TABLES,
     Channels,
-    pack,
-    unpack,
 )
 from stud8.server.bus.codec import (
     BusCodecError,
@@ -81,6 +83,20 @@ from stud8.server.bus.codec import (
     encode_reply,
 )
 from stud8.server.bus.local import LocalBus
+from stud8.server.bus.requests import (
+    Answer,
+    CatchUpRequest,
+    CloseRequest,
+    Pending,
+    Refusal,
+    RemoteHandlers,
+    Request,
+    SendRequest,
+    TournamentRequest,
+    pack,
+    read_answer,
+    read_request,
+)
 from stud8.server.bus.resp import Publisher, RedisAddress, Subscriber, command
 from stud8.server.bus.subscriptions import Follower, Subscription
 from stud8.server.table.commands import Command, Reply
@@ -88,7 +104,7 @@ from stud8.server.table.events import Numbered
 from stud8.server.table.snapshot import CatchUp
 from stud8.server.tasks import cancel_and_wait
 
-__all__ = ["RedisBus", "TableMoving"]
+__all__ = ["RedisBus", "RemoteHandlers", "TableMoving"]
 
 log = logging.getLogger("stud8.server")
 
@@ -99,37 +115,6 @@ REPLY_SECONDS = 5.0  # a command or catch-up not answered by then: "try again"
 DIRECTORY_SECONDS = 5.0  # what changed in the directory read this often
 FULL_DIRECTORY_SECONDS = 300.0  # the whole directory read again this often
 MAX_CHANGES = 2000  # more changes than this since the last read: the whole read instead
-
-# A change of a table's entry (ARGV: table id, entry or '' if it is gone, channel,
-# message, the changes the log keeps): the entry, the directory's version one up, the
-# entry's version, the news. The log keeps the last ARGV[5] changes: a node further
-# behind reads the whole directory anyway (_CHANGES), and one less far behind asks
-# only for later versions; so the log holds at most ARGV[5] tables, not every table
-# the room ever had.
-_CHANGE = b"""
-local v = redis.call('INCR', KEYS[3])
-if ARGV[2] == '' then
-    redis.call('HDEL', KEYS[1], ARGV[1])
-else
-    redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-end
-redis.call('ZADD', KEYS[2], v, ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', v - tonumber(ARGV[5]))
-redis.call('PUBLISH', ARGV[3], ARGV[4])
-return v
-"""
-
-# What changed since version ARGV[1]: {version} if nothing (or Redis restarted and
-# the version went back), {version, ids, entries} else, {version, false} if too much.
-_CHANGES = """
-local v = tonumber(redis.call('GET', KEYS[3]) or '0')
-local since = tonumber(ARGV[1])
-if v <= since then return {v} end
-if v - since > tonumber(ARGV[2]) then return {v, false} end
-local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. since, v)
-if #ids == 0 then return {v} end
-return {v, ids, redis.call('HMGET', KEYS[1], unpack(ids))}
-"""
 
 NOT_ANSWERED = "the table did not answer in time (it may be moving); try again"
 MOVED = "the table has moved to another node; try again"
@@ -173,7 +158,7 @@ class RedisBus:
         self._entries: dict[str, _Entry] = {}
         self._listed: dict[str, Listed] = {}
         self._subscriptions: dict[str, Subscription] = {}
-        self._pending: dict[int, tuple[asyncio.Future[Any], Callable[[bytes], Any]]] = {}
+        self._pending: dict[int, Pending] = {}
         self._ids = itertools.count(1)
         # commands for Redis at the end of this turn of the loop, in order
         self._outgoing: list[bytes] = []
@@ -190,20 +175,17 @@ class RedisBus:
         self._missing: dict[str, int] = {}  # tables not in the hash at the last reads
         self._version = -1  # the directory's version at the last read (-1: read it whole)
         self._full_read_at = 0.0  # (the event loop's clock)
-        self._changes = redis.register_script(_CHANGES)
+        self._changes = redis.register_script(CHANGES_SCRIPT)
         self._tasks: list[asyncio.Task[None]] = []
         self._serving: set[asyncio.Task[None]] = set()
-        # closes a table of this node for another node's lobby (an operator's request)
-        self.close_handler: Callable[[str], Awaitable[None]] | None = None
-        # called when a node says a table wants an owner (a new table)
-        self.wake_handler: Callable[[], None] | None = None
-        # answers another node's request about a tournament this node runs
-        self.tournament_handler: Callable[[bytes], Awaitable[bytes]] | None = None
+        self._handlers: RemoteHandlers | None = None  # given at the start
         self.lost_messages = 0  # undecodable or failed (for the operator and tests)
 
     # ------------------------------------------------------------ lifecycle
-    async def start(self) -> None:
-        """Subscribe, read the directory, and publish this node's tables from now on."""
+    async def start(self, handlers: RemoteHandlers) -> None:
+        """Subscribe, read the directory, and publish this node's tables from now on;
+        ``handlers`` do what the other nodes ask of this one."""
+        self._handlers = handlers
         channels = self.channels
         self._commands = channels.commands(self.node)
         self._replies = channels.replies(self.node)
@@ -227,9 +209,9 @@ class RedisBus:
             with contextlib.suppress(Exception):
                 await cancel_and_wait(task)
         await asyncio.gather(*self._serving, return_exceptions=True)  # requests being answered
-        for future, _ in self._pending.values():
-            if not future.done():
-                future.cancel()
+        for pending in self._pending.values():
+            if not pending.future.done():
+                pending.future.cancel()
         self._pending.clear()
         await self._subscriber.close()
         await self._publisher.close()
@@ -272,14 +254,13 @@ class RedisBus:
 
     def _change(self, table_id: str, value: bytes) -> None:
         """The table's entry in the room's directory is ``value`` now (b"": gone),
-        and every node is told (see :data:`_CHANGE`)."""
+        and every node is told (see :data:`~stud8.server.bus.channels.CHANGE_SCRIPT`)."""
         key = table_id.encode()
+        news = (self.channels.directory, key + b"\n" + value)  # the channel, the message
+        limit = b"%d" % self.max_changes
         self._queue(
-            command(
-                b"EVAL", _CHANGE, b"3", *_DIRECTORY_KEYS, key, value,
-                self.channels.directory, key + b"\n" + value, b"%d" % self.max_changes,
-            )
-        )  # fmt: skip
+            command(b"EVAL", CHANGE_SCRIPT, b"3", *_DIRECTORY_KEYS, key, value, *news, limit)
+        )
 
     # ------------------------------------------------------------ the edge's side
     def send(self, table_id: str, command: Command) -> asyncio.Future[Reply]:
@@ -287,7 +268,10 @@ class RedisBus:
         if entry is None or self.local.hosts(table_id):
             return self.local.send(table_id, command)  # ours (or none: "closed")
         future: asyncio.Future[Reply] = self._request(
-            entry.node, "send", table_id, encode_command(command), decode_reply
+            entry.node,
+            lambda n: SendRequest(n, self.node, table_id),
+            encode_command(command),
+            decode_reply,
         )
         return future
 
@@ -301,7 +285,10 @@ class RedisBus:
         if entry is None:
             raise NoSuchTable(table_id)
         future: asyncio.Future[CatchUp] = self._request(
-            entry.node, "catch_up", table_id, b"", decode_catch_up, last_seen=last_seen
+            entry.node,
+            lambda n: CatchUpRequest(n, self.node, table_id, last_seen),
+            b"",
+            decode_catch_up,
         )
         try:
             return await future
@@ -339,7 +326,7 @@ class RedisBus:
         if entry is None:
             raise NoSuchTable(table_id)
         future: asyncio.Future[None] = self._request(
-            entry.node, "close", table_id, b"", lambda _payload: None
+            entry.node, lambda n: CloseRequest(n, self.node, table_id), b"", lambda _body: None
         )
         try:
             await future
@@ -348,7 +335,9 @@ class RedisBus:
 
     async def ask(self, node: str, payload: bytes, seconds: float) -> bytes:
         """``node``'s answer to a request for its tournament (TableMoving: none)."""
-        future = self._request(node, "tournament", "", payload, bytes, seconds=seconds)
+        future = self._request(
+            node, lambda n: TournamentRequest(n, self.node), payload, bytes, seconds=seconds
+        )
         try:
             return bytes(await future)
         except TimeoutError:
@@ -361,82 +350,73 @@ class RedisBus:
     def _request(
         self,
         node: str,
-        op: str,
-        table_id: str,
+        make: Callable[[int], Request],
         payload: bytes,
         decode: Callable[[bytes], Any],
         seconds: float | None = None,
-        **extra: Any,
     ) -> asyncio.Future[Any]:
+        """Send ``node`` the request ``make`` makes with its number, and ``payload``;
+        the future of its answer's body (read by ``decode``)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         request_id = next(self._ids)
-        self._pending[request_id] = (future, decode)
-        header = {"op": op, "id": request_id, "from": self.node, "table": table_id, **extra}
-        self._send(self.channels.commands(node), pack(header, payload))
+        request = make(request_id)
+        self._pending[request_id] = Pending(request, future, decode)
+        self._send(self.channels.commands(node), pack(request, payload))
 
         def expire() -> None:
             pending = self._pending.pop(request_id, None)
-            if pending is not None and not pending[0].done():
-                if op == "send":
-                    pending[0].set_result(Reply(False, NOT_ANSWERED))
+            if pending is not None and not pending.future.done():
+                if isinstance(pending.request, SendRequest):
+                    pending.future.set_result(Reply(False, NOT_ANSWERED))
                 else:
-                    pending[0].set_exception(TimeoutError(NOT_ANSWERED))
+                    pending.future.set_exception(TimeoutError(NOT_ANSWERED))
 
         timer = loop.call_later(seconds or self.reply_seconds, expire)
         future.add_done_callback(lambda _f: timer.cancel())
         return future
 
     def _answered(self, data: bytes) -> None:
-        header, payload = unpack(data)
-        pending = self._pending.pop(int(header["id"]), None)
-        if pending is None:
+        answer, body = read_answer(data)
+        pending = self._pending.pop(answer.id, None)
+        if pending is None or pending.future.done():
             return  # answered after its time ran out
-        future, decode = pending
-        if future.done():
-            return
-        error = header.get("error")
-        if error is None:
-            future.set_result(decode(payload))
-        elif error == "moved" and decode is decode_reply:
-            future.set_result(Reply(False, MOVED))
-        elif error == "closed" and decode is decode_reply:
-            future.set_result(Reply(False, CLOSED))
+        future = pending.future
+        if answer.error is None:
+            future.set_result(pending.decode(body))
+        elif isinstance(pending.request, SendRequest):  # a command is answered, refused
+            future.set_result(Reply(False, MOVED if answer.error is Refusal.MOVED else CLOSED))
         else:
-            future.set_exception(TableMoving(str(header.get("table", ""))))
+            future.set_exception(TableMoving(answer.table))
 
     async def _serve(self, data: bytes) -> None:
-        """Answer another node's command or catch-up for a table of this node."""
-        header, payload = unpack(data)
-        request_id, table_id = int(header["id"]), str(header["table"])
-        answer: dict[str, Any] = {"id": request_id, "table": table_id}
+        """Answer another node's request about a table (or tournament) of this node."""
+        request, payload = read_request(data)
+        handlers = self._handlers
+        assert handlers is not None, "the bus serves once started"
+        table_id = request.table
+        error: Refusal | None = None
         body = b""
-        if header["op"] == "tournament" and self.tournament_handler is not None:
-            body = await self.tournament_handler(payload)  # its answer says what happened
-        elif header["op"] == "tournament" or not self.local.hosts(table_id):
-            answer["error"] = "moved"
-        elif header["op"] == "send":
-            reply = await self.local.send(table_id, decode_command(payload))
-            body = encode_reply(reply)
-        elif header["op"] == "catch_up":
-            last_seen = header.get("last_seen")
+        if isinstance(request, TournamentRequest):
+            if handlers.tournament is None:
+                error = Refusal.MOVED
+            else:
+                body = await handlers.tournament(payload)  # its answer says what happened
+        elif not self.local.hosts(table_id):
+            error = Refusal.MOVED
+        elif isinstance(request, SendRequest):
+            body = encode_reply(await self.local.send(table_id, decode_command(payload)))
+        elif isinstance(request, CatchUpRequest):
             try:
-                caught = await self.local.catch_up(
-                    table_id, int(last_seen) if last_seen is not None else None
-                )
+                caught = await self.local.catch_up(table_id, request.last_seen)
             except NoSuchTable:
-                answer["error"] = "closed"
+                error = Refusal.CLOSED
             else:
                 body = encode_catch_up(caught)
-        elif header["op"] == "close":
-            if self.close_handler is None:
-                answer["error"] = "closed"
-            else:
-                await self.close_handler(table_id)
         else:
-            raise ValueError(f"no such request {header['op']!r}")
-        data = pack(answer, body)
-        self._send(self.channels.replies(str(header["from"])), data)
+            await handlers.close(table_id)
+        answer = Answer(request.id, table_id, error)
+        self._send(self.channels.replies(request.sender), pack(answer, body))
 
     # ------------------------------------------------------------ the directory
     def _set_entry(self, table_id: str, entry: _Entry) -> None:
@@ -615,8 +595,8 @@ class RedisBus:
                 self._spawn(self._serve_logged(data))
             elif channel == self.channels.directory:
                 self._directory_message(data)
-            elif channel == self.channels.wake and self.wake_handler is not None:
-                self.wake_handler()
+            elif channel == self.channels.wake and self._handlers is not None:
+                self._handlers.wake()
         except (BusCodecError, ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
             self.lost_messages += 1
             log.error("node %s: a message on %r cannot be read: %s", self.node, channel, exc)

@@ -60,6 +60,7 @@ from stud8.server.books.recovery import recover_table
 from stud8.server.books.seats import TableStore
 from stud8.server.bus import NoSuchTable
 from stud8.server.bus.redis import RedisBus
+from stud8.server.bus.requests import RemoteHandlers
 from stud8.server.cluster.leases import Leases
 from stud8.server.cluster.nodes import NodeInfo, Nodes, least_loaded
 from stud8.server.cluster.tournaments import ClusterTournaments
@@ -138,9 +139,14 @@ class ClusterNode:
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
-        self.bus.close_handler = self.lobby.close
-        self.bus.wake_handler = self._woken
-        await self.bus.start()
+        tournaments = self.tournaments
+        await self.bus.start(
+            RemoteHandlers(
+                close=self.lobby.close,
+                wake=self._woken,
+                tournament=tournaments.serve if tournaments is not None else None,
+            )
+        )
         if self.waiting is not None:
             self.waiting.start()
         await self.nodes.beat(tables=0, draining=False)

@@ -129,7 +129,6 @@ class ClusterTournaments:
     def attach(self, tournaments: Tournaments) -> None:
         """Serve ``tournaments`` (this node's) to the other nodes."""
         self._tournaments = tournaments
-        self.bus.tournament_handler = self._serve
 
     @property
     def tournaments(self) -> Tournaments:
@@ -189,7 +188,7 @@ class ClusterTournaments:
             raise NoSuchTournament(str(answer["missing"]))
         raise TournamentElsewhere(str(answer.get("moved", "try again")))
 
-    async def _serve(self, payload: bytes) -> bytes:
+    async def serve(self, payload: bytes) -> bytes:
         """Another node's request for a tournament run here (see the module)."""
         answer: dict[str, Any]
         try:
