@@ -21,7 +21,7 @@ from stud8.server.books.invitations import Invitation
 from stud8.server.http.accounts import address_of
 from stud8.server.http.errors import BadRequest, NotFound, TooManyRequests
 from stud8.server.http.requests import account_of, json_body, room_of
-from stud8.server.wire.codec import object_fields, to_json
+from stud8.server.wire.codec import read_object, to_json
 from stud8.server.wire.rest import InvitationCode, InvitationInfo
 
 __all__ = [
@@ -48,7 +48,7 @@ async def redeem_invitation(request: Request) -> Response:
     """``POST /api/v1/invitations`` ``{"code"}``: admitted to its table, for good."""
     account = await account_of(request)
     room, address = room_of(request), address_of(request)
-    code = InvitationCode(**object_fields(InvitationCode, await json_body(request), "invitation"))  # type: ignore[arg-type]
+    code = read_object(InvitationCode, await json_body(request), "invitation")
     if not 1 <= len(code.code) <= MAX_CODE_CHARS:
         raise BadRequest(f"an invitation code is 1 to {MAX_CODE_CHARS} characters")
     wait = await room.guard.code_attempt(account.name, address)

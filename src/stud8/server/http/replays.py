@@ -14,7 +14,6 @@ admitted (:mod:`stud8.server.http.privacy`), else 404 as for no such hand.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import asdict
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -33,6 +32,7 @@ from stud8.server.http.health import read_own_writes
 from stud8.server.http.privacy import may_read_table
 from stud8.server.http.replay_files import BadFile, read_replays
 from stud8.server.http.requests import account_of, bearer, room_of
+from stud8.server.wire.codec import to_json
 from stud8.server.wire.limits import MAX_REPLAY_BYTES
 from stud8.server.wire.replay import HandEntry, HandList, replay_of
 
@@ -64,7 +64,7 @@ async def hand_replay(request: Request) -> Response:
         if viewer is not None:
             seat = next((s.seat for s in record.seats if s.name == viewer.name), None)
         replay = replay_of(record, viewer=seat)
-    return JSONResponse(asdict(replay))
+    return JSONResponse(to_json(replay))
 
 
 async def hand_list(request: Request) -> Response:
@@ -74,7 +74,7 @@ async def hand_list(request: Request) -> Response:
     await read_own_writes(request)
     found = await asyncio.to_thread(room_of(request).hands.ids_for, player, limit, table=table)
     entries = [HandEntry(h, str(hand_number(h)), t, ok) for h, t, ok in found]
-    return JSONResponse(asdict(HandList(entries)))
+    return JSONResponse(to_json(HandList(entries)))
 
 
 async def replay_file(request: Request) -> Response:
@@ -100,4 +100,4 @@ async def replay_file(request: Request) -> Response:
         replays = await asyncio.to_thread(read_replays, bytes(data), name)
     except BadFile as e:
         raise BadRequest(str(e)) from None
-    return JSONResponse(asdict(replays))
+    return JSONResponse(to_json(replays))

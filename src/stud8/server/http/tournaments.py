@@ -19,7 +19,7 @@ from stud8.server.tournaments.manager import (
     definition_of,
 )
 from stud8.server.tournaments.runner import TournamentRefused
-from stud8.server.wire.codec import object_fields
+from stud8.server.wire.codec import read_object
 from stud8.server.wire.tournaments import BotsRequest, NewTournament
 from stud8.tournament import DefinitionError
 
@@ -80,8 +80,7 @@ async def create_tournament(request: Request) -> Response:
         and all(isinstance(p, int) and not isinstance(p, bool) for p in payouts)
     ):
         raise BadRequest("tournament.payouts: a list of 1 to 1000 integers, or null")
-    fields = object_fields(NewTournament, data, "tournament")
-    asked = NewTournament(**fields, payouts=payouts)  # type: ignore[arg-type]
+    asked = read_object(NewTournament, {**data, "payouts": payouts}, "tournament")
     try:
         definition = definition_of(asked)
     except DefinitionError as exc:
@@ -123,7 +122,7 @@ async def add_bots(request: Request) -> Response:
     t = _tournaments(request)
     assert t is not None
     data = await json_body(request)
-    asked = BotsRequest(**object_fields(BotsRequest, data, "bots"))  # type: ignore[arg-type]
+    asked = read_object(BotsRequest, data, "bots")
     made = await _refusing(t.add_bots(_id(request), asked.count, asked.policy))
     return JSONResponse({"entries": [e for e, _ in made], "players": [p for _, p in made]})
 

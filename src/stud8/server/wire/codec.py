@@ -47,6 +47,7 @@ __all__ = [
     "dumps",
     "envelope",
     "object_fields",
+    "read_object",
     "refusal",
     "shown",
     "to_json",
@@ -127,6 +128,19 @@ def refusal(what: str, exc: msgspec.ValidationError, data: Mapping[str, Any]) ->
         name = found.group(2)
         return f"{what}: {name} must be {wanted}, got {shown(data.get(name))}"
     return text
+
+
+_StructT = typing.TypeVar("_StructT", bound=msgspec.Struct)
+
+
+def read_object(cls: type[_StructT], data: Mapping[str, Any], what: str) -> _StructT:
+    """The message ``cls`` (a Struct) read by msgspec from the JSON object ``data``:
+    no unknown field, none required missing, each of its type (a bool is no
+    integer); ProtocolError says which not, in the protocol's words."""
+    try:
+        return msgspec.convert(data, cls, strict=True)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError(refusal(what, exc, data)) from None
 
 
 def object_fields(cls: type, data: Mapping[str, Any], what: str) -> dict[str, object]:

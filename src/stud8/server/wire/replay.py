@@ -29,8 +29,9 @@ it, stores nothing, and answers :class:`Replays`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from stud8.core.events import CardDealt
 from stud8.formats.pokerstars_write import hand_number
@@ -52,8 +53,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ReplaySeat:
+class ReplaySeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A player dealt into the hand: his seat, name and stack at the start."""
 
     seat: int
@@ -61,8 +61,7 @@ class ReplaySeat:
     stack: int
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayShow:
+class ReplayShow(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Cards a player showed when he need not have (the winner of an uncontested pot,
     or a player who showed after mucking): public, whoever replays the hand."""
 
@@ -70,8 +69,7 @@ class ReplayShow:
     cards: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
+class Replay(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One hand, as its viewer may replay it: ``hand_id``, ``number`` (the hand's
     number in PokerStars text), ``table``, ``started_at`` (ISO 8601, or null), the
     game, betting ``structure``, ``stakes`` and ``max_seats`` of its table,
@@ -98,11 +96,10 @@ class Replay:
     players: list[ReplaySeat]
     events: list[dict[str, Any]]
     final_stacks: list[list[int]]
-    shows: list[ReplayShow] = field(default_factory=list)
+    shows: list[ReplayShow] = msgspec.field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
-class Replays:
+class Replays(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The hands of a file: ``format`` (the reader's name: ``pokerstars``, ``phh``,
     ``json``, a site's), ``hands`` (at most ``MAX_REPLAY_HANDS``), ``problems``
     (one line per hand that could not be replayed, saying where and why) and
@@ -114,8 +111,7 @@ class Replays:
     more: bool
 
 
-@dataclass(frozen=True, slots=True)
-class HandListQuery:
+class HandListQuery(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The query of ``GET /api/v1/hands/list``: as ``GET /api/v1/hands``."""
 
     limit: int | None = None
@@ -123,8 +119,7 @@ class HandListQuery:
     table: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class HandEntry:
+class HandEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A stored hand: its id (for ``/api/v1/hands/{hand_id}/replay``), its number in
     PokerStars text, its table, and whether a replay of it exists (a hand cancelled
     by a restart has none)."""
@@ -135,8 +130,7 @@ class HandEntry:
     replayable: bool
 
 
-@dataclass(frozen=True, slots=True)
-class HandList:
+class HandList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hands: list[HandEntry]
 
 

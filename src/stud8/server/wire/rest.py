@@ -16,31 +16,30 @@ log-ins or sign-ups: ``Retry-After`` says how many seconds to wait).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+
+import msgspec
 
 from stud8.server.table.spec import REVEAL_SECONDS, TableSpec
 from stud8.server.table.status import TableStatus
 from stud8.server.wire.limits import CHAT_CHARS, CHAT_RATE
 
 
-@dataclass(frozen=True, slots=True)
-class Credentials:
+class Credentials(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A name and a password (their limits: ``NAME_CHARS``, ``PASSWORD_CHARS``)."""
 
     name: str
     password: str
 
 
-@dataclass(frozen=True, slots=True)
-class Registered:
+class Registered(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The new account."""
 
     name: str
     operator: bool
 
 
-@dataclass(frozen=True, slots=True)
-class LoggedIn:
+class LoggedIn(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A session token (send it as ``Authorization: Bearer <token>``, and to a table
     websocket as the subprotocol ``stud8.token.<token>`` beside ``stud8.v1``), the
     account's name as registered, and whether it is an operator's (who may open and
@@ -51,8 +50,7 @@ class LoggedIn:
     operator: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Me:
+class Me(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The logged-in account: its name as registered, whether it is an operator's,
     and its bank ``balance`` in chips (the chips not at a table; null if the room
     keeps no bank)."""
@@ -62,32 +60,27 @@ class Me:
     balance: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Done:
+class Done(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ok: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Failure:
+class Failure(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     error: str
 
 
-@dataclass(frozen=True, slots=True)
-class Stakes:
+class Stakes(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ante: int
     bring_in: int
     small_bet: int
     big_bet: int
 
 
-@dataclass(frozen=True, slots=True)
-class BuyIn:
+class BuyIn(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     min: int
     max: int
 
 
-@dataclass(frozen=True, slots=True)
-class TableInfo:
+class TableInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A table's rules (also the ``table`` of a websocket's ``welcome``): its
     ``game`` and betting ``structure``, ``stakes``, ``buy_in`` range and ``seats``;
     its clock: ``action_seconds`` then ``time_bank_seconds`` to act, and
@@ -128,8 +121,7 @@ class TableInfo:
     private: bool
 
 
-@dataclass(frozen=True, slots=True)
-class LobbyTable(TableInfo):
+class LobbyTable(TableInfo, frozen=True, forbid_unknown_fields=True):
     """A table as the lobby shows it: its rules (see TableInfo), then
     ``seats_taken``, ``players`` in seat order, ``waiting`` how many are on its
     waiting list; ``average_pot`` and ``hands_per_hour`` over the last hour;
@@ -146,8 +138,7 @@ class LobbyTable(TableInfo):
     paused: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Tables:
+class Tables(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The tables this viewer may see (a private table only if its invitation
     admitted him, or he is an operator); ``may_open_private``: whether he may open
     a private table (an operator; a player if the room lets players)."""
@@ -156,8 +147,7 @@ class Tables:
     may_open_private: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class InvitationInfo:
+class InvitationInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A private table's invitation, for its creator and operators: the ``code``
     (null: revoked, no code admits anybody) and the browser client's ``link`` to it
     (``/#/join/<code>``, null without a code)."""
@@ -168,30 +158,26 @@ class InvitationInfo:
     link: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class CreatedTable:
+class CreatedTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The table opened; a private one's ``invitation``."""
 
     table: LobbyTable
     invitation: InvitationInfo | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class InvitationCode:
+class InvitationCode(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """An invitation code to redeem."""
 
     code: str
 
 
-@dataclass(frozen=True, slots=True)
-class Admitted:
+class Admitted(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The private table the code admitted the player to (he keeps his access)."""
 
     table: LobbyTable
 
 
-@dataclass(frozen=True, slots=True)
-class HandsQuery:
+class HandsQuery(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The query of ``GET /api/v1/hands``: at most ``limit`` hands (1 to 1000,
     default 50), latest first; ``player`` (a player may name only himself; an
     operator anyone); ``table``: the hands of that table only."""
@@ -201,8 +187,7 @@ class HandsQuery:
     table: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ChatQuery:
+class ChatQuery(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The query of ``GET /api/v1/tables/{table_id}/chat``: the lines said during
     hand ``hand`` only (a hand id), else the table's latest; at most ``limit`` (1 to
     500, default 100), oldest first."""
@@ -211,8 +196,7 @@ class ChatQuery:
     limit: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ChatLineInfo:
+class ChatLineInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A line of chat: who said it, its text (text, never markup: show it as text),
     the hand it fell in (null: between hands) and when (ISO 8601, UTC)."""
 
@@ -222,29 +206,25 @@ class ChatLineInfo:
     said_at: str
 
 
-@dataclass(frozen=True, slots=True)
-class ChatLines:
+class ChatLines(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     table_id: str
     lines: list[ChatLineInfo]
 
 
-@dataclass(frozen=True, slots=True)
-class Silenced:
+class Silenced(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Who the silence (or its undoing) was for, and whether he is silenced now."""
 
     player: str
     silenced: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SilencedPlayers:
+class SilencedPlayers(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The players silenced now, by name (an operator's Silence buttons read it)."""
 
     players: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class PasswordChange:
+class PasswordChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The password now (``old``) and the new one (``new``: the limits of a password)."""
 
     old: str
@@ -466,7 +446,7 @@ def lobby_table(table_id: str, name: str, spec: TableSpec, status: TableStatus) 
     """A table as the lobby shows it: what it is and how it stands."""
     info = table_info(table_id, name, spec)
     return LobbyTable(
-        **{f.name: getattr(info, f.name) for f in fields(TableInfo)},
+        **{name: getattr(info, name) for name in TableInfo.__struct_fields__},
         seats_taken=len(status.players),
         players=list(status.players),
         waiting=status.waiting,

@@ -8,7 +8,7 @@ room chips; stacks and stakes in tournament chips.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from stud8.server.wire.rest import Done, Endpoint
 
@@ -26,8 +26,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class NewTournament:
+class NewTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A tournament an operator creates: ``structure`` one of the ready structures
     (``regular``, ``turbo``, ``hyper``); ``game`` ``stud_hi_lo``, ``stud_high`` or
     ``razz``; ``start`` ``when_full`` (a sit-and-go: it starts when ``max_entrants``
@@ -57,8 +56,7 @@ class NewTournament:
     payouts: list[int] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class BotsRequest:
+class BotsRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Register ``count`` bots (1 to 100) playing ``policy`` (an operator's: so one
     person can play a sit-and-go alone). Their buy-ins are issued to them."""
 
@@ -66,8 +64,7 @@ class BotsRequest:
     policy: str = "rules"
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentSummary:
+class TournamentSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A tournament as the lobby lists it: ``phase`` ``registering``, ``running``,
     ``finished`` or ``cancelled``; ``entries`` bought so far (re-entries count),
     ``players_left``; ``level`` now (1 before the start)."""
@@ -91,13 +88,11 @@ class TournamentSummary:
     level: int
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentList:
+class TournamentList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     tournaments: list[TournamentSummary]
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentLevel:
+class TournamentLevel(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A step of the structure: a level (``level`` its number, its stakes, its
     length in ``minutes`` or ``hands``) or a break (``level`` 0, ``break_minutes``)."""
 
@@ -111,8 +106,7 @@ class TournamentLevel:
     break_minutes: int
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentEntry:
+class TournamentEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """An entry (a buy-in; a re-entry is another): its chips, and its table and seat
     while in; once out, its ``place`` (the first of ``shared`` places shared with
     others busted in the same hand with as many chips; null until known) and
@@ -130,14 +124,12 @@ class TournamentEntry:
     prize: int
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentPrize:
+class TournamentPrize(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     place: int
     prize: int
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentTableSeats:
+class TournamentTableSeats(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One of its tables (a room table: ``/ws/v1/tables/{table_id}``): who sits there."""
 
     table_id: str
@@ -145,8 +137,7 @@ class TournamentTableSeats:
     players: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentDetail:
+class TournamentDetail(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One tournament whole: its summary, its ``levels``, ``late_registration`` and
     ``reentries``; ``registration_open``; ``seconds_left`` in the level now (null if
     none); its ``entrants``, the ``payouts`` by place, its ``tables``; ``results``
@@ -166,13 +157,11 @@ class TournamentDetail:
     results: list[TournamentEntry]
 
 
-@dataclass(frozen=True, slots=True)
-class CreatedTournament:
+class CreatedTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     tournament: TournamentDetail
 
 
-@dataclass(frozen=True, slots=True)
-class EntryMade:
+class EntryMade(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The entries made: their numbers, and the players (a bot's name)."""
 
     entries: list[int]
