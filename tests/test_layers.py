@@ -49,13 +49,7 @@ LONG_MODULES: dict[str, str] = {
 }
 FMT_SKIP = "# fmt: " + "skip"  # (spelled so that this file is not counted)
 # The `# fmt: skip` lines still in src/: module -> (how many, why they are still there).
-FMT_SKIPS: dict[str, tuple[int, str]] = {
-    "server/bus/redis.py": (
-        1,
-        "the bus's links are being rewritten for one codec (issue 30, item 4); "
-        "the packed PUBLISH of the directory goes with that work",
-    ),
-}
+FMT_SKIPS: dict[str, tuple[int, str]] = {}
 
 # Modules of the command line layer besides cli.py: the terminal table.
 CLI_MODULES = {"play": "cli", "terminal": "cli", "__main__": "cli"}
