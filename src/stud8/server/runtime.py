@@ -1,9 +1,11 @@
 """The room as ``stud8 serve`` runs it: the real pieces put together (the composition root).
 
 :func:`open_room` builds the app on a database (SQLite by default, PostgreSQL by
-URL):
+URL), once it holds the database (:mod:`stud8.server.storage.hold`: one room per
+database; ``stud8 serve`` takes the hold and binds its port first,
+:mod:`stud8.server.startup`):
 
-1. the schema is brought up to date (Alembic ``upgrade``);
+1. the schema is brought up to date (Alembic ``upgrade``, one process at a time);
 2. crash recovery (:func:`stud8.server.books.recovery.recover`): every hand dealt and
    not recorded (the server died during it) is cancelled through the ledger
    (its antes, bring-ins and bets go back: the ledger moves no chip during a
@@ -96,11 +98,10 @@ from stud8.server.logs import uvicorn_log_config
 from stud8.server.room.lobby import Lobby, TableKeeper
 from stud8.server.room.restore import RoomKeeper, next_bot_number, prepare_restore
 from stud8.server.settings import LogFormat, Settings
-from stud8.server.startup import EXIT_HELD, EXIT_PORT, bind_port, hold_room
+from stud8.server.startup import database_trouble_exit, hold_and_bind, hold_room
 from stud8.server.storage import create_engine_for
 from stud8.server.storage.db import upgrade_once
-from stud8.server.storage.hold import DatabaseHeld, Hold
-from stud8.server.storage.trouble import database_trouble
+from stud8.server.storage.hold import Hold
 from stud8.server.table.books import TableBooks
 from stud8.server.table.spec import TableSpec
 from stud8.server.throwaway import throwaway_directory
@@ -609,20 +610,10 @@ def _run(settings: Settings, options: Mapping[str, Any]) -> int:
     then uvicorn on the bound socket."""
     import uvicorn
 
-    try:
-        hold = hold_room(settings)
-    except DatabaseHeld as exc:
-        log.error("stud8 serve: not started: %s", exc)
-        return EXIT_HELD
-    except Exception as exc:
-        return _database_trouble(exc, settings.database_url)
-    try:
-        sock = bind_port(settings.host, settings.port)
-    except OSError as exc:
-        hold.release()
-        where = f"{settings.host}:{settings.port}"
-        log.error("stud8 serve: cannot listen on %s: %s", where, exc.strerror or exc)
-        return EXIT_PORT
+    held = hold_and_bind(settings)
+    if isinstance(held, int):
+        return held  # (said in one line)
+    hold, sock = held
     try:
         room = open_room(settings, hold=hold)
     except (LedgerError, ValueError) as exc:
@@ -631,7 +622,7 @@ def _run(settings: Settings, options: Mapping[str, Any]) -> int:
         return 1
     except Exception as exc:
         sock.close()
-        return _database_trouble(exc, settings.database_url)
+        return database_trouble_exit(exc, settings.database_url)
     except BaseException:
         sock.close()
         raise
@@ -645,14 +636,3 @@ def _run(settings: Settings, options: Mapping[str, Any]) -> int:
         sock.close()
         room.close()
     return 0 if server.started else 1
-
-
-def _database_trouble(exc: Exception, url: str) -> int:
-    """A database that cannot be reached or written: one line, its exit code
-    (:mod:`stud8.server.storage.trouble`); anything else is a bug, raised."""
-    trouble = database_trouble(exc, url)
-    if trouble is None:
-        raise exc
-    line, code = trouble
-    log.error("stud8 serve: not started: %s", line)
-    return code

@@ -12,12 +12,23 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 
 from stud8.server.settings import Settings
-from stud8.server.storage.hold import EXIT_HELD, Hold, HoldKind, hold_database
+from stud8.server.storage.hold import EXIT_HELD, DatabaseHeld, Hold, HoldKind, hold_database
+from stud8.server.storage.trouble import database_trouble
 
-__all__ = ["EXIT_HELD", "EXIT_PORT", "bind_port", "hold_room"]
+log = logging.getLogger("stud8.server")
+
+__all__ = [
+    "EXIT_HELD",
+    "EXIT_PORT",
+    "bind_port",
+    "database_trouble_exit",
+    "hold_and_bind",
+    "hold_room",
+]
 
 # ``stud8 serve``'s exit codes (README, "Running the room"); 1: the room could not open
 EXIT_PORT = 4  # the port cannot be listened on (in use, not allowed)
@@ -46,3 +57,33 @@ def bind_port(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+def hold_and_bind(settings: Settings) -> tuple[Hold, socket.socket] | int:
+    """Steps 1 and 2 (see the module): the hold and the listening socket, or the exit
+    code of the step that failed, said in one line in the log."""
+    try:
+        hold = hold_room(settings)
+    except DatabaseHeld as exc:
+        log.error("stud8 serve: not started: %s", exc)
+        return EXIT_HELD
+    except Exception as exc:
+        return database_trouble_exit(exc, settings.database_url)
+    try:
+        return hold, bind_port(settings.host, settings.port)
+    except OSError as exc:
+        hold.release()
+        where = f"{settings.host}:{settings.port}"
+        log.error("stud8 serve: cannot listen on %s: %s", where, exc.strerror or exc)
+        return EXIT_PORT
+
+
+def database_trouble_exit(exc: Exception, url: str) -> int:
+    """A database that cannot be reached or written: one line, its exit code
+    (:mod:`stud8.server.storage.trouble`); anything else is a bug, raised."""
+    trouble = database_trouble(exc, url)
+    if trouble is None:
+        raise exc
+    line, code = trouble
+    log.error("stud8 serve: not started: %s", line)
+    return code

@@ -75,6 +75,8 @@ def test_the_hold_dies_with_its_process(url: str, tmp_path: Path) -> None:
     finally:
         holder.kill()
         holder.wait(10)
+        if holder.stdout is not None:
+            holder.stdout.close()
     deadline = time.monotonic() + 10  # (PostgreSQL ends the session once it sees it gone)
     while True:
         try:

@@ -26,7 +26,6 @@ and are left out: only the hands of the room's cash tables (``room_tables``) are
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from sqlalchemy import Connection, Engine, select
@@ -118,21 +117,10 @@ def _hands(conn: Connection, found: _Problems) -> None:
     _settlements(conn, found, cash)
 
 
-def _entries(conn: Connection) -> Iterator[tuple[int, str, int]]:
-    """Every entry of a table account or the rake, by transaction, in order."""
-    query = (
-        select(Entry.transaction_id, Account.name, Entry.amount)
-        .join(Account, Account.id == Entry.account_id)
-        .where(Account.kind.in_(("table", "rake")))
-        .order_by(Entry.transaction_id, Entry.id)
-        .execution_options(yield_per=BATCH)
-    )
-    for txn, name, amount in conn.execute(query):
-        yield int(txn), str(name), int(amount)
-
-
 def _settlements(conn: Connection, found: _Problems, cash: set[str]) -> None:
-    """Each settlement against its record: its amounts, and the running balances."""
+    """Each settlement against its record: its amounts, and the running balances.
+    Two streams merged in transaction order (PostgreSQL: server-side cursors, closed
+    however it ends): the settled hands' records and the table accounts' entries."""
     records = conn.execute(
         select(Transaction.id, StoredHand.hand_id, StoredHand.table_id, StoredHand.record)
         .join(StoredHand, StoredHand.hand_id == Transaction.hand_id)
@@ -140,20 +128,31 @@ def _settlements(conn: Connection, found: _Problems, cash: set[str]) -> None:
         .order_by(Transaction.id)
         .execution_options(yield_per=BATCH)
     )
-    balances: dict[str, int] = {}
-    entries = _entries(conn)
-    pending: tuple[int, str, int] | None = next(entries, None)
-    for txn, hand_id, table, text in records:
-        if table not in cash:
-            continue
-        nets: dict[str, int] = {}
-        while pending is not None and pending[0] <= txn:
-            at, name, amount = pending
-            balances[name] = balances.get(name, 0) + amount
-            if at == txn:
-                nets[name] = nets.get(name, 0) + amount
-            pending = next(entries, None)
-        _check_settlement(found, hand_id, table, json.loads(text or "{}"), nets, balances)
+    entries = conn.execute(
+        select(Entry.transaction_id, Account.name, Entry.amount)
+        .join(Account, Account.id == Entry.account_id)
+        .where(Account.kind.in_(("table", "rake")))
+        .order_by(Entry.transaction_id, Entry.id)
+        .execution_options(yield_per=BATCH)
+    )
+    try:
+        balances: dict[str, int] = {}
+        stream = iter(entries)
+        pending = next(stream, None)
+        for txn, hand_id, table, text in records:
+            if table not in cash:
+                continue
+            nets: dict[str, int] = {}
+            while pending is not None and pending[0] <= txn:
+                at, name, amount = int(pending[0]), str(pending[1]), int(pending[2])
+                balances[name] = balances.get(name, 0) + amount
+                if at == txn:
+                    nets[name] = nets.get(name, 0) + amount
+                pending = next(stream, None)
+            _check_settlement(found, hand_id, table, json.loads(text or "{}"), nets, balances)
+    finally:
+        records.close()
+        entries.close()
 
 
 def _check_settlement(
