@@ -588,7 +588,6 @@ def serve(settings: Settings, *, memory: bool = False) -> int:
     throwaway room, see the module)."""
     from stud8.server.http.websocket import uvicorn_options
 
-    tune_for_serving()
     options = {
         "host": settings.host,
         "port": settings.port,
@@ -614,6 +613,7 @@ def _run(settings: Settings, options: Mapping[str, Any]) -> int:
     if isinstance(held, int):
         return held  # (said in one line)
     hold, sock = held
+    tune_for_serving()  # (not for a start refused: its one line is all it says)
     try:
         room = open_room(settings, hold=hold)
     except (LedgerError, ValueError) as exc:
