@@ -588,8 +588,7 @@ class Table:
         final = dict(hand.setup.stacks) if hand.result is None else dict(hand.result.stacks)
         seats = self.seating.seats
         end = HandEnd.of(hand, players, record, stacks=seated_after(seats, final))
-        # durable before anyone sees how the hand ended (else the ledger's chips, and no deal)
-        final, cancelled = await end_durably(self, end, final)
+        final, cancelled = await end_durably(self, end, final)  # durable before it is seen
         self._send_held()
         for number, chips in final.items():
             seats[number].chips = chips
