@@ -9,6 +9,7 @@ shared), and far under what the old reader needed."""
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -40,9 +41,16 @@ def _hostile(site: str, closed: bool) -> str:
 def test_a_mib_of_hostile_games_reads_in_well_under_a_second(site: str, closed: bool) -> None:
     text = _hostile(site, closed)
     assert len(text) >= MIB - 200
-    start = time.process_time()
-    items = site_named(site).read(text, "hostile.xml")
-    spent = time.process_time() - start
+    # The objects of the test session are kept out of the collector's scans (a full
+    # collection of them is no cost of the reader's); its own objects are collected.
+    gc.collect()
+    gc.freeze()
+    try:
+        start = time.process_time()
+        items = site_named(site).read(text, "hostile.xml")
+        spent = time.process_time() - start
+    finally:
+        gc.unfreeze()
     assert spent < 1.0, f"{spent:.2f} s of CPU"
     assert len(items) == text.count("<game ") > 5000
     assert all(isinstance(i, ReadError) for i in items)
