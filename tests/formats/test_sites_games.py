@@ -9,11 +9,13 @@ are verified in test_sites.py and test_fpdb_regression_samples.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sharedhh import NEEDED, OTHER_SITES
 from stud8.formats.pokerstars import PokerStarsHand, Skipped
-from stud8.formats.sites import decode, detect
+from stud8.formats.sites import decode, detect, verify_hand
 from stud8.formats.sites._text import stud_game
 
 HI_LO, STUD, RAZZ = "7 Card Stud Hi/Lo", "7 Card Stud", "Razz"
@@ -105,3 +107,60 @@ def test_the_game_names_of_the_sites() -> None:
             assert stud_game(hi_lo) == HI_LO
             for words, game in other.items():
                 assert stud_game(words) == game, words
+
+
+@NEEDED
+def test_acr_2026_cash_header_is_read() -> None:
+    """ACR/WPN's 2026 cash header: a space before the structure and the ante named
+    (``Hand #N - 7Stud H/L (Fixed Limit) - $0.04/$0.08, Ante $0.01 - DATE``)."""
+    name = "winningpoker_stud8_acr_7Stud-HL-USD-0.10-0.20-202310.hand-history-parser.txt"
+    text = decode((OTHER_SITES / name).read_bytes())
+    old = "Hand #1903647457 - 7Stud H/L(Fixed Limit) - $0.10/$0.20 - 2023/10/22 02:49:52 UTC"
+    assert text.startswith(old)
+    for new, game in (
+        ("Hand #1903647457 - 7Stud H/L (Fixed Limit) - $0.10/$0.20, Ante $0.02 - ", HI_LO),
+        ("Hand #1903647457 - 7Stud (Fixed Limit) - $0.10/$0.20, Ante $0.02 - ", STUD),
+    ):
+        again = text.replace(old, new + "2026/01/05 02:49:52 UTC")
+        site = detect(again)
+        assert site is not None and site.name == "winning"
+        (hand,) = site.read(again, name)
+        assert isinstance(hand, PokerStarsHand), hand
+        assert (hand.game, hand.small_bet, hand.big_bet, hand.currency) == (game, 10, 20, "USD")
+        if game == HI_LO:
+            assert verify_hand(site, hand).reproduced
+
+
+def _party_tournament(text: str) -> str:
+    """The real PartyPoker cash hand as a tournament hand (a cent a chip)."""
+    text = text.replace(
+        "$10/$20 USD FL 7 Card Stud Hi-Lo - ",
+        "FL 7 Card Stud Hi-Lo  $5 USD Buy-in + $0.50 Entry Fee Trny: 123456 Level: 3 "
+        "Stakes-Antes(1000/2000 - 100) - ",
+    ).replace("(Real Money)", "(Play Money)")
+
+    def chips(m: re.Match[str]) -> str:
+        return str(int(m.group(1)) * 100 + int(m.group(2) or 0))
+
+    head, _, body = text.partition("Entry Fee")
+    return head + "Entry Fee" + re.sub(r"\$(\d+)(?:\.(\d\d))? USD", chips, body)
+
+
+@NEEDED
+def test_a_partypoker_tournament_hand_is_read() -> None:
+    name = "partypoker_stud8_7-StudHL-USD-10-20.201202.wins.lo.pot.txt"
+    text = decode((OTHER_SITES / name).read_bytes())
+    tour = _party_tournament(text)
+    assert "Trny: 123456" in tour and "$" not in tour.split("Entry Fee")[1]
+    site = detect(tour)
+    assert site is not None and site.name == "partypoker"
+    (hand,) = site.read(tour, name)
+    assert isinstance(hand, PokerStarsHand), hand
+    assert (hand.tournament, hand.level, hand.small_bet, hand.big_bet) == (
+        "123456",
+        "3",
+        1000,
+        2000,
+    )
+    assert hand.currency == "" and hand.buy_in == "$5+$0.50"
+    assert verify_hand(site, hand).reproduced

@@ -26,6 +26,13 @@ _HEADER = re.compile(r"^\*{5} Hand History [Ff]or Game (\d+) \*{5}")
 _GAME = re.compile(
     r"^([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)(?: (USD|EUR|GBP))?(?: (FL|PL|NL))? (.*?) - (.*)$"
 )
+# A tournament's game line: "FL 7 Card Stud Hi-Lo  $5 USD Buy-in + $0.50 Entry Fee
+# Trny: 123 Level: 3 Stakes-Antes(100/200 - 20) - DATE" (the stakes in chips)
+_TOURNEY = re.compile(
+    r"^(?:(FL|PL|NL)\s*)?(.*?)\s+(?:([$€£]?\s?[\d,.]+)\s*(?:USD|EUR|GBP)?\s*Buy-in\s+)?"
+    r"(?:\+\s*([$€£]?\s?[\d,.]+)\s*Entry Fee\s+)?Trny:\s?(\d+)\s+Level:\s*(\d+)\s+"
+    r"(?:Blinds|Stakes)(?:-Antes)?\(([\d, ]+)/([\d, ]+)(?:\s*-\s*[\d, ]+\$?)?\)\s*-\s*(.*)$"
+)
 _SEAT = re.compile(r"^Seat (\d+): (.+) \( ?([$€£]?[\d,.]+)(?: USD| EUR| GBP)? ?\)")
 _STREET = {
     "** Dealing Fourth street **": 4,
@@ -59,6 +66,9 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         raise BadLine(n0, "the hand is truncated after its header")
     g = _GAME.match(lines[1].strip())
     if g is None:
+        tourney = _TOURNEY.match(lines[1].strip())
+        if tourney is not None:
+            return _parse_tourney(lines, n0, file, head.group(1), tourney)
         raise BadLine(n0 + 1, f"cannot read the game line {lines[1].strip()!r}")
     stud = stud_game(g.group(6))  # 7 Card Stud Hi-Lo, 7 Card Stud, Razz
     if stud is None:
@@ -75,6 +85,30 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
     b.big_bet = money(g.group(3), n0 + 1, cents)
     b.structure = {"PL": "Pot Limit", "NL": "No Limit"}.get(g.group(5) or "", "Limit")
     b.date = pokerstars_date(g.group(7))
+    return _play(b, lines, n0, before, cents)
+
+
+def _parse_tourney(
+    lines: list[str], n0: int, file: str, hand_id: str, g: re.Match[str]
+) -> PokerStarsHand | Skipped:
+    stud = stud_game(g.group(2))
+    if stud is None:
+        return Skipped(file, n0, hand_id, f"not a Stud-family hand: {g.group(2)}")
+    b = HandBuilder(file=file, line=n0, hand_id=hand_id)
+    b.game = stud
+    b.tournament, b.level = g.group(5), g.group(6)
+    if g.group(3):
+        fee = f"+{g.group(4).replace(' ', '')}" if g.group(4) else ""
+        b.buy_in = g.group(3).replace(" ", "") + fee
+    b.small_bet = money(g.group(7).replace(" ", ""), n0 + 1, False)
+    b.big_bet = money(g.group(8).replace(" ", ""), n0 + 1, False)
+    b.structure = {"PL": "Pot Limit", "NL": "No Limit"}.get(g.group(1) or "", "Limit")
+    b.date = pokerstars_date(g.group(9))
+    return _play(b, lines, n0, n0 - 1, False)
+
+
+def _play(b: HandBuilder, lines: list[str], n0: int, before: int, cents: bool) -> PokerStarsHand:
+    """The table, seats and play after the game line (cash and tournament alike)."""
     street = 3
     for i, raw in enumerate(lines[2:], start=n0 + 2):
         line = raw.strip()

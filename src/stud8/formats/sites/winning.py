@@ -42,9 +42,11 @@ _POT1 = re.compile(r"^Pot: ([\d,.]+)\.(?: Rake ([\d,.]+)\.?)?(?: JP fee ([\d,.]+
 _COLLECTS = re.compile(r"Collects: ([\d,.]+)\.")
 
 # ------------------------------------------------------------------ the ACR client
+# 2023: "Hand #N - 7Stud H/L(Fixed Limit) - $0.10/$0.20 - DATE"; 2026: "Hand #N - 7Stud H/L
+# (Fixed Limit) - $0.04/$0.08, Ante $0.01 - DATE" (a space, and the ante named)
 _HEADER2 = re.compile(
-    r"^(?:Game )?Hand #(\d+) - (?:(.*?)Tournament #(\d+) - )?(.+?)\(([^)]*)\) - "
-    r"(?:Level \S+ )?\(?([$]?)([\d,.]+)/[$]?([\d,.]+)\)?\s*- (.*)$"
+    r"^(?:Game )?Hand #(\d+) - (?:(.*?)Tournament #(\d+) - )?(.+?) ?\(([^)]*)\) - "
+    r"(?:Level \S+ )?\(?([$]?)([\d,.]+)/[$]?([\d,.]+)\)?(?:, Ante [$]?[\d,.]+)?\s*- (.*)$"
 )
 _SEAT2 = re.compile(r"^Seat (\d+): (.+) \([$]?([\d,.]+)\)( is sitting out)?$")
 _STREET2 = re.compile(r"^\*\*\* (3rd|4th|5th|6th|7th) STREET \*\*\*$", re.I)
