@@ -187,3 +187,54 @@ def test_raked_hands_replay_in_pokerkit_to_our_stacks() -> None:
             raked += 1
         compared += 1
     assert raked > 50 and skipped < compared, (raked, skipped)
+
+
+def _stars_header(phh_text: str) -> str:
+    from stud8.formats.phh_verify import record_of_phh
+    from stud8.formats.pokerstars_write import to_pokerstars
+
+    record = record_of_phh(read_phh(phh_text))
+    return to_pokerstars(record, everything=True).split("\n", 1)[0]
+
+
+def test_the_date_a_phh_gives_is_the_date_written_in_pokerstars_text() -> None:
+    """year, month, day, time and time_zone (phh-std's optional fields) become the
+    hand's start: no 1970/01/01 header when the file says when it was played."""
+    base = (DATA / "folds_on_third_street.phh").read_text(encoding="utf-8")
+    assert "1970/01/01" in _stars_header(base)  # a file that gives no date
+    dated = "year = 2023\nmonth = 6\nday = 22\n" + base
+    assert _stars_header(dated).endswith(" - 2023/06/22 0:00:00 ET")
+    timed = 'time = 12:30:00\ntime_zone = "Europe/London"\n' + dated
+    assert _stars_header(timed).endswith(" - 2023/06/22 7:30:00 ET")  # BST is ET + 5
+    # a date that is no date is not a reason to refuse the hand
+    assert "1970/01/01" in _stars_header("year = 2023\nmonth = 13\nday = 40\n" + base)
+
+
+@NEEDED
+def test_pokerkits_own_files_keep_their_date() -> None:
+    text = (POKERKIT_PHH / "pokerkit_wsop_2023_43_5_50.phh").read_text(encoding="utf-8")
+    assert "day = 22" in text and "month = 6" in text and "year = 2023" in text
+    assert " - 2023/06/22 " in _stars_header(text)
+
+
+def test_a_fixed_limit_raise_capped_at_what_the_opponent_can_call_is_the_full_raise() -> None:
+    """PokerKit's older versions write a raise facing a short stack as ``cbr`` to what
+    the opponent can call (9 here, he has 9 behind the ante), not the full raise (12):
+    stud8 reads the full raise with the 3 nobody calls returned; the stacks agree."""
+    from stud8.core import ActionKind, Deck, TableRules
+
+    rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+    hand = Hand.start(rules=rules, stacks={1: 100, 2: 10}, deck=Deck.seeded(0))
+    for kind, to in ((ActionKind.COMPLETE, 4), (ActionKind.RAISE, 8), (ActionKind.RAISE, 12)):
+        hand.apply(next(a for a in hand.legal_actions() if a.kind is kind).action(to))
+    while not hand.is_over:
+        hand.apply(next(a for a in hand.legal_actions() if a.kind is ActionKind.CALL).action())
+    text = hand_to_phh(hand)
+    assert '"p1 cbr 12"' in text and '"p2 cc"' in text
+    assert verify_phh(read_phh(text)).reproduced
+    capped = text.replace('"p1 cbr 12"', '"p1 cbr 9"')
+    verdict = verify_phh(read_phh(capped))
+    assert verdict.reproduced, verdict
+    # a raise short of the full one where the opponent could call more stays refused
+    short = text.replace('"p1 cbr 12"', '"p1 cbr 10"')
+    assert not verify_phh(read_phh(short)).reproduced

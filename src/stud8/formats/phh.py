@@ -48,6 +48,7 @@ from stud8.core.events import TimedOut
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.rules import TableRules
 from stud8.formats.concede import weakest_fill
+from stud8.formats.phh_pokerkit import alone_with_chips, full_raise
 from stud8.formats.phh_write import (
     CODES,
     GAME_OF_VARIANT,
@@ -588,7 +589,7 @@ def _replay_with(phh: PhhHand, rng: random.Random | None) -> tuple[Hand, _Depart
                     a.line, "the file deals a community card; the engine deals none now"
                 )
         elif a.verb in ("pb", "cbr", "cc", "f") and seat is not None:
-            if a.verb == "cc" and hand.to_act is None and _alone_with_chips(hand, seat):
+            if a.verb == "cc" and hand.to_act is None and alone_with_chips(hand, seat):
                 continue  # PokerKit has him check; stud8 has dealt the hand out
             if hand.to_act != seat:
                 who = "nobody" if hand.to_act is None else name[hand.to_act]
@@ -604,14 +605,17 @@ def _replay_with(phh: PhhHand, rng: random.Random | None) -> tuple[Hand, _Depart
                     # stud8's timeout rule does something else: the action written stands
                     hand = Hand.replay(hand.setup, before)
                 legal = {x.kind: x for x in hand.legal_actions()}
+                amount = a.amount
                 if a.verb == "cc":
                     kind = ActionKind.CHECK if ActionKind.CHECK in legal else ActionKind.CALL
                 elif a.verb == "cbr":
                     sized = (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)
                     kind = next((k for k in sized if k in legal), ActionKind.RAISE)
+                    options = [x for x in hand.legal_actions() if x.kind is kind]
+                    amount = full_raise(hand, options, amount)
                 else:
                     kind = simple[a.verb]
-                hand.apply(make_action(kind, a.amount))
+                hand.apply(make_action(kind, amount))
             except IllegalActionError as error:
                 return hand, _Departure(a.line, f"{a.text!r} is not legal: {error}")
         elif a.verb == "noop" and (m := _PROTECTION.fullmatch(a.comment)):
@@ -629,12 +633,6 @@ def _replay_with(phh: PhhHand, rng: random.Random | None) -> tuple[Hand, _Depart
     if (hand.community_card is not None) != (board == 1):
         return hand, _Departure(last, "the engine deals a community card, the file does not")
     return hand, None
-
-
-def _alone_with_chips(hand: Hand, seat: int) -> bool:
-    """Whether the seat is the only live player who is not all-in."""
-    live = hand.live_seats()
-    return seat in live and all(hand.is_all_in(s) != (s == seat) for s in live)
 
 
 def phh_to_hand(phh: PhhHand) -> Hand:

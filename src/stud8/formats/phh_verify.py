@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from datetime import date, datetime, time, tzinfo
 from fractions import Fraction
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from stud8.core.errors import Stud8Error
 from stud8.core.evaluate import best_razz_low, evaluate_hi_lo
@@ -196,7 +198,9 @@ def record_of_phh(phh: PhhHand) -> HandRecord:
     players = phh.players or ()
     names = {seat: name for seat, name in zip(hand.seats, players, strict=False) if name}
     table = phh.fields.get("table")
-    record = HandRecord.from_hand(hand, names=names, table=str(table) if table else "")
+    record = HandRecord.from_hand(
+        hand, names=names, table=str(table) if table else "", started_at=_started_at(phh)
+    )
     # Cards shown when they need not be: after an uncontested pot, or by a player
     # who folded (the known ones; ?? stays unknown).
     assert hand.result is not None
@@ -208,6 +212,36 @@ def record_of_phh(phh: PhhHand) -> HandRecord:
         if not hand.result.showdown or hand.is_folded(seat):
             shows.append(VoluntaryShow(seat, tuple(c for c in a.cards if c is not None)))
     return replace(record, shows=tuple(shows)) if shows else record
+
+
+_ET = ZoneInfo("America/New_York")
+
+
+def _started_at(phh: PhhHand) -> datetime | None:
+    """When the hand was played, from PHH's optional ``year``, ``month``, ``day``,
+    ``time`` and ``time_zone`` (an IANA name); None without a whole date (a wrong
+    one is no reason to refuse the hand). Without a known zone the time is read in
+    ET, the zone of the PokerStars text it is written to, so that the day the file
+    gives is the day written."""
+    f = phh.fields
+    parts = [f.get("year"), f.get("month"), f.get("day")]
+    numbers = [x for x in parts if isinstance(x, int) and not isinstance(x, bool)]
+    if len(numbers) != 3:
+        return None
+    year, month, day = numbers
+    at = f.get("time")
+    clock = at if isinstance(at, time) else time(0, 0)
+    zone_name = f.get("time_zone")
+    zone: tzinfo = _ET
+    if isinstance(zone_name, str) and zone_name:
+        try:
+            zone = ZoneInfo(zone_name)
+        except (ZoneInfoNotFoundError, ValueError):
+            zone = _ET
+    try:
+        return datetime.combine(date(year, month, day), clock.replace(tzinfo=None), zone)
+    except (ValueError, OverflowError):
+        return None
 
 
 # ------------------------------------------------------------- the registry's entries
