@@ -405,6 +405,13 @@ def _add_tournament(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="DIR",
         help="write every event and decision (tournament.jsonl) and the result (result.json)",
     )
+    s.add_argument(
+        "--format",
+        choices=("json", "pokerstars"),
+        default="json",
+        help="with --out: pokerstars writes every hand as PokerStars tournament text too "
+        "(hands.txt, as the room writes them: trackers import it)",
+    )
     s.add_argument("--json", action="store_true", help="print the result as one JSON object")
     s.set_defaults(run=_run_tournament_simulate)
 
@@ -423,6 +430,7 @@ def _run_tournament_simulate(args: argparse.Namespace) -> int:
         fee=args.fee,
         equity_trials=args.equity_trials,
         out=args.out,
+        hands_format=args.format,
         as_json=args.json,
     )
 

@@ -192,3 +192,40 @@ def test_the_config_refuses_what_cannot_be_played() -> None:
 def test_the_command_help_lists_tournament(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament"]) == 2
     assert "simulate" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["stud-hi-lo", "razz"])
+def test_the_hands_are_written_as_pokerstars_tournament_text_and_fpdb_takes_them(
+    game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--format pokerstars: every hand in hands.txt as the room writes a tournament's
+    hands (its number, buy-in and level; the table NUMBER TABLE; a date), each one
+    reproducing in stud8, and fpdb (through the oracle) takes them with our totals."""
+    from stud8.formats.pokerstars_read import read_file
+    from stud8.formats.pokerstars_record import record_of_pokerstars
+    from trackercheck import fpdb_check, totals_are_ours
+
+    out = tmp_path / "run"
+    argv = ["tournament", "simulate", "--players", "6", "--seed", "7", "--game", game]
+    assert main([*argv, "--out", str(out), "--format", "pokerstars", "--fee", "10"]) == 0
+    said = capsys.readouterr().out
+    assert f"{out / 'hands.txt'}" in said
+    text = (out / "hands.txt").read_text(encoding="utf-8")
+    result = json.loads((out / "result.json").read_text())
+    heads = [line for line in text.split("\n") if line.startswith("PokerStars Hand #")]
+    assert len(heads) == result["hands"] > 10
+    assert all(" Tournament #7, $100+$10 USD " in h and " - Level " in h for h in heads)
+    assert "1970/01/01" not in text and "Table '7 1' 8-max" in text
+    assert main(["hh", "verify", str(out / "hands.txt")]) == 0
+    assert f"hands: {len(heads)}  reproduced: {len(heads)}" in capsys.readouterr().out
+    records = [record_of_pokerstars(h) for h in read_file(out / "hands.txt")]  # type: ignore[arg-type]
+    totals_are_ours(text, records)
+    assert f"hands.txt: {len(heads)} hands, fpdb accepted {len(heads)}" in fpdb_check(
+        [out / "hands.txt"]
+    )
+
+
+def test_format_needs_out(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "simulate", "--players", "3", "--seed", "1", "--format", "pokerstars"]
+    assert main(argv) == 2
+    assert "give --out DIR too" in capsys.readouterr().err

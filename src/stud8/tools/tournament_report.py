@@ -86,6 +86,7 @@ def run_tournament_simulate(
     fee: int = 0,
     equity_trials: int | None = None,
     out: Path | None = None,
+    hands_format: str = "json",
     as_json: bool = False,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
@@ -110,7 +111,10 @@ def run_tournament_simulate(
             fee=fee,
             equity_trials=equity_trials,
             out=out,
+            hands_format=hands_format,
         )
+        if hands_format != "json" and out is None:
+            raise TournamentSimError("--format says how to write the hands: give --out DIR too")
         result = simulate_tournament(config)
     except TournamentSimError as e:
         stderr.write(f"stud8 tournament simulate: error: {e}\n")
@@ -120,5 +124,6 @@ def run_tournament_simulate(
     else:
         report(result, stdout)
         if out is not None:
-            stdout.write(f"Wrote {out / 'tournament.jsonl'} and {out / 'result.json'}\n")
+            hands = f", {out / 'hands.txt'}" if hands_format == "pokerstars" else ""
+            stdout.write(f"Wrote {out / 'tournament.jsonl'}{hands} and {out / 'result.json'}\n")
     return 0

@@ -21,11 +21,15 @@ import json
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
 from stud8.core import Deck, Game, Hand, TableRules
+from stud8.formats.pokerstars_tournament import buy_in_text, roman
+from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.record import HandRecord, Tournament
 from stud8.tools.bots import BOTS, Bot, make_bot
 from stud8.tools.bots.window import deciders, play_fast
 from stud8.tournament import STRUCTURES, TournamentDefinition
@@ -67,6 +71,12 @@ Observer = Callable[[Director, tuple[Decision, ...]], None]
 MAX_PLAYERS = 10_000
 
 
+HAND_FORMATS = ("json", "pokerstars")
+#: The simulated clock's zero, as the hands' dates give it (a fixed day: a run is
+#: reproducible from its seed, dates too).
+EPOCH = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
 class TournamentSimError(ValueError):
     """Settings a simulated tournament cannot run with (the message says why)."""
 
@@ -86,8 +96,16 @@ class TournamentSimConfig:
     fee: int = 0
     equity_trials: int | None = None
     out: Path | None = None
+    #: How ``out`` holds the hands: ``json`` (every event and decision, in
+    #: tournament.jsonl) or ``pokerstars`` (every hand as PokerStars tournament text,
+    #: in hands.txt, as the room writes them, besides the JSON).
+    hands_format: str = "json"
 
     def __post_init__(self) -> None:
+        if self.hands_format not in HAND_FORMATS:
+            raise TournamentSimError(
+                f"unknown format {self.hands_format!r}: choose from {', '.join(HAND_FORMATS)}"
+            )
         if (
             not isinstance(self.players, int)
             or isinstance(self.players, bool)
@@ -206,9 +224,15 @@ class _Run:
     """One simulated tournament in progress."""
 
     def __init__(
-        self, config: TournamentSimConfig, log: TextIO | None, observe: Observer | None = None
+        self,
+        config: TournamentSimConfig,
+        log: TextIO | None,
+        observe: Observer | None = None,
+        hands: TextIO | None = None,
     ) -> None:
         self.config = config
+        self.hands_out = hands
+        self.written = 0
         self.observe = observe
         self.director_seconds = 0.0
         self.definition = config.definition()
@@ -314,6 +338,8 @@ class _Run:
             hand_id=f"{self.config.seed}-{deal.hand}",
         )
         final = play_fast(hand, bots, ask).stacks
+        if self.hands_out is not None:
+            self.write_hand(hand, deal, players)
         decisions = len(hand.decisions)
         self.hands += 1
         self.decisions += decisions
@@ -323,6 +349,27 @@ class _Run:
         end = self.now + HAND_SECONDS + DECISION_SECONDS * decisions
         result = tuple(sorted(final.items()))
         heapq.heappush(self.pending, (end, deal.hand, deal.table, deal.hand, result))
+
+    def write_hand(self, hand: Hand, deal: DealHand, players: dict[int, str]) -> None:
+        """The hand as the room writes a tournament's hand: PokerStars text with the
+        tournament's number, buy-in and level, the table ``NUMBER TABLE``."""
+        d = self.definition
+        number = str(self.config.seed % 10**9)
+        record = HandRecord.from_hand(
+            hand,
+            names=players,
+            table=f"{number} {deal.table}",
+            started_at=EPOCH + timedelta(seconds=self.now),
+        )
+        record = replace(
+            record, tournament=Tournament(number, buy_in_text(d.buy_in, d.fee), roman(deal.level))
+        )
+        out = self.hands_out
+        assert out is not None
+        if self.written:
+            out.write(HAND_SEPARATOR)
+        out.write(to_pokerstars(record, everything=True))
+        self.written += 1
 
 
 def check_ready(config: TournamentSimConfig) -> None:
@@ -357,15 +404,18 @@ def simulate_tournament(
     the director and its decisions after every event (the tests check invariants)."""
     check_ready(config)
     begin = time.perf_counter()
-    log = None
+    log = hands = None
     if config.out is not None:
         log = open(config.out / "tournament.jsonl", "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        if config.hands_format == "pokerstars":
+            hands = open(config.out / "hands.txt", "w", encoding="utf-8", newline="\n")  # noqa: SIM115
     try:
-        run = _Run(config, log, observe)
+        run = _Run(config, log, observe, hands)
         run.run()
     finally:
-        if log is not None:
-            log.close()
+        for out in (log, hands):
+            if out is not None:
+                out.close()
     seconds = time.perf_counter() - begin
     assert run.finished is not None
     result = TournamentSimResult(

@@ -12,43 +12,12 @@ of 10 is ``$100+$10 USD``; a tournament with neither is a ``Freeroll``.
 
 from __future__ import annotations
 
+from stud8.formats.pokerstars_tournament import buy_in_text, roman
 from stud8.server.table.events import TournamentInfo
 from stud8.tournament.director import Director, Phase
 from stud8.tournament.payouts import default_payouts, prizes
 
 __all__ = ["buy_in_text", "place_prizes", "roman", "tournament_info"]
-
-_ROMAN = (
-    (1000, "M"),
-    (900, "CM"),
-    (500, "D"),
-    (400, "CD"),
-    (100, "C"),
-    (90, "XC"),
-    (50, "L"),
-    (40, "XL"),
-    (10, "X"),
-    (9, "IX"),
-    (5, "V"),
-    (4, "IV"),
-    (1, "I"),
-)
-
-
-def roman(number: int) -> str:
-    """A level's number as PokerStars writes it (``Level III``)."""
-    out = []
-    for value, letters in _ROMAN:
-        count, number = divmod(number, value)
-        out.append(letters * count)
-    return "".join(out)
-
-
-def buy_in_text(buy_in: int, fee: int) -> str:
-    """The buy-in of a tournament's hand history header (see the module)."""
-    if not buy_in and not fee:
-        return "Freeroll"
-    return f"${buy_in}+${fee} USD"
 
 
 def place_prizes(director: Director) -> tuple[tuple[int, int], ...]:
