@@ -45,7 +45,7 @@ import dataclasses
 import json
 import secrets
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -317,11 +317,15 @@ def rng_report(url: str, *, alpha: float, progress: Progress | None = None) -> F
     with _room_database(url) as engine:
         stored = count_stored(engine)
         shown = make_url(normalize_url(url)).render_as_string(hide_password=True)
-        return run_stored(
-            stored_deals(engine),
-            stored.hands,
-            description=f"the hands stored in {shown}",
-            left_out=stored.without_record,
-            alpha=alpha,
-            progress=progress,
-        )
+        # closed here, before the engine is disposed, even if the report stops early
+        # (a record it cannot read): else its connection outlives the pool
+        deals = stored_deals(engine)
+        with closing(deals):
+            return run_stored(
+                deals,
+                stored.hands,
+                description=f"the hands stored in {shown}",
+                left_out=stored.without_record,
+                alpha=alpha,
+                progress=progress,
+            )

@@ -10,7 +10,7 @@ has no record and is counted apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, func, select
@@ -40,7 +40,7 @@ def count_stored(engine: Engine) -> StoredDeals:
     return StoredDeals(int(with_record or 0), int(every or 0) - int(with_record or 0))
 
 
-def stored_deals(engine: Engine) -> Iterator[tuple[str, str]]:
+def stored_deals(engine: Engine) -> Generator[tuple[str, str], None, None]:
     """(table, record's JSON) of every stored hand with a record, table by table, each
     table's in the order stored; read a thousand rows at a time (the fairness report
     decodes of each only its deck and its cards dealt)."""
@@ -50,7 +50,9 @@ def stored_deals(engine: Engine) -> Iterator[tuple[str, str]]:
         .order_by(StoredHand.table_id, StoredHand.id)
         .execution_options(yield_per=_READ_AT_ONCE)
     )
-    with reads_of(engine).connect() as conn:
-        for table, text in conn.execute(query):
+    # the rows' cursor closed however the reading ends (a reader that stops early
+    # leaves PostgreSQL's server-side cursor open otherwise)
+    with reads_of(engine).connect() as conn, conn.execute(query) as rows:
+        for table, text in rows:
             if text is not None:  # (the query's own condition)
                 yield str(table), text
