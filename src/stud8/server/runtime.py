@@ -35,7 +35,8 @@ database; ``stud8 serve`` takes the hold and binds its port first,
    drained at shutdown.
 
 uvicorn's logs go through :func:`stud8.server.logs.uvicorn_log_config`, which
-blanks the session tokens in the URLs it prints.
+blanks the session tokens in the URLs it prints. SIGTERM stops one process
+gracefully (:mod:`stud8.server.http.stopping`: the hands in play finish first).
 
 :func:`room_app` puts a room together from its accounts and its books: the
 tables' bus (:class:`~stud8.server.bus.local.LocalBus`), the lobby, the edge, and the
@@ -94,6 +95,7 @@ from stud8.server.collector import tune_for_serving
 from stud8.server.edge import Edge
 from stud8.server.http.app import create_app
 from stud8.server.http.services import ChatBook, HandTexts, RoomServices
+from stud8.server.http.stopping import GracefulStop
 from stud8.server.logs import uvicorn_log_config
 from stud8.server.room.lobby import Lobby, TableKeeper
 from stud8.server.room.restore import RoomKeeper, next_bot_number, prepare_restore
@@ -628,6 +630,8 @@ def _run(settings: Settings, options: Mapping[str, Any]) -> int:
         raise
     log.info("database %s: %s", settings.database_url, room.ledger.audit())
     server = uvicorn.Server(uvicorn.Config(room.app, **options))
+    if not room.cluster:  # a node's stop hands its tables over instead
+        GracefulStop(server, room.app.state.room, settings.stop_seconds)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # (uvicorn raises the SIGINT it caught again, once stopped)

@@ -151,6 +151,9 @@ export function tableView(app, tableId, query) {
     } else if (t === "reject") {
       toast(d.reason);
       state.sentFor = null; // the buttons come back
+    } else if (t === "notice") {
+      showBanner(d.text); // the room's word to everyone (it is closing after this hand)
+      announce(d.text);
     }
     schedule();
   }

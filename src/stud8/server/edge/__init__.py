@@ -60,6 +60,7 @@ class Edge:
         self._channels: dict[str, _Held] = {}
         # told each action's seconds, from its message to the table's answer (metrics)
         self.actions: Callable[[float], None] | None = None
+        self.notices: list[str] = []  # the room's word to everyone (it is closing), encoded
         # the buckets shared by the connections of one account, and of one address
         self._shared: dict[str, _Shared] = {}
 
@@ -140,12 +141,24 @@ class Edge:
                 shared=shared,
                 close=close,
                 meter=self.actions,
+                notices=self.notices,
             )
             await connection.run(receive, last_seen, inlet)
         finally:
             for key, _ in keys:
                 self._unshare(key)
             self._release(table_id, held)
+
+    def notice(self, text: str) -> int:
+        """Send ``text`` (a message already encoded) to every connection of this node,
+        and to each one that connects from now on; how many had it now."""
+        self.notices.append(text)
+        sent = 0
+        for held in self._channels.values():
+            for viewer in held.channel.viewers:
+                viewer.push(text)
+                sent += 1
+        return sent
 
     def close(self) -> None:
         """Stop following every table (the room is stopping)."""

@@ -85,6 +85,7 @@ class Connection:
         close: Callable[[int, str], None] | None = None,
         now: Callable[[], float] = time.monotonic,
         meter: Callable[[float], None] | None = None,
+        notices: Sequence[str] = (),
     ) -> None:
         self.channel = channel
         self.table_id = channel.table_id
@@ -103,6 +104,7 @@ class Connection:
         # told each action's seconds from its message to the table's answer (the metrics)
         self._meter = meter
         self._now = now
+        self._notices = notices  # the room's word to everyone, said after the welcome
 
     # ------------------------------------------------------------ the connection
     async def run(
@@ -119,6 +121,8 @@ class Connection:
             table=table_info(channel.listed.table_id, channel.listed.name, channel.listed.spec),
         )
         self.outbox.push(welcome.encode(None))
+        for notice in self._notices:
+            self.outbox.push(notice)
         connected = False
         try:
             await channel.join(self.viewer, last_seen)

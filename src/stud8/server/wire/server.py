@@ -30,6 +30,7 @@ __all__ = [
     "SERVER_MESSAGES",
     "AckMessage",
     "EventMessage",
+    "NoticeMessage",
     "PongMessage",
     "RejectMessage",
     "ServerMessage",
@@ -147,6 +148,20 @@ class PongMessage(ServerMessage, frozen=True):
     doc: ClassVar[str] = "The answer to a ping."
 
 
+@dataclass(frozen=True, slots=True)
+class NoticeMessage(ServerMessage):
+    text: str
+    t: ClassVar[str] = "notice"
+    doc: ClassVar[str] = (
+        "Something the room tells every player at once, to be shown as it is (the room is "
+        "closing after this hand)."
+    )
+    numbered: ClassVar[bool] = False
+
+    def data(self) -> JSON:
+        return {"text": self.text}
+
+
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     WelcomeMessage,
     SnapshotMessage,
@@ -155,4 +170,5 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     AckMessage,
     RejectMessage,
     PongMessage,
+    NoticeMessage,
 )
