@@ -11,6 +11,12 @@ Closed by the room with 4401 when its session ends (a logout, a change of passwo
 4403 when its account is banned (:mod:`stud8.server.http.sessions`). An account
 may hold ``account_sockets`` open at once and an address ``address_sockets`` (the
 room's settings): one more is closed at the start with 4429.
+
+A refusal is one short line in the log (the path, the client's address, the code
+and the reason; never the token), at most :data:`REFUSALS_LOGGED` a minute, then a
+line saying how many were not written (:class:`RefusalLog`); a client gone before
+its refusal or its welcome (a bogus token dropped at once, over and over) ends its
+socket quietly, never with a traceback.
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.protocols.utils import ClientDisconnected
 
 from stud8.server.edge import Inlet, NoSuchTable
 from stud8.server.edge.outbox import AsgiOutbox, Flusher, FrameOutbox, Outbox
@@ -30,7 +38,7 @@ from stud8.server.http.privacy import sees_table
 from stud8.server.http.requests import room_of
 from stud8.server.http.websocket import RECEIVE_TEXTS, SEND_TEXTS
 
-__all__ = ["PROTOCOL", "TOKEN_PREFIX", "table_socket"]
+__all__ = ["PROTOCOL", "REFUSALS_LOGGED", "TOKEN_PREFIX", "RefusalLog", "table_socket"]
 
 PROTOCOL = "stud8.v1"  # the subprotocol the room answers
 TOKEN_PREFIX = "stud8.token."  # a subprotocol offered to carry the session token
@@ -39,6 +47,55 @@ _CLOSING: set[asyncio.Future[None]] = set()  # the closes the room started, unti
 BUSY = (1013, "the room's database is busy: try again")
 
 log = logging.getLogger("stud8.server")
+
+REFUSALS_LOGGED = 20  # refused websockets logged a minute, at most
+GONE = (WebSocketDisconnect, ClientDisconnected, ConnectionError)  # the client left
+
+
+class RefusalLog:
+    """The refused websockets' lines: ``limit`` in each ``period`` seconds, then one
+    saying how many more were not written."""
+
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        *,
+        limit: int = REFUSALS_LOGGED,
+        period: float = 60.0,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._write = write
+        self._limit = limit
+        self._period = period
+        self._now = now
+        self._since = now()
+        self._written = 0
+        self._unwritten = 0
+
+    def note(self, path: str, address: str, code: int, reason: str) -> None:
+        now = self._now()
+        if now - self._since >= self._period:
+            if self._unwritten:
+                self._write(
+                    f"{self._unwritten} more refused websockets in the last "
+                    f"{self._period:g} s were not logged"
+                )
+            self._since, self._written, self._unwritten = now, 0, 0
+        if self._written >= self._limit:
+            self._unwritten += 1
+            return
+        self._written += 1
+        self._write(f"WS {path} from {address}: refused {code} ({reason})")
+
+
+REFUSALS = RefusalLog(log.info)
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close a websocket at its start, with one short line (rate-limited)."""
+    REFUSALS.note(websocket.url.path, client_address(websocket), code, reason)
+    with contextlib.suppress(*GONE):
+        await websocket.close(code, reason)
 
 
 def _outbox(websocket: WebSocket, flusher: Flusher) -> Outbox:
@@ -69,6 +126,11 @@ async def _busy(websocket: WebSocket, exc: Exception) -> None:
 
 
 async def table_socket(websocket: WebSocket) -> None:
+    with contextlib.suppress(*GONE):  # the client left: nothing to say
+        await _table_socket(websocket)
+
+
+async def _table_socket(websocket: WebSocket) -> None:
     room = room_of(websocket)
     table_id = websocket.path_params["table_id"]
     offered = websocket.scope.get("subprotocols") or []
@@ -82,7 +144,7 @@ async def table_socket(websocket: WebSocket) -> None:
         try:
             last_seen = int(raw_last)
         except ValueError:
-            await websocket.close(4400, "last_seen must be a whole number")
+            await _refuse(websocket, 4400, "last_seen must be a whole number")
             return
     player: str | None = None
     operator = False
@@ -93,7 +155,7 @@ async def table_socket(websocket: WebSocket) -> None:
             await _busy(websocket, exc)
             return
         if account is None:
-            await websocket.close(4401, "unknown or expired token")
+            await _refuse(websocket, 4401, "unknown or expired token")
             return
         player, operator = account.name, account.operator
     try:
@@ -102,7 +164,7 @@ async def table_socket(websocket: WebSocket) -> None:
         await _busy(websocket, exc)
         return
     if not seen:
-        await websocket.close(4404, f"no table {table_id}")
+        await _refuse(websocket, 4404, f"no table {table_id}")
         return
     ended = asyncio.Event()  # closed by the room (a logout, a ban): read no more
 
@@ -115,10 +177,10 @@ async def table_socket(websocket: WebSocket) -> None:
     address = client_address(websocket)
     settings = room.settings
     if player is not None and room.sockets.of_account(player) >= settings.account_sockets:
-        await websocket.close(4429, f"too many connections: {settings.account_sockets} at most")
+        await _refuse(websocket, 4429, f"too many connections: {settings.account_sockets} at most")
         return
     if room.sockets.of_address(address) >= settings.address_sockets:
-        await websocket.close(4429, "too many connections from your address")
+        await _refuse(websocket, 4429, "too many connections from your address")
         return
     opened = room.sockets.add(token if player else None, player, address, end)
     try:
@@ -169,7 +231,7 @@ async def _serve(
                 close=end,
             )
     except NoSuchTable:
-        await websocket.close(4404, f"no table {table_id}")
+        await _refuse(websocket, 4404, f"no table {table_id}")
         return
     with contextlib.suppress(Exception):
         await websocket.close()
