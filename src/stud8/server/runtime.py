@@ -631,7 +631,8 @@ def _run(settings: Settings, options: Mapping[str, Any]) -> int:
     log.info("database %s: %s", settings.database_url, room.ledger.audit())
     server = uvicorn.Server(uvicorn.Config(room.app, **options))
     if not room.cluster:  # a node's stop hands its tables over instead
-        GracefulStop(server, room.app.state.room, settings.stop_seconds)
+        state = room.app.state
+        GracefulStop(server, state.room, settings.stop_seconds, state.tournaments)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # (uvicorn raises the SIGINT it caught again, once stopped)

@@ -16,8 +16,18 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server.roomprocess import OPERATOR, Server, audit, open_table, register, running_server
+from server.roomprocess import (
+    OPERATOR,
+    Server,
+    audit,
+    bearer,
+    open_table,
+    register,
+    running_server,
+)
+from stud8.server.books.hands import HandStore
 from stud8.server.http.stopping import CLOSING
+from stud8.server.storage import create_engine_for
 
 TABLES = ("t1", "t2")
 
@@ -99,3 +109,45 @@ def test_past_the_limit_the_hand_left_is_cancelled_and_refunded(url: str, tmp_pa
     assert "0 hand(s) finished in" in log and "1 still in play are cancelled and refunded" in log
     done = audit(url, tmp_path)
     assert done.returncode == 0 and "OK" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_tournament_hand_in_play_finishes_too(url: str, tmp_path: Path) -> None:
+    """A sit-and-go of bots: SIGTERM mid-hand; the hand ends (not cancelled), the room
+    exits 0 with nothing left noted, and the tournament is still running, to go on at
+    the next start."""
+    with running_server(url, tmp_path, STUD8_BOT_DELAY="0.15") as server:
+        with httpx.Client(base_url=server.base, timeout=20) as http:
+            boss = bearer(register(http, OPERATOR))
+            body = {"name": "Stop SNG", "structure": "regular", "buy_in": 100, "fee": 10,
+                    "table_size": 6, "max_entrants": 6}  # fmt: skip
+            r = http.post("/api/v1/tournaments", json=body, headers=boss)
+            assert r.status_code == 201, r.text
+            tid = r.json()["tournament"]["summary"]["tournament_id"]
+            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": 6}, headers=boss)
+            assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 60
+        while not _noted(url):
+            assert time.monotonic() < deadline, "no tournament hand was dealt"
+            time.sleep(0.05)
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(60) == 0
+    log = server.log.read_text()
+    assert "1 hand(s) in play finish" in log and "1 hand(s) finished in" in log, log
+    assert _noted(url) == []  # nothing left to cancel at the next start
+    engine = create_engine_for(url)
+    try:
+        store = HandStore(engine)
+        assert not any(h.cancelled for h in map(store.fetch, store.latest(1000)) if h), log
+    finally:
+        engine.dispose()
+    done = audit(url, tmp_path)
+    assert done.returncode == 0 and "OK" in done.stdout, done.stdout + done.stderr
+
+
+def _noted(url: str) -> list[str]:
+    """The hands noted as in play (dealt, not ended)."""
+    engine = create_engine_for(url)
+    try:
+        return [h.hand_id for h in HandStore(engine).in_progress()]
+    finally:
+        engine.dispose()

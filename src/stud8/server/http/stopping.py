@@ -3,7 +3,8 @@
 ``stud8 serve`` (one process) takes SIGTERM (``systemctl stop``, ``docker stop``,
 ``kill``) as: deal no new hand at any table, tell every player "the room is closing
 after this hand" (a ``notice`` message, which the browser shows), let the hands in
-play finish for up to ``stop_seconds`` (120 by default), and only then stop serving
+play finish, at the cash tables and the tournaments', for up to ``stop_seconds``
+(120 by default), and only then stop serving
 as before: a hand still in play then is cancelled and refunded (the usual stop),
 the players stay seated for the next start, and the process exits 0. SIGINT (Ctrl-C),
 or a second SIGTERM, stops at once, as uvicorn always did.
@@ -24,6 +25,7 @@ from types import FrameType
 from typing import Any
 
 from stud8.server.http.services import RoomServices
+from stud8.server.tournaments.manager import Tournaments
 from stud8.server.wire.server import NoticeMessage
 
 log = logging.getLogger("stud8.server")
@@ -45,9 +47,16 @@ class StopReport:
 class GracefulStop:
     """SIGTERM for ``server`` (a ``uvicorn.Server``): the hands finish first (see the module)."""
 
-    def __init__(self, server: Any, room: RoomServices, seconds: float) -> None:
+    def __init__(
+        self,
+        server: Any,
+        room: RoomServices,
+        seconds: float,
+        tournaments: Tournaments | None = None,
+    ) -> None:
         self.server = server
         self.room = room
+        self.tournaments = tournaments
         self.seconds = seconds
         self.report: StopReport | None = None
         self._uvicorn_exit = server.handle_exit
@@ -70,9 +79,15 @@ class GracefulStop:
         """Finish the hands in play (up to ``seconds``), then let uvicorn stop."""
         report = self.report = StopReport()
         started = time.monotonic()
+        tournaments = self.tournaments
         try:
             tables = [entry.table for entry in self.room.lobby.tables.values()]
-            report.in_play = sum(1 for table in tables if table.hand is not None)
+
+            def in_play() -> int:
+                cash = sum(1 for table in tables if table.hand is not None)
+                return cash + (tournaments.hands_in_play() if tournaments is not None else 0)
+
+            report.in_play = in_play()
             log.warning(
                 "SIGTERM: the room is closing: no new hand; %d hand(s) in play finish "
                 "(at most %g s)",
@@ -80,10 +95,13 @@ class GracefulStop:
                 self.seconds,
             )
             self.room.edge.notice(NoticeMessage(CLOSING).encode(None))
-            ended = asyncio.gather(*(table.hand_over() for table in tables))
+            waits = [table.hand_over() for table in tables]
+            if tournaments is not None:
+                waits.append(tournaments.finish_hands())
+            ended = asyncio.gather(*waits)
             with contextlib.suppress(TimeoutError):  # the hands left are cancelled next
                 await asyncio.wait_for(ended, self.seconds)
-            left = sum(1 for table in tables if table.hand is not None)
+            left = in_play()
             report.finished = report.in_play - left
             report.seconds = time.monotonic() - started
             log.warning(

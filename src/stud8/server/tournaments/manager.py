@@ -329,6 +329,16 @@ class Tournaments:
         self._moving.update(runner.running)
         await runner.stop()
 
+    async def finish_hands(self) -> None:
+        """The room is closing (a graceful stop): every tournament's tables play out
+        their hands in play and deal no more, so that :meth:`stop` cancels none."""
+        await asyncio.gather(*(_between_hands(r) for r in list(self.runners.values())))
+
+    def hands_in_play(self) -> int:
+        """The tournaments' tables in a hand now."""
+        tables = [t for r in self.runners.values() for t in r.running.values()]
+        return sum(1 for table in tables if table.hand is not None)
+
     async def stop(self) -> None:
         """The room is stopping: the runners and their tables stop as they are."""
         for runner in list(self.runners.values()):
