@@ -38,7 +38,7 @@ def test_the_metrics_count_the_room_s_tables_players_hands_and_actions(tmp_path:
     settings = Settings(default_tables=0, signups=100, metrics_port=metrics_port)
 
     async def body() -> None:
-        async with db_room(tmp_path, settings) as (http, _room, port):
+        async with db_room(tmp_path, settings) as (http, room, port):
             op = await login(http, OPERATOR, OPERATOR_PASSWORD)
             auth = {"Authorization": f"Bearer {op}"}
             spec = {"table_id": "t1", "bots": 2, "between_hands": 0.05, "showdown_seconds": 0}
@@ -77,6 +77,10 @@ def test_the_metrics_count_the_room_s_tables_players_hands_and_actions(tmp_path:
                 assert 0 < seen["stud8_writer_lag_seconds"] < 5
                 assert seen["stud8_writer_queue"] >= 0
                 assert seen["stud8_database_errors_total"] == 0
+                assert seen["stud8_books_alarms_total"] == 0
+                room.alarms.raise_alarm("t1", "a test's alarm")  # the books' self-check
+                again = samples((await http.get("/metrics", headers=auth)).text)
+                assert again["stud8_books_alarms_total"] == 1
             # the separate address: no session needed
             async with httpx.AsyncClient() as plain:
                 r = await plain.get(f"http://127.0.0.1:{metrics_port}/metrics")

@@ -168,6 +168,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     sweeper = asyncio.create_task(room.sockets.sweep_regularly(room.auth.live_tokens))
     measured: RoomMetrics = app.state.metrics
     measured.node = getattr(app.state, "node", None)
+    measured.alarms = getattr(app.state, "books_alarms", None)
     listener = None
     if room.settings.metrics_port is not None:
         listener = MetricsListener(measured, room.settings.metrics_host, room.settings.metrics_port)

@@ -11,7 +11,8 @@ paused (``stud8_tables{state=...}``), the players seated at them, the open table
 websockets, the hands played and the actions taken (counters), the seconds from a
 player's action to the table's answer (a histogram), the writer's jobs waiting and
 how long a write handed over now takes to commit (``stud8_writer_lag_seconds``,
-measured at each scrape), its batches, jobs and failed jobs; on a node of several,
+measured at each scrape), its batches, jobs and failed jobs, the books' alarms
+(``stud8_books_alarms_total``: :mod:`stud8.server.books.alarms`); on a node of several,
 the tables whose lease it holds and the bus's lost messages.
 """
 
@@ -31,6 +32,7 @@ from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import Response
 
+from stud8.server.books.alarms import BooksAlarms
 from stud8.server.http.requests import operator_of
 from stud8.server.http.services import RoomServices
 
@@ -95,6 +97,13 @@ class _RoomCollector(Collector):
                 ("stud8_database_errors", "writes refused or failed", stats.failed),
             ):
                 yield CounterMetricFamily(name, what, value=value)
+        alarms = self.metrics.alarms
+        if alarms is not None:  # a room on a database: its books' self-check
+            yield CounterMetricFamily(
+                "stud8_books_alarms",
+                "the books' alarms (a table's stacks and ledger differ)",
+                value=alarms.count,
+            )
         node: Any = self.metrics.node
         if node is not None:
             yield GaugeMetricFamily(
@@ -123,6 +132,7 @@ class RoomMetrics:
             registry=self.registry,
         )
         self.writer_lag = 0.0
+        self.alarms: BooksAlarms | None = None  # the books' alarms (a room on a database)
         self.registry.register(_RoomCollector(room, self))
 
     def action(self, seconds: float) -> None:
