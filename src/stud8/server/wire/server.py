@@ -148,8 +148,7 @@ class PongMessage(ServerMessage, frozen=True):
     doc: ClassVar[str] = "The answer to a ping."
 
 
-@dataclass(frozen=True, slots=True)
-class NoticeMessage(ServerMessage):
+class NoticeMessage(ServerMessage, frozen=True):
     text: str
     t: ClassVar[str] = "notice"
     doc: ClassVar[str] = (
@@ -157,9 +156,6 @@ class NoticeMessage(ServerMessage):
         "closing after this hand)."
     )
     numbered: ClassVar[bool] = False
-
-    def data(self) -> JSON:
-        return {"text": self.text}
 
 
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
