@@ -19,7 +19,9 @@ The model (RULES.md 3, "Pot limit and no limit" and "Short all-in"):
   (everything in the pot, this street's bets included, plus his call);
 * both are cut to what the player has;
 * an all-in short of a full raise does not reopen the betting for a player who has
-  acted since the last full bet or raise;
+  acted since the last full bet or raise, but several count together: he may raise
+  again when the bet he faces is a full raise above the bet he last acted on
+  ("Several short all-ins", TDA 2024 Rule 47A);
 * nobody may raise when he cannot put in more than the call, nor when no other
   player could put in more than the current bet.
 """
@@ -61,14 +63,15 @@ class Model:
     current: int = 0
     full_bets: int = 0  # full bets and raises this street
     largest: int = 0  # the largest full bet or raise this street
-    acted: set[int] = field(default_factory=set)  # since the last full bet or raise
+    # since the last full bet or raise: the bet each player last acted on
+    acted: dict[int, int] = field(default_factory=dict)
     folded: set[int] = field(default_factory=set)
 
     def feed(self, event: Event) -> None:
         match event:
             case StreetStarted(street=street):
                 self.street, self.bets, self.current = street, {}, 0
-                self.full_bets, self.largest, self.acted = 0, 0, set()
+                self.full_bets, self.largest, self.acted = 0, 0, {}
             case AntePosted(seat=seat, amount=amount):
                 self.stacks[seat] -= amount
                 self.pot += amount
@@ -80,10 +83,10 @@ class Model:
                 self.current = self.rules.bring_in  # the others enter for the full one
                 if self.rules.bring_in >= self.rules.small_bet:  # a bring-in of a full bet
                     self.full_bets, self.largest = 1, self.rules.bring_in
-                self.acted.add(seat)
+                self.acted[seat] = self.bets[seat]
             case Called(seat=seat, adds=adds):
                 self._put(seat, adds)
-                self.acted.add(seat)
+                self.acted[seat] = self.bets[seat]
             case Completed(seat=seat, to=to) | BetMade(seat=seat, to=to) | Raised(seat=seat, to=to):
                 previous = self.current
                 self._put(seat, to - self.bets.get(seat, 0))
@@ -92,11 +95,11 @@ class Model:
                 if increment >= max(self.largest, size):
                     self.full_bets += 1
                     self.largest = increment
-                    self.acted = set()
+                    self.acted = {}
                 self.current = max(self.current, to)
-                self.acted.add(seat)
+                self.acted[seat] = to
             case Checked(seat=seat):
-                self.acted.add(seat)
+                self.acted[seat] = self.bets.get(seat, 0)
             case Folded(seat=seat):
                 self.folded.add(seat)
             case _:
@@ -111,14 +114,18 @@ class Model:
         """The complete, bet or raise the player to act may make, with its bounds."""
         bet = self.bets.get(seat, 0)
         chips = self.stacks[seat]
-        if chips <= self.current - bet or seat in self.acted:
+        if chips <= self.current - bet:
             return None
+        size = self.rules.bet_size(self.street)
+        if seat in self.acted and not (
+            self.full_bets and self.current - self.acted[seat] >= max(self.largest, size)
+        ):
+            return None  # no full raise since he acted, even counting all-ins together
         others = [
             s for s in self.stacks if s != seat and s not in self.folded and self.stacks[s] > 0
         ]
         if not any(self.bets.get(s, 0) + self.stacks[s] > self.current for s in others):
             return None
-        size = self.rules.bet_size(self.street)
         if self.full_bets == 0:
             # the first full bet completes the bring-in (posted or not yet) or a
             # short all-in bet

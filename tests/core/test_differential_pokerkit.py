@@ -16,10 +16,13 @@ Only PokerKit's deviations from RULES.md are masked, each one counted:
 
 * raise cap heads-up: PokerKit never lifts it, so stud8 plays with
   ``heads_up_cap=HeadsUpCap.NEVER_LIFTED`` (the TDA option) here;
-* ``short_all_in_bet``: PokerKit has no half-bet rule (its short all-in never
-  reopens the betting for a player who acted, every all-in counts toward its cap,
-  and after one the next raise is a full bet above it, never a completion:
-  pinned in ``test_pokerkit_has_no_half_bet_rule``). A hand with an all-in
+* ``short_all_in_bet``: PokerKit has no half-bet rule (a short all-in reopens the
+  betting for a player who acted only when the consecutive short all-ins add up
+  to a full bet, for every such player alike, where RULES 3 counts half a bet
+  from each player's own bet; every all-in counts toward its cap, and after one
+  the next raise is a full bet above it, never a completion: pinned in
+  ``test_pokerkit_has_no_half_bet_rule`` and
+  ``test_pokerkit_counts_short_all_ins_together_only_to_a_full_bet``). A hand with an all-in
   complete, bet or raise short of a full one is compared step by step, chips
   committed included, up to the first step where the two engines part; that step
   must be an action of the same street, at or after the short all-in, that
@@ -897,6 +900,35 @@ def test_pokerkit_has_no_half_bet_rule() -> None:
     for step, street in ((9, 3), (11, 4)):
         other = Parting(step, street, None, parting.refusal)
         assert explained(played, steps, ledger, other) is None
+
+
+def test_pokerkit_counts_short_all_ins_together_only_to_a_full_bet() -> None:
+    # Pinned PokerKit deviation (short_all_in_bet), RULES 3 "Several short all-ins
+    # count together". 4th street, small bet 4: seat 1 bets 4, seats 2 and 3 are
+    # all-in to 5 and 6, seat 4 calls. Together the all-ins add half a bet: seat 1
+    # may raise to 10. PokerKit sums consecutive short all-ins to a full bet (4)
+    # before it reopens the betting: it refuses the raise.
+    rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
+    stacks = {1: 100, 2: 8, 3: 9, 4: 100}
+    deck = deck_for({1: "Kh Qd 9c Kc", 2: "Qh Jd Tc 4s", 3: "Jh Td 8c 5s", 4: "Th 9d 2c 6s"})
+    hand = Hand.start(rules=rules, stacks=stacks, deck=deck)
+    script: list[Action] = [BringIn(), Call(), Call(), Call()]  # seat 4 brings in
+    script += [Bet(), Raise(to=5), Raise(to=6), Call()]  # 4th street, from seat 1
+    for action in script:
+        hand.apply(action)
+    assert hand.to_act == 1
+    assert {a.kind for a in hand.legal_actions()} == {
+        ActionKind.FOLD,
+        ActionKind.CALL,
+        ActionKind.RAISE,
+    }
+    hand.apply(Raise(to=10))
+    hand.apply(Call())
+    played = PlayedHand(None, STYLES[0], rules, stacks, deck, hand)
+    steps, ledger, parting = parting_of(played)
+    assert parting.refusal is not None and parting.step is not None
+    assert (steps[parting.step].kind, steps[parting.step].to) == ("raise", 10)
+    assert explained(played, steps, ledger, parting) is not None
 
 
 def test_memoized_pokerkit_evaluation_changes_nothing() -> None:

@@ -44,7 +44,6 @@ class SeatState:
     """One seat's state in a hand (internal to the engine; read it through Hand)."""
 
     __slots__ = (
-        "acted_in",
         "all_in",
         "bet",
         "contributed",
@@ -53,6 +52,7 @@ class SeatState:
         "index",
         "out",
         "protected",
+        "reopen_at",
         "seat",
         "stack",
         "up",
@@ -74,9 +74,11 @@ class SeatState:
         self.all_in = False
         self.protected = False  # timed out under all-in protection
         self.out = False  # folded, all-in or protected: takes no more action
-        # the betting mark when he last acted: he has acted since the last full bet or
-        # raise (or the street's start) when it is the hand's current mark
-        self.acted_in = 0
+        # The bet at which the betting is open to him (RULES.md 3): 0 until he acts on
+        # the street; once he has acted, the bet that is a full raise over his own bet
+        # (the short all-ins since count together). He must act again, and may raise,
+        # once the current bet reaches it.
+        self.reopen_at = 0
 
     @property
     def can_act(self) -> bool:
@@ -112,7 +114,9 @@ class Betting:
     _current_bet: int
     _full_level: int
     _bets: int
-    _mark: int  # the betting mark: raised at each full bet or raise, and each street
+    # fixed limit: the bet the short all-ins are measured over (the last full bet or
+    # raise, or the bring-in)
+    _base: int
     _largest_raise: int
     _aggressor: int | None
     _cap_lifted: bool
@@ -150,7 +154,7 @@ class Betting:
         cap = self._max_bets
         if (
             stack > facing
-            and p.acted_in != self._mark
+            and p.reopen_at <= current
             and (cap is None or self._bets < cap or self._cap_lifted)
             and self._active_n >= 2
         ):
@@ -295,7 +299,7 @@ class Betting:
             p.stack -= adds
             p.bet += adds
             p.contributed += adds
-            p.acted_in = self._mark
+            p.reopen_at = self._reopen_at(p.bet)
             events.append(called(p.seat, p.bet, adds, p.all_in))
         elif kind is FOLD:
             p.folded = True
@@ -312,20 +316,20 @@ class Betting:
                 self._finish_round()
                 return
         elif kind is CHECK:
-            p.acted_in = self._mark
+            p.reopen_at = self._reopen_at(p.bet)
             events.append(CHECKED[p.seat])
         elif kind is BRING_IN:
             plan = self._plan
             adds = min(plan.bring_in, p.stack)
             self._put_in(p, adds)
-            p.acted_in = self._mark
             self._bring_in_pending = False
             self.bring_in_seat = p.seat
             # Everyone else must enter for the full bring-in, even over a short one.
-            self._current_bet = plan.bring_in
+            self._current_bet = self._base = plan.bring_in
             if plan.full_bring_in:  # a bring-in of a full bet
                 self._full_level = plan.bring_in
                 self._bets = 1
+            p.reopen_at = self._reopen_at(p.bet)
             events.append(bring_in_posted(p.seat, adds, p.all_in))
         else:
             assert to is not None
@@ -340,11 +344,10 @@ class Betting:
         ):
             self._cap_lifted = True
         current = self._current_bet
-        mark = self._mark
         for q in self._after[p.index]:
             if q.out:
                 continue
-            if q.bet < current or (q.acted_in != mark and active > 1):
+            if q.bet < current or (q.reopen_at <= current and active > 1):
                 # (with nothing to call and nobody left to bet against, no action)
                 self.to_act = q.seat
                 return
@@ -360,7 +363,7 @@ class Betting:
         if self._bring_in_pending:
             self._bring_in_pending = False
             self.bring_in_seat = p.seat
-            over = self._plan.bring_in
+            over = self._base = self._plan.bring_in
         adds = to - p.bet
         self._put_in(p, adds)
         if self._is_full(to, over):
@@ -371,13 +374,12 @@ class Betting:
                 self._largest_raise = max(self._largest_raise, size)
             elif self._open_pair and to >= self._full_level + self._plan.big_bet:
                 self._big_bet_made = True  # from now on, raises are by the big bet
-            self._full_level = to
+            self._full_level = self._base = to
             self._bets += 1
-            self._mark += 1  # everyone must act again
         if to > previous:
             self._current_bet = to
         self._aggressor = p.seat
-        p.acted_in = self._mark
+        p.reopen_at = self._reopen_at(to)
         event: Event
         if kind is RAISE:
             event = raised(p.seat, to, adds, p.all_in)
@@ -387,23 +389,40 @@ class Betting:
             event = completed(p.seat, to, adds, p.all_in)
         self.events.append(event)
 
-    def _is_full(self, to: int, previous: int) -> bool:
-        """Whether a complete, bet or raise to ``to`` counts as a full one:
-        it reopens the betting and counts toward the cap."""
+    def _bet_size(self) -> int:
+        """What a full bet or raise adds this street (fixed limit: the open pair's big
+        bet once one is made)."""
         plan = self._plan
-        size = plan.big_bet if self.street >= plan.big_bet_street else plan.small_bet
+        if self._big_bet_made:  # the open pair on 4th street: raises by the big bet
+            return plan.big_bet
+        return plan.big_bet if self.street >= plan.big_bet_street else plan.small_bet
+
+    def _is_full(self, to: int, previous: int) -> bool:
+        """Whether a complete, bet or raise to ``to`` counts as a full one: it
+        counts toward the cap, and the next raise is a full bet above it."""
+        size = self._bet_size()
         if self._fixed_limit:
-            if self._big_bet_made:  # the open pair on 4th street: raises by the big bet
-                size = plan.big_bet
-            full_target = self._full_level + size
-            if to >= full_target:
-                return True
-            # Half-bet rule: an all-in of at least half of what a full bet or
-            # raise (or completion) would add counts as one (RRoP).
-            return (to - previous) * 2 >= full_target - previous
+            # Half-bet rule (RRoP): an all-in counts as full when it adds at least half
+            # a bet (half of what a full bet, raise or completion adds over the last
+            # full one, or over the bring-in). The short all-ins since count together
+            # (RULES 3, TDA 47A): measured over that bet, not over the last all-in.
+            base = self._base
+            return (to - base) * 2 >= self._full_level + size - base
         if self._bets == 0:
             return to >= size
         return to - previous >= max(self._largest_raise, size)
+
+    def _reopen_at(self, bet: int) -> int:
+        """The bet at which the betting opens again to a player who has acted and put
+        in ``bet``: half a bet (limit) or a full raise (pot and no limit) above it,
+        made by any number of short all-ins (RULES 3; TDA 47A: only for a player
+        facing that much, so not for one who called the first of them)."""
+        size = self._bet_size()
+        if self._fixed_limit:  # half a bet, as _is_full measures it
+            return bet + ((self._full_level + size - self._base + 1) >> 1)
+        if self._bets == 0:
+            return size
+        return bet + max(self._largest_raise, size)
 
     def _put_in(self, p: SeatState, chips: int) -> None:
         p.stack -= chips
@@ -429,11 +448,10 @@ class Betting:
         ):
             self._cap_lifted = True
         current = self._current_bet
-        mark = self._mark
         for q in self._after[p.index]:
             if q.out:
                 continue
-            if q.bet < current or (q.acted_in != mark and active > 1):
+            if q.bet < current or (q.reopen_at <= current and active > 1):
                 self.to_act = q.seat
                 return
         self._finish_round()

@@ -88,6 +88,7 @@ class Hand(Settlement):
         "_active_n",
         "_after",
         "_aggressor",
+        "_base",
         "_bets",
         "_big_bet_made",
         "_bring_in_optional",
@@ -102,7 +103,6 @@ class Hand(Settlement):
         "_legal",
         "_limit_inline",
         "_live_n",
-        "_mark",
         "_max_bets",
         "_next_card",
         "_open_pair",
@@ -201,7 +201,7 @@ class Hand(Settlement):
         self._current_bet = 0  # what a call must reach
         self._full_level = 0  # the street bet set by the last full bet or raise
         self._bets = 0  # full bets and raises this round, toward the cap
-        self._mark = 1  # see SeatState.acted_in
+        self._base = 0  # fixed limit: what short all-ins are measured over
         self._largest_raise = 0  # pot and no limit: the minimum raise
         self._aggressor: int | None = None  # the last to bet or raise this round
         self._cap_lifted = False
@@ -512,11 +512,12 @@ class Hand(Settlement):
         self._full_level = 0
         self._bets = 0
         self._largest_raise = 0
+        self._base = 0
         self._aggressor = None
         self._cap_lifted = False
-        self._mark += 1
         for p in self._ring:
             p.bet = 0
+            p.reopen_at = 0
 
     def _deal_street(self) -> None:
         street = self.street
