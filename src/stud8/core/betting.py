@@ -12,10 +12,10 @@ from stud8.core._shared_events import (
     called,
     completed,
     raised,
+    uncalled,
 )
 from stud8.core.actions import ActionKind, LegalAction
 from stud8.core.cards import Card
-from stud8.core.errors import IllegalActionError
 from stud8.core.events import (
     Event,
 )
@@ -85,86 +85,150 @@ class SeatState:
         return not self.out
 
 
-class Betting:
-    """The betting part of a :class:`~stud8.core.hand.Hand` (a mixin: the hand
-    owns the state, this holds the rules of acting on it)."""
+class BettingRound:
+    """The betting round of a :class:`~stud8.core.hand.Hand`: who is to act, what he
+    may do, and what each action does (RULES.md 3). The hand holds one and starts it
+    again on every street; it shares the hand's seats and event list, and tells the
+    hand when the round is over (:meth:`act` returns True), which then deals on."""
 
-    rules: TableRules
-    hand_id: str
-    street: int
-    to_act: int | None
-    bring_in_seat: int | None
-    events: list[Event]
-    _seats: tuple[int, ...]
-    _ring: list[SeatState]
-    _after: list[tuple[SeatState, ...]]  # by index: the others clockwise from his left, then him
-    _players: dict[int, SeatState]
-    _live_n: int
-    _active_n: int
-    _legal: tuple[LegalAction, ...] | None
-    _fixed_limit: bool
-    # fixed limit with one bet size this street: the legal amounts are worked out inline
-    _limit_inline: bool
-    # Stud (high only), fixed limit, 4th street with an open pair showing: a bet or
-    # raise may be the small or the big bet, and by the big bet once one is made
-    _open_pair: bool
-    _big_bet_made: bool
-    _max_bets: int | None
-    _plan: TablePlan
-    _current_bet: int
-    _full_level: int
-    _bets: int
-    # fixed limit: the bet the short all-ins are measured over (the last full bet or
-    # raise, or the bring-in)
-    _base: int
-    _largest_raise: int
-    _aggressor: int | None
-    _cap_lifted: bool
-    _bring_in_pending: bool
-    _bring_in_optional: bool
+    __slots__ = (
+        "active_n",
+        "after",
+        "aggressor",
+        "base",
+        "bets",
+        "big_bet_made",
+        "bring_in_optional",
+        "bring_in_pending",
+        "bring_in_seat",
+        "cap_lifted",
+        "current_bet",
+        "events",
+        "fixed_limit",
+        "full_level",
+        "hand_id",
+        "largest_raise",
+        "legal",
+        "limit_inline",
+        "live_n",
+        "max_bets",
+        "open_pair",
+        "plan",
+        "players",
+        "ring",
+        "rules",
+        "size",
+    )
 
-    def _finish_round(self) -> None:
-        raise NotImplementedError
+    # Compiled (mypyc), a native class's __new__ calls __init__, which copy.deepcopy
+    # and pickle cannot; with its own __new__ it does not (as for Hand).
+    def __new__(cls, *args: object, **kwargs: object) -> BettingRound:
+        return super().__new__(cls)
+
+    def __init__(
+        self,
+        plan: TablePlan,
+        ring: list[SeatState],
+        players: dict[int, SeatState],
+        after: list[tuple[SeatState, ...]],
+        events: list[Event],
+        hand_id: str,
+    ) -> None:
+        self.plan = plan
+        self.rules: TableRules = plan.rules
+        self.hand_id = hand_id
+        self.ring = ring  # the hand's seats, in seat order
+        # by index: the others clockwise from his left, then him
+        self.after = after
+        self.players = players  # the hand's, by seat
+        self.events = events  # the hand's: the round appends its actions
+        self.size = plan.small_bet  # what a full bet adds this street (the fixed bet)
+        self.bring_in_seat: int | None = None
+        self.live_n = len(ring)  # players not folded
+        self.active_n = len(ring)  # players who can still act (not all-in)
+        self.legal: tuple[LegalAction, ...] | None = None  # cache for this decision
+        self.fixed_limit = plan.fixed_limit
+        # fixed limit with one bet size this street: the legal amounts are worked out inline
+        self.limit_inline = plan.fixed_limit
+        # Stud (high only), fixed limit, 4th street with an open pair showing: a bet or
+        # raise may be the small or the big bet, and by the big bet once one is made
+        self.open_pair = False
+        self.big_bet_made = False
+        self.max_bets = plan.max_bets
+        self.current_bet = 0  # what a call must reach
+        self.full_level = 0  # the street bet set by the last full bet or raise
+        # fixed limit: what short all-ins are measured over (the last full bet or
+        # raise, or the bring-in)
+        self.base = 0
+        self.bets = 0  # full bets and raises this round, toward the cap
+        self.largest_raise = 0  # pot and no limit: the minimum raise
+        self.aggressor: int | None = None  # the last to bet or raise this round
+        self.cap_lifted = False
+        self.bring_in_pending = False  # the forced bring-in is still to be made
+        self.bring_in_optional = False  # ...by a player who may fold instead
+
+    def new_street(self, street: int) -> None:
+        """Start the round of ``street``: no bets yet."""
+        plan = self.plan
+        self.size = plan.big_bet if street >= plan.big_bet_street else plan.small_bet
+        self.current_bet = 0
+        self.full_level = 0
+        self.base = 0
+        self.bets = 0
+        self.largest_raise = 0
+        self.aggressor = None
+        self.cap_lifted = False
+        for p in self.ring:
+            p.bet = 0
+            p.reopen_at = 0
+
+    def set_open_pair(self, open_pair: bool) -> None:
+        """Fixed-limit Stud high: an open pair showing on 4th street (RULES.md 8)."""
+        self.open_pair = open_pair
+        self.limit_inline = self.fixed_limit and not open_pair
+        self.big_bet_made = False
+
+    def open_action(self) -> None:
+        """The betting starts (the hand says with whom)."""
+        if self.active_n <= 2 and self.plan.cap_lifts_at_open:
+            self.cap_lifted = True
 
     @property
     def pot_total(self) -> int:
         """All chips put in this hand, the current street's bets included."""
-        return sum(p.contributed for p in self._ring)
+        return sum(p.contributed for p in self.ring)
 
     # --------------------------------------------------------------- actions
-    def legal_actions(self) -> tuple[LegalAction, ...]:
-        """What the player to act may do, each kind with its amounts."""
-        legal = self._legal
+    def legal_actions(self, p: SeatState) -> tuple[LegalAction, ...]:
+        """What ``p``, the player to act, may do, each kind with its amounts (kept
+        until the next action)."""
+        legal = self.legal
         if legal is not None:
             return legal
-        seat = self.to_act
-        if seat is None:
-            return ()
-        p = self._players[seat]
-        if self._bring_in_pending:
-            legal = self._legal = self._bring_in_choices(p)
+        if self.bring_in_pending:
+            legal = self.legal = self._bring_in_choices(p)
             return legal
         bet = p.bet
         stack = p.stack
-        current = self._current_bet
+        current = self.current_bet
         facing = current - bet
         raise_kind: ActionKind | None = None
         kind_code = 0  # for the key below: none, complete, bet, raise
         lo = hi = 0
-        cap = self._max_bets
+        cap = self.max_bets
         if (
             stack > facing
             and p.reopen_at <= current
-            and (cap is None or self._bets < cap or self._cap_lifted)
-            and self._active_n >= 2
+            and (cap is None or self.bets < cap or self.cap_lifted)
+            and self.active_n >= 2
         ):
             # Only if another player could still put in more than the current bet:
             # if not (the others are all-in, or can only call), a raise would just
             # come back uncalled, so none is offered.
-            for q in self._after[p.index]:
+            for q in self.after[p.index]:
                 if not q.out and q.bet + q.stack > current:
                     if q is not p:
-                        if self._bets:
+                        if self.bets:
                             raise_kind, kind_code = RAISE, 3
                         elif current == 0:
                             raise_kind, kind_code = BET, 2
@@ -172,24 +236,21 @@ class Betting:
                             raise_kind, kind_code = COMPLETE, 1
                     break
         if raise_kind is not None:
-            if self._limit_inline:  # the common case: fixed limit, one bet size
-                plan = self._plan
-                lo = self._full_level + (
-                    plan.big_bet if self.street >= plan.big_bet_street else plan.small_bet
-                )
+            if self.limit_inline:  # the common case: fixed limit, one bet size
+                lo = self.full_level + self.size
                 if lo > bet + stack:
                     lo = bet + stack
             else:
                 lo, hi = self._raise_bounds(p, bet + stack)
-                legal = self._legal = self._choices(p, facing, raise_kind, lo, hi)
+                legal = self.legal = self._choices(p, facing, raise_kind, lo, hi)
                 return legal
-        elif not self._limit_inline:
-            legal = self._legal = self._choices(p, facing, None, 0, 0)
+        elif not self.limit_inline:
+            legal = self.legal = self._choices(p, facing, None, 0, 0)
             return legal
         call_all_in = facing >= stack
         call_to = bet + stack if call_all_in else current
         if lo >= _AMOUNTS or call_to >= _AMOUNTS:  # (street bets this large: not kept)
-            legal = self._legal = self._choices(p, facing, raise_kind, lo, lo)
+            legal = self.legal = self._choices(p, facing, raise_kind, lo, lo)
             return legal
         # One int for (street bet, call to, call all-in, raise kind, raise to, raise
         # all-in): cheaper to make and hash than a tuple of them.
@@ -203,18 +264,18 @@ class Betting:
             legal = self._choices(p, facing, raise_kind, lo, lo)
             if len(_LIMIT_CHOICES) < 4096:
                 _LIMIT_CHOICES[key] = legal
-        self._legal = legal
+        self.legal = legal
         return legal
 
     def _bring_in_choices(self, p: SeatState) -> tuple[LegalAction, ...]:
-        plan = self._plan  # (the rules' amounts, read natively when compiled)
+        plan = self.plan  # (the rules' amounts, read natively when compiled)
         bring_in = plan.bring_in
         out = [LegalAction.of(BRING_IN, adds=min(bring_in, p.stack), all_in=p.stack <= bring_in)]
         if p.stack > bring_in and bring_in < plan.small_bet:
             max_to = p.bet + p.stack
             lo, hi = self._raise_bounds(p, max_to)
             out.append(LegalAction.of(COMPLETE, lo, hi, lo - p.bet, lo == max_to))
-        if self._bring_in_optional:
+        if self.bring_in_optional:
             out.append(_FOLD)
         return tuple(out)
 
@@ -230,7 +291,7 @@ class Betting:
         else:
             out.append(_CHECK)
         if raise_kind is not None:
-            if self._open_pair and lo < hi:  # fixed limit: the small or the big bet, two choices
+            if self.open_pair and lo < hi:  # fixed limit: the small or the big bet, two choices
                 out.append(LegalAction.of(raise_kind, lo, lo, lo - p.bet, False))
                 lo = hi
             out.append(LegalAction.of(raise_kind, lo, hi, lo - p.bet, lo == p.bet + p.stack))
@@ -239,61 +300,45 @@ class Betting:
     def _raise_bounds(self, p: SeatState, max_to: int) -> tuple[int, int]:
         """The smallest and largest *to* amounts of a complete, bet or raise."""
         rules = self.rules
-        size = rules.bet_size(self.street)
+        size = self.size
         structure = rules.structure
         if structure is BettingStructure.FIXED_LIMIT:
-            target = self._full_level + size
+            target = self.full_level + size
             lo = hi = min(target, max_to)
-            if self._open_pair:  # the small or the big bet; only the big one after a big one
-                hi = min(self._full_level + rules.big_bet, max_to)
-                if self._big_bet_made:
+            if self.open_pair:  # the small or the big bet; only the big one after a big one
+                hi = min(self.full_level + rules.big_bet, max_to)
+                if self.big_bet_made:
                     lo = hi
         else:
-            if self._bets == 0:
+            if self.bets == 0:
                 lo = size
             else:
-                lo = self._current_bet + max(self._largest_raise, size)
+                lo = self.current_bet + max(self.largest_raise, size)
             if structure is BettingStructure.NO_LIMIT:
                 hi = max_to
             else:  # the pot after calling
-                hi = self._current_bet + self.pot_total + (self._current_bet - p.bet)
+                hi = self.current_bet + self.pot_total + (self.current_bet - p.bet)
             lo = min(lo, max_to)
             hi = max(lo, min(hi, max_to))
         return lo, hi
 
-    def _next_with_chips(self, seat: int) -> SeatState | None:
-        seats = self._seats
-        i = seats.index(seat)
-        for k in range(1, len(seats)):
-            p = self._players[seats[(i + k) % len(seats)]]
-            if p.can_act:
+    def next_with_chips(self, seat: int) -> SeatState | None:
+        """The first player clockwise from ``seat`` who can still act."""
+        for p in self.after[self.players[seat].index]:
+            if p.can_act and p.seat != seat:
                 return p
         return None
 
-    def _refuse_amount(
-        self, seat: int, kind: ActionKind, to: object, legal_actions: tuple[LegalAction, ...]
-    ) -> None:
-        if not isinstance(to, int) or isinstance(to, bool):
-            message = f"the amount must be a whole number of chips, got {to!r}"
-        else:
-            spans = [
-                f"exactly {a.min_to}" if a.min_to == a.max_to else f"from {a.min_to} to {a.max_to}"
-                for a in legal_actions
-                if a.kind is kind
-            ]
-            message = (
-                f"{kind.value} to {to} is not allowed: the amount must be {' or '.join(spans)}"
-            )
-        raise IllegalActionError(message, hand_id=self.hand_id, street=self.street, seat=seat)
-
-    def _do(self, p: SeatState, kind: ActionKind, to: int | None) -> None:
-        """Carry out a legal action, then pass the action on (or end the round)."""
+    def act(self, p: SeatState, kind: ActionKind | None, to: int | None) -> int | None:
+        """Carry out a legal action (None: see :meth:`protect`); returns the seat the
+        action passes to, None when nobody must act: the round is over (the hand
+        then deals on, or ends)."""
         events = self.events
         if kind is CALL:
-            adds = self._current_bet - p.bet
+            adds = self.current_bet - p.bet
             if adds >= p.stack:
                 adds = p.stack
-                self._active_n -= 1
+                self.active_n -= 1
                 p.all_in = True
                 p.out = True
             p.stack -= adds
@@ -304,81 +349,79 @@ class Betting:
         elif kind is FOLD:
             p.folded = True
             p.out = True
-            self._live_n -= 1
-            self._active_n -= 1
+            self.live_n -= 1
+            self.active_n -= 1
             events.append(FOLDED[p.seat])
-            if self._bring_in_pending:  # the bring-in passes on to the left
-                nxt = self._next_with_chips(p.seat)
-                if nxt is not None and self._live_n > 1:
-                    self.to_act = nxt.seat
-                    return
-            if self._live_n == 1:
-                self._finish_round()
-                return
+            if self.bring_in_pending:  # the bring-in passes on to the left
+                nxt = self.next_with_chips(p.seat)
+                if nxt is not None and self.live_n > 1:
+                    return nxt.seat
         elif kind is CHECK:
             p.reopen_at = self._reopen_at(p.bet)
             events.append(CHECKED[p.seat])
         elif kind is BRING_IN:
-            plan = self._plan
+            plan = self.plan
             adds = min(plan.bring_in, p.stack)
             self._put_in(p, adds)
-            self._bring_in_pending = False
+            self.bring_in_pending = False
             self.bring_in_seat = p.seat
             # Everyone else must enter for the full bring-in, even over a short one.
-            self._current_bet = self._base = plan.bring_in
+            self.current_bet = self.base = plan.bring_in
             if plan.full_bring_in:  # a bring-in of a full bet
-                self._full_level = plan.bring_in
-                self._bets = 1
+                self.full_level = plan.bring_in
+                self.bets = 1
             p.reopen_at = self._reopen_at(p.bet)
             events.append(bring_in_posted(p.seat, adds, p.all_in))
+        elif kind is None:
+            p.protected = True
+            p.out = True
+            self.active_n -= 1
         else:
             assert to is not None
             self._bet_to(p, kind, to)
-        # Pass the action to the next player who must act, or end the round.
-        active = self._active_n
-        if (
-            active <= 2
-            and not self._cap_lifted
-            and self._plan.cap_lifts_heads_up
-            and not self._capped_count()
-        ):
-            self._cap_lifted = True
-        current = self._current_bet
-        for q in self._after[p.index]:
+        # Pass the action on to the next player who must act, if anyone must.
+        if self.live_n == 1:
+            return None
+        active = self.active_n
+        if active <= 2 and not self.cap_lifted and self.plan.cap_lifts_heads_up:
+            cap = self.max_bets
+            if cap is None or self.bets < cap:
+                self.cap_lifted = True
+        current = self.current_bet
+        for q in self.after[p.index]:
             if q.out:
                 continue
             if q.bet < current or (q.reopen_at <= current and active > 1):
                 # (with nothing to call and nobody left to bet against, no action)
-                self.to_act = q.seat
-                return
-        self._finish_round()
+                return q.seat
+        return None
 
     def _bet_to(self, p: SeatState, kind: ActionKind, to: int) -> None:
         """A complete, bet or raise to ``to``."""
-        previous = self._current_bet
+        previous = self.current_bet
         # A short all-in is measured from the bet it is over: for the bring-in player
         # completing instead of bringing in, from the bring-in, as for anyone after him
         # (RULES 3: half of the completion over the bring-in), not from nothing.
         over = previous
-        if self._bring_in_pending:
-            self._bring_in_pending = False
+        if self.bring_in_pending:
+            self.bring_in_pending = False
             self.bring_in_seat = p.seat
-            over = self._base = self._plan.bring_in
+            over = self.base = self.plan.bring_in
         adds = to - p.bet
         self._put_in(p, adds)
         if self._is_full(to, over):
-            if not self._fixed_limit:
+            if not self.fixed_limit:
                 # The round's first bet (a completion included) counts at its full
                 # size: the bring-in or a short all-in before it is not a bet.
-                size = to if self._bets == 0 else to - previous
-                self._largest_raise = max(self._largest_raise, size)
-            elif self._open_pair and to >= self._full_level + self._plan.big_bet:
-                self._big_bet_made = True  # from now on, raises are by the big bet
-            self._full_level = self._base = to
-            self._bets += 1
+                size = to if self.bets == 0 else to - previous
+                self.largest_raise = max(self.largest_raise, size)
+            elif self.open_pair and to >= self.full_level + self.plan.big_bet:
+                self.big_bet_made = True  # from now on, raises are by the big bet
+            self.full_level = self.base = to
+            self.bets += 1
         if to > previous:
-            self._current_bet = to
-        self._aggressor = p.seat
+            self.current_bet = to
+        self.aggressor = p.seat
         p.reopen_at = self._reopen_at(to)
         event: Event
         if kind is RAISE:
@@ -392,25 +435,24 @@ class Betting:
     def _bet_size(self) -> int:
         """What a full bet or raise adds this street (fixed limit: the open pair's big
         bet once one is made)."""
-        plan = self._plan
-        if self._big_bet_made:  # the open pair on 4th street: raises by the big bet
-            return plan.big_bet
-        return plan.big_bet if self.street >= plan.big_bet_street else plan.small_bet
+        if self.big_bet_made:  # the open pair on 4th street: raises by the big bet
+            return self.plan.big_bet
+        return self.size
 
     def _is_full(self, to: int, previous: int) -> bool:
         """Whether a complete, bet or raise to ``to`` counts as a full one: it
         counts toward the cap, and the next raise is a full bet above it."""
         size = self._bet_size()
-        if self._fixed_limit:
+        if self.fixed_limit:
             # Half-bet rule (RRoP): an all-in counts as full when it adds at least half
             # a bet (half of what a full bet, raise or completion adds over the last
             # full one, or over the bring-in). The short all-ins since count together
             # (RULES 3, TDA 47A): measured over that bet, not over the last all-in.
-            base = self._base
-            return (to - base) * 2 >= self._full_level + size - base
-        if self._bets == 0:
+            base = self.base
+            return (to - base) * 2 >= self.full_level + size - base
+        if self.bets == 0:
             return to >= size
-        return to - previous >= max(self._largest_raise, size)
+        return to - previous >= max(self.largest_raise, size)
 
     def _reopen_at(self, bet: int) -> int:
         """The bet at which the betting opens again to a player who has acted and put
@@ -418,11 +460,11 @@ class Betting:
         made by any number of short all-ins (RULES 3; TDA 47A: only for a player
         facing that much, so not for one who called the first of them)."""
         size = self._bet_size()
-        if self._fixed_limit:  # half a bet, as _is_full measures it
-            return bet + ((self._full_level + size - self._base + 1) >> 1)
-        if self._bets == 0:
+        if self.fixed_limit:  # half a bet, as _is_full measures it
+            return bet + ((self.full_level + size - self.base + 1) >> 1)
+        if self.bets == 0:
             return size
-        return bet + max(self._largest_raise, size)
+        return bet + max(self.largest_raise, size)
 
     def _put_in(self, p: SeatState, chips: int) -> None:
         p.stack -= chips
@@ -431,31 +473,35 @@ class Betting:
         if p.stack == 0:
             p.all_in = True
             p.out = True
-            self._active_n -= 1
+            self.active_n -= 1
 
-    def _after_action(self, p: SeatState) -> None:
-        """Pass the action to the next player who must act, or end the round
-        (after a timeout under all-in protection)."""
-        if self._live_n == 1:
-            self._finish_round()
-            return
-        active = self._active_n
-        if (
-            active <= 2
-            and not self._cap_lifted
-            and self._plan.cap_lifts_heads_up
-            and not self._capped_count()
-        ):
-            self._cap_lifted = True
-        current = self._current_bet
-        for q in self._after[p.index]:
-            if q.out:
-                continue
-            if q.bet < current or (q.reopen_at <= current and active > 1):
-                self.to_act = q.seat
-                return
-        self._finish_round()
+    def protect(self, p: SeatState) -> int | None:
+        """He timed out under all-in protection: in for what he has put in, he takes
+        no more action (RULES.md 6). Passes the action on, as :meth:`act` does."""
+        return self.act(p, None, None)
 
-    def _capped_count(self) -> bool:
-        cap = self._max_bets
-        return cap is not None and self._bets >= cap
+    def return_uncalled(self) -> None:
+        """At the round's end the chips nobody called go back (RULES.md 3): the
+        highest street bet's excess over the second highest."""
+        # The highest street bet (its first holder) and the second highest, in one pass.
+        top = second = -1
+        top_player = self.ring[0]
+        for q in self.ring:
+            bet = q.bet
+            if bet > top:
+                second = top
+                top = bet
+                top_player = q
+            elif bet > second:
+                second = bet
+        if top > second:
+            back = top - second
+            top_player.bet = second
+            top_player.contributed -= back
+            top_player.stack += back
+            if top_player.all_in:  # he has chips again
+                top_player.all_in = False
+                top_player.out = top_player.folded or top_player.protected
+                if not (top_player.folded or top_player.protected):
+                    self.active_n += 1
+            self.events.append(uncalled(top_player.seat, back))

@@ -27,14 +27,13 @@ from stud8.core._shared_events import (
     STREET_STARTED,
     ante_posted,
     card_dealt,
-    uncalled,
 )
 from stud8.core.actions import (
     Action,
     ActionKind,
     LegalAction,
 )
-from stud8.core.betting import CALL, SeatState
+from stud8.core.betting import CALL, BettingRound, SeatState
 from stud8.core.cards import Card, Deck
 from stud8.core.errors import HandSetupError, IllegalActionError, SetupTypeError
 from stud8.core.events import (
@@ -51,7 +50,8 @@ from stud8.core.rules import (
     TableRules,
     TimeoutPolicy,
 )
-from stud8.core.settle import Settlement, dealing_order
+from stud8.core.settle import dealing_order, settle
+from stud8.core.settle import showdown as _showdown
 from stud8.core.showdown import HandResult
 from stud8.core.streets import first_to_act, shows_open_pair
 from stud8.core.views import HandView, view_of
@@ -78,42 +78,22 @@ class HandSetup:
     hand_id: str = ""
 
 
-class Hand(Settlement):
+class Hand:
     """The state of one hand. Start one with :meth:`Hand.start`."""
 
-    # Slots: a hand has some forty attributes, more than an instance dictionary shares
-    # keys for, and the engine reads them on every action. (The mixins have none, so a
-    # hand also has a __dict__, left empty.)
+    # Slots: the engine reads them on every action.
     __slots__ = (
-        "_active_n",
-        "_after",
-        "_aggressor",
-        "_base",
-        "_bets",
-        "_big_bet_made",
-        "_bring_in_optional",
-        "_bring_in_pending",
-        "_cap_lifted",
-        "_current_bet",
         "_deck",
         "_first_on",
-        "_fixed_limit",
-        "_full_level",
-        "_largest_raise",
-        "_legal",
-        "_limit_inline",
-        "_live_n",
-        "_max_bets",
         "_next_card",
-        "_open_pair",
         "_open_pair_rule",
         "_plan",
         "_players",
         "_razz",
         "_ring",
+        "_round",
         "_seats",
         "_starting",
-        "bring_in_seat",
         "cancelled",
         "community_card",
         "decisions",
@@ -174,19 +154,10 @@ class Hand(Settlement):
         self.hand_id = setup.hand_id
         self._seats: tuple[int, ...] = tuple([p.seat for p in ring])
         self._ring = ring
-        self._after = [clockwise(ring) for clockwise in _CLOCKWISE[len(ring)]]
         self._players: dict[int, SeatState] = {p.seat: p for p in ring}
-        self._live_n = len(ring)  # players not folded
-        self._active_n = len(ring)  # players who can still act (not all-in)
-        self._legal: tuple[LegalAction, ...] | None = None  # cache for this decision
-        self._fixed_limit = plan.fixed_limit
-        self._limit_inline = plan.fixed_limit
         # The game (RULES.md 8), decided once: how hands are valued, who acts first.
         self._razz = plan.razz
         self._open_pair_rule = plan.open_pair_rule
-        self._open_pair = False
-        self._big_bet_made = False
-        self._max_bets = plan.max_bets
         self._deck = setup.deck.cards
         self._next_card = 0
         self.events: list[Event] = []
@@ -194,19 +165,10 @@ class Hand(Settlement):
         self.street = 3
         self.to_act: int | None = None
         self.community_card: Card | None = None
-        self.bring_in_seat: int | None = None
         self.result: HandResult | None = None
         self.cancelled = False
-        # the betting round
-        self._current_bet = 0  # what a call must reach
-        self._full_level = 0  # the street bet set by the last full bet or raise
-        self._bets = 0  # full bets and raises this round, toward the cap
-        self._base = 0  # fixed limit: what short all-ins are measured over
-        self._largest_raise = 0  # pot and no limit: the minimum raise
-        self._aggressor: int | None = None  # the last to bet or raise this round
-        self._cap_lifted = False
-        self._bring_in_pending = False  # the forced bring-in is still to be made
-        self._bring_in_optional = False  # ...by a player who may fold instead
+        after = [clockwise(ring) for clockwise in _CLOCKWISE[len(ring)]]
+        self._round = BettingRound(plan, ring, self._players, after, self.events, self.hand_id)
         self._first_on: dict[int, int] = {}  # street -> the seat that acted first
         self._deal_third_street()
 
@@ -285,7 +247,7 @@ class Hand(Settlement):
                     if p.stack == 0:
                         p.all_in = True
                         p.out = True
-                        self._active_n -= 1
+                        self._round.active_n -= 1
                     events.append(ante_posted(p.seat, paid, p.all_in))
         events.append(STREET_STARTED[3])
         deck = self._deck
@@ -312,15 +274,15 @@ class Hand(Settlement):
         if self._razz:
             low = max(players, key=lambda q: q.up[0].low_rank * 4 + q.up[0].suit_index)
         bring_in: SeatState | None = low
-        self._bring_in_optional = False
+        r = self._round
         if low.all_in:  # all-in for the ante: the player on his left brings in
-            bring_in = self._next_with_chips(low.seat)
-            self._bring_in_optional = self.rules.all_in_low_card is AllInLowCard.NEXT_MAY_FOLD
-        if bring_in is None or self._active_n < 2:
+            bring_in = r.next_with_chips(low.seat)
+            r.bring_in_optional = self.rules.all_in_low_card is AllInLowCard.NEXT_MAY_FOLD
+        if bring_in is None or r.active_n < 2:
             self._finish_round()  # nobody to bet against: deal it out
             return
-        self.bring_in_seat = bring_in.seat
-        self._bring_in_pending = True
+        r.bring_in_seat = bring_in.seat
+        r.bring_in_pending = True
         self._open_action(bring_in.seat)
 
     def _open_action(self, seat: int) -> None:
@@ -328,8 +290,7 @@ class Hand(Settlement):
         street = self.street
         self._first_on[street] = seat
         self.events.append(OPENED[street * 16 + seat])
-        if self._active_n <= 2 and self._plan.cap_lifts_at_open:
-            self._cap_lifted = True
+        self._round.open_action()
 
     # ------------------------------------------------------------ questions
     @property
@@ -338,18 +299,28 @@ class Hand(Settlement):
         return self._seats
 
     @property
+    def bring_in_seat(self) -> int | None:
+        """The seat that brought in (or completed instead) on 3rd street."""
+        return self._round.bring_in_seat
+
+    @property
     def is_over(self) -> bool:
         return self.result is not None or self.cancelled
 
     @property
     def current_bet(self) -> int:
         """What a call reaches on this street."""
-        return self._current_bet
+        return self._round.current_bet
 
     @property
     def bets_this_round(self) -> int:
         """Full bets and raises this round (the bring-in is not one)."""
-        return self._bets
+        return self._round.bets
+
+    @property
+    def pot_total(self) -> int:
+        """All chips put in this hand, the current street's bets included."""
+        return self._round.pot_total
 
     @property
     def deck_position(self) -> int:
@@ -403,12 +374,20 @@ class Hand(Settlement):
                 hand_id=self.hand_id,
             ) from None
 
+    def legal_actions(self) -> tuple[LegalAction, ...]:
+        """What the player to act may do, each kind with its amounts."""
+        seat = self.to_act
+        if seat is None:
+            return ()
+        return self._round.legal_actions(self._players[seat])
+
     def apply(self, action: Action) -> list[Event]:
         """Apply the action of the player to act; returns the new events.
 
         An action that is not legal now raises :class:`IllegalActionError` and
         changes nothing.
         """
+        r = self._round
         seat = self.to_act
         # one lookup reads the kind and checks the type (the slow way refuses a non-action)
         kind = KIND_OF.get(type(action))
@@ -420,7 +399,8 @@ class Hand(Settlement):
                 hand_id=self.hand_id,
                 street=self.street,
             )
-        legal_actions = self._legal or self.legal_actions()
+        p = self._players[seat]
+        legal_actions = r.legal or r.legal_actions(p)
         for legal in legal_actions:
             if legal.kind is kind:
                 break
@@ -445,79 +425,108 @@ class Hand(Settlement):
                 to = given  # type: ignore[assignment]
         start = len(self.events)
         self.decisions.append((seat, action))
-        self._legal = None
-        self._do(self._players[seat], kind, to)
+        r.legal = None
+        nxt = self.to_act = r.act(p, kind, to)
+        if nxt is None:
+            self._finish_round()
         return self.events[start:]
+
+    def _refuse_amount(
+        self, seat: int, kind: ActionKind, to: object, legal_actions: tuple[LegalAction, ...]
+    ) -> None:
+        if not isinstance(to, int) or isinstance(to, bool):
+            message = f"the amount must be a whole number of chips, got {to!r}"
+        else:
+            spans = [
+                f"exactly {a.min_to}" if a.min_to == a.max_to else f"from {a.min_to} to {a.max_to}"
+                for a in legal_actions
+                if a.kind is kind
+            ]
+            message = (
+                f"{kind.value} to {to} is not allowed: the amount must be {' or '.join(spans)}"
+            )
+        raise IllegalActionError(message, hand_id=self.hand_id, street=self.street, seat=seat)
 
     # ------------------------------------------------------------- timeouts
     def time_out(self) -> list[Event]:
         """The player to act ran out of time: apply the timeout rule (RULES.md section 6)."""
+        r = self._round
         seat = self.to_act
         if seat is None:
             raise IllegalActionError("nobody is to act", hand_id=self.hand_id, street=self.street)
         p = self._players[seat]
         start = len(self.events)
         self.decisions.append((seat, None))
-        if self._bring_in_pending:
+        if r.bring_in_pending:
             # The bring-in is forced: it is posted for him, unless he may fold.
-            outcome = "fold" if self._bring_in_optional else "bring_in"
+            outcome = "fold" if r.bring_in_optional else "bring_in"
         elif self.rules.timeout_policy is TimeoutPolicy.CHECK_OR_FOLD:
-            outcome = "check" if self._current_bet <= p.bet else "fold"
+            outcome = "check" if r.current_bet <= p.bet else "fold"
         elif p.contributed - min(self.rules.ante, p.contributed) == 0 and p.bet == 0:
             outcome = "fold"  # nothing in beyond the ante
         else:
             outcome = "all_in_protection"
         self.events.append(TimedOut(seat, outcome))
-        self._legal = None
+        r.legal = None
         if outcome == "all_in_protection":
-            p.protected = True
-            p.out = True
-            self._active_n -= 1
-            self._after_action(p)
+            nxt = self.to_act = r.protect(p)
         else:
             kind = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK}.get(
                 outcome, ActionKind.BRING_IN
             )
-            self._do(p, kind, None)
+            nxt = self.to_act = r.act(p, kind, None)
+        if nxt is None:
+            self._finish_round()
         return self.events[start:]
 
     # ---------------------------------------------------------- the streets
     def _finish_round(self) -> None:
         """End the betting round; deal the next street, or end the hand."""
+        r = self._round
         self.to_act = None
-        self._return_uncalled()
+        r.return_uncalled()
         while True:
-            if self._live_n == 1:
-                self._end_hand(showdown=False)
+            if r.live_n == 1:
+                self._end_hand()
                 return
             if self.street == 7:
-                self._showdown()
+                self._end_hand(showdown=True)
                 return
-            self.street += 1
-            self._reset_round()
-            self.events.append(STREET_STARTED[self.street])
+            street = self.street = self.street + 1
+            r.new_street(street)
+            self.events.append(STREET_STARTED[street])
             self._deal_street()
             if self._open_pair_rule:
-                self._open_pair = self.street == 4 and shows_open_pair(
-                    p.up for p in self._ring if not p.folded
+                r.set_open_pair(
+                    street == 4 and shows_open_pair(p.up for p in self._ring if not p.folded)
                 )
-                self._limit_inline = not self._open_pair
-                self._big_bet_made = False
-            if self._active_n >= 2:
+            if r.active_n >= 2:
                 self._open_action(self._first_to_act())
                 return
 
-    def _reset_round(self) -> None:
-        self._current_bet = 0
-        self._full_level = 0
-        self._bets = 0
-        self._largest_raise = 0
-        self._base = 0
-        self._aggressor = None
-        self._cap_lifted = False
-        for p in self._ring:
-            p.bet = 0
-            p.reopen_at = 0
+    def _end_hand(self, *, showdown: bool = False) -> None:
+        r = self._round
+        self.to_act = None
+        if showdown:
+            self.result = _showdown(
+                self._ring,
+                self.events,
+                self._plan,
+                street=self.street,
+                community_card=self.community_card,
+                aggressor=r.aggressor,
+                first_on_seventh=self._first_on.get(7),
+                starting=self._starting,
+            )
+        else:
+            self.result = settle(
+                self._ring,
+                self.events,
+                self._plan,
+                street=self.street,
+                community_card=self.community_card,
+                starting=self._starting,
+            )
 
     def _deal_street(self) -> None:
         street = self.street
@@ -578,30 +587,6 @@ class Hand(Settlement):
             community_card=self.community_card,
         )
 
-    def _return_uncalled(self) -> None:
-        # The highest street bet (its first holder) and the second highest, in one pass.
-        top = second = -1
-        top_player = self._ring[0]
-        for q in self._ring:
-            bet = q.bet
-            if bet > top:
-                second = top
-                top = bet
-                top_player = q
-            elif bet > second:
-                second = bet
-        if top > second:
-            back = top - second
-            top_player.bet = second
-            top_player.contributed -= back
-            top_player.stack += back
-            if top_player.all_in:  # he has chips again
-                top_player.all_in = False
-                top_player.out = top_player.folded or top_player.protected
-                if not (top_player.folded or top_player.protected):
-                    self._active_n += 1
-            self.events.append(uncalled(top_player.seat, back))
-
     # --------------------------------------------------------------- cancel
     def cancel(self, reason: str = "") -> list[Event]:
         """Cancel the hand: every ante, bring-in and bet goes back (RULES.md section 7)."""
@@ -616,7 +601,7 @@ class Hand(Settlement):
             p.contributed = 0
             p.bet = 0
         self.to_act = None
-        self._legal = None
+        self._round.legal = None
         self.cancelled = True
         self.events.append(HandCancelled(tuple(refunds), reason))
         return self.events[start:]
