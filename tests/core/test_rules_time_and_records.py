@@ -42,6 +42,7 @@ from stud8.core.events import (
     PotAwarded,
     StreetStarted,
     TimedOut,
+    TimeoutOutcome,
     UncalledBetReturned,
 )
 
@@ -86,7 +87,7 @@ def test_rule_6_timeout_with_nothing_in_beyond_the_ante_folds() -> None:
     hand = three_player_hand()
     hand.apply(BringIn())  # seat 3
     assert hand.to_act == 1
-    assert hand.time_out() == [TimedOut(1, "fold"), Folded(1)]
+    assert hand.time_out() == [TimedOut(1, TimeoutOutcome.FOLD), Folded(1)]
     assert hand.is_folded(1)
     assert hand.stack(1) == 99
     assert hand.to_act == 2
@@ -106,7 +107,14 @@ def test_rule_6_timeout_after_putting_chips_in_is_all_in_protection() -> None:
     hand.apply(Call())  # seat 3
     assert hand.to_act == 1
     out = hand.time_out()
-    assert out[0] == TimedOut(1, "all_in_protection")
+    assert out[0] == TimedOut(1, TimeoutOutcome.ALL_IN_PROTECTION)
+    # An enum of strings: the member equals the outcome's name, as before (and as the
+    # records and the wire write it).
+    timed_out = out[0]
+    assert isinstance(timed_out, TimedOut)
+    assert timed_out.outcome is TimeoutOutcome.ALL_IN_PROTECTION
+    as_text: str = timed_out.outcome  # (a str, for code that reads it as one)
+    assert as_text == "all_in_protection" and f"{as_text}" == "all_in_protection"
     assert not any(isinstance(e, Folded) for e in hand.events)
     assert hand.is_all_in(1)
     assert not hand.is_folded(1)
@@ -141,10 +149,10 @@ def test_rule_6_a_bring_in_counts_as_putting_something_in() -> None:
     hand = Hand.start(rules=RULES, stacks={1: 100, 2: 100, 3: 100}, deck=deck)
     hand.apply(BringIn())  # seat 3
     hand.apply(Complete(to=4))  # seat 1
-    assert hand.time_out() == [TimedOut(2, "fold"), Folded(2)]  # only his ante was in
+    assert hand.time_out() == [TimedOut(2, TimeoutOutcome.FOLD), Folded(2)]  # only his ante was in
     assert hand.to_act == 3
     out = hand.time_out()  # the bring-in is in: all-in protection, not a fold
-    assert out[0] == TimedOut(3, "all_in_protection")
+    assert out[0] == TimedOut(3, TimeoutOutcome.ALL_IN_PROTECTION)
     assert not hand.is_folded(3)
     # Nobody can call seat 1's last 2 chips: they go back to him. Nobody is left to bet
     # against him, so the cards are dealt out.
@@ -170,11 +178,11 @@ def test_rule_6_option_check_or_fold_checks_when_he_can() -> None:
     hand.apply(Call())
     hand.apply(Call())
     assert hand.to_act == 2
-    assert hand.time_out() == [TimedOut(2, "check"), Checked(2)]
+    assert hand.time_out() == [TimedOut(2, TimeoutOutcome.CHECK), Checked(2)]
     hand.apply(Bet(to=4))  # seat 3
     assert hand.to_act == 1
     # seat 1 has chips in beyond his ante, but the option folds him all the same
-    assert hand.time_out() == [TimedOut(1, "fold"), Folded(1)]
+    assert hand.time_out() == [TimedOut(1, TimeoutOutcome.FOLD), Folded(1)]
     assert hand.to_act == 2
     assert not hand.is_all_in(1)
 
@@ -183,7 +191,7 @@ def test_rule_6_option_check_or_fold_folds_when_facing_the_bring_in() -> None:
     """RULES.md 6: "Option: check if he can, else fold"."""
     hand = three_player_hand(CHECK_OR_FOLD)
     hand.apply(BringIn())
-    assert hand.time_out() == [TimedOut(1, "fold"), Folded(1)]
+    assert hand.time_out() == [TimedOut(1, TimeoutOutcome.FOLD), Folded(1)]
 
 
 def test_rule_6_the_bring_in_timing_out_has_the_bring_in_posted_for_him() -> None:
@@ -191,7 +199,7 @@ def test_rule_6_the_bring_in_timing_out_has_the_bring_in_posted_for_him() -> Non
     brings in), so a bring-in player who times out has it posted for him."""
     hand = three_player_hand()
     assert hand.to_act == 3
-    assert hand.time_out() == [TimedOut(3, "bring_in"), BringInPosted(3, 2)]
+    assert hand.time_out() == [TimedOut(3, TimeoutOutcome.BRING_IN), BringInPosted(3, 2)]
     assert hand.stack(3) == 97
     assert hand.to_act == 1
 
@@ -208,7 +216,7 @@ def test_rule_6_the_forced_substitute_bring_in_timing_out_has_it_posted() -> Non
     time runs out."""
     hand = _low_card_all_in(RULES)
     assert hand.to_act == 3
-    assert hand.time_out() == [TimedOut(3, "bring_in"), BringInPosted(3, 2)]
+    assert hand.time_out() == [TimedOut(3, TimeoutOutcome.BRING_IN), BringInPosted(3, 2)]
     assert hand.stack(3) == 97
 
 
@@ -218,7 +226,7 @@ def test_rule_6_the_optional_substitute_bring_in_timing_out_folds() -> None:
     ante"."""
     hand = _low_card_all_in(MAY_FOLD)
     assert hand.to_act == 3
-    assert hand.time_out() == [TimedOut(3, "fold"), Folded(3)]
+    assert hand.time_out() == [TimedOut(3, TimeoutOutcome.FOLD), Folded(3)]
     assert hand.stack(3) == 99
     assert hand.to_act == 4
 

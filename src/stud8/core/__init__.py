@@ -31,7 +31,7 @@ from stud8.core.errors import (
     Stud8Error,
     WrongTypeError,
 )
-from stud8.core.events import decisions_from_events
+from stud8.core.events import TimeoutOutcome, decisions_from_events
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.rules import (
     AllInLowCard,
@@ -81,6 +81,7 @@ __all__ = [
     "ShowOrderNoBet",
     "Stud8Error",
     "TableRules",
+    "TimeoutOutcome",
     "TimeoutPolicy",
     "WrongTypeError",
     "decisions_from_events",

@@ -12,6 +12,7 @@ events with ``==``, never ``is``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from enum import StrEnum
 from typing import ClassVar
 
 from stud8.core.actions import Action, BringIn, Call, Check, Fold, make_action
@@ -129,6 +130,17 @@ class Folded(Event):
     kind: ClassVar[str] = "fold"
 
 
+class TimeoutOutcome(StrEnum):
+    """What the timeout rule did to a player who ran out of time (RULES.md 6). A
+    string enum: each member equals its value (``TimeoutOutcome.FOLD == "fold"``), as
+    the records and the wire write it."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    BRING_IN = "bring_in"  # the forced bring-in, posted for him
+    ALL_IN_PROTECTION = "all_in_protection"  # in for what he has put in, no more action
+
+
 @record
 class TimedOut(Event):
     """The player to act ran out of time; ``outcome`` is what the timeout rule did:
@@ -136,7 +148,7 @@ class TimedOut(Event):
     what he has put in, and takes no further action)."""
 
     seat: int
-    outcome: str
+    outcome: TimeoutOutcome
     kind: ClassVar[str] = "timeout"
 
 

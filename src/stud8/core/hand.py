@@ -41,6 +41,7 @@ from stud8.core.events import (
     Event,
     HandCancelled,
     TimedOut,
+    TimeoutOutcome,
 )
 from stud8.core.plan import RANK_PRIMES, plan_for
 from stud8.core.record import fast_init
@@ -57,6 +58,13 @@ from stud8.core.streets import first_to_act, shows_open_pair
 from stud8.core.views import HandView, view_of
 
 _new: Final = tuple.__new__  # events are records (tuples): built directly on the hot paths
+
+# The action a timeout takes for the player (all-in protection takes none).
+_TIMEOUT_ACTIONS: Final = {
+    TimeoutOutcome.FOLD: ActionKind.FOLD,
+    TimeoutOutcome.CHECK: ActionKind.CHECK,
+    TimeoutOutcome.BRING_IN: ActionKind.BRING_IN,
+}
 
 
 # For n players: for each index, an itemgetter giving the others clockwise from
@@ -457,24 +465,22 @@ class Hand:
         p = self._players[seat]
         start = len(self.events)
         self.decisions.append((seat, None))
+        outcome: TimeoutOutcome
         if r.bring_in_pending:
             # The bring-in is forced: it is posted for him, unless he may fold.
-            outcome = "fold" if r.bring_in_optional else "bring_in"
+            outcome = TimeoutOutcome.FOLD if r.bring_in_optional else TimeoutOutcome.BRING_IN
         elif self.rules.timeout_policy is TimeoutPolicy.CHECK_OR_FOLD:
-            outcome = "check" if r.current_bet <= p.bet else "fold"
+            outcome = TimeoutOutcome.CHECK if r.current_bet <= p.bet else TimeoutOutcome.FOLD
         elif p.contributed - min(self.rules.ante, p.contributed) == 0 and p.bet == 0:
-            outcome = "fold"  # nothing in beyond the ante
+            outcome = TimeoutOutcome.FOLD  # nothing in beyond the ante
         else:
-            outcome = "all_in_protection"
+            outcome = TimeoutOutcome.ALL_IN_PROTECTION
         self.events.append(TimedOut(seat, outcome))
         r.legal = None
-        if outcome == "all_in_protection":
+        if outcome is TimeoutOutcome.ALL_IN_PROTECTION:
             nxt = self.to_act = r.protect(p)
         else:
-            kind = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK}.get(
-                outcome, ActionKind.BRING_IN
-            )
-            nxt = self.to_act = r.act(p, kind, None)
+            nxt = self.to_act = r.act(p, _TIMEOUT_ACTIONS[outcome], None)
         if nxt is None:
             self._finish_round()
         return self.events[start:]

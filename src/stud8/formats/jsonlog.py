@@ -53,6 +53,7 @@ from stud8.core.events import (
     RakeTaken,
     StreetStarted,
     TimedOut,
+    TimeoutOutcome,
     UncalledBetReturned,
 )
 from stud8.core.pots import PotResult
@@ -96,6 +97,14 @@ def _str(v: JSON, what: str) -> str:
     if type(v) is not str:
         raise CodecError(f"{what} must be a string, got {v!r}")
     return v
+
+
+def _timeout_outcome(v: JSON, what: str) -> TimeoutOutcome:
+    try:
+        return TimeoutOutcome(_str(v, what))
+    except ValueError:
+        known = ", ".join(o.value for o in TimeoutOutcome)
+        raise CodecError(f"{what} must be one of {known}, got {v!r}") from None
 
 
 # The cards by their names: most cards read are written canonically ("Td"), and a look-up
@@ -173,6 +182,7 @@ _CODECS: dict[str, tuple[_Enc, _Dec]] = {
     "int": (lambda v: v, _int),
     "bool": (lambda v: v, _bool),
     "str": (lambda v: v, _str),
+    "timeout_outcome": (str, _timeout_outcome),
     "card": (str, _card),
     "card?": (lambda v: None if v is None else str(v), _card_or_none),
     "cards": (format_cards, _cards),
@@ -185,7 +195,7 @@ _CODECS: dict[str, tuple[_Enc, _Dec]] = {
 _FIELD_CODEC = {
     "all_in": "bool",
     "face_up": "bool",
-    "outcome": "str",
+    "outcome": "timeout_outcome",
     "half": "str",
     "reason": "str",
     "card": "card?",

@@ -11,7 +11,7 @@ import pytest
 from server.manualtable import ClockedTable
 from stud8.core.actions import make_action
 from stud8.core.cards import Deck
-from stud8.core.events import Called, Folded, TimedOut
+from stud8.core.events import Called, Folded, TimedOut, TimeoutOutcome
 from stud8.core.rules import TableRules, TimeoutPolicy
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.clock import AsyncioClock, ManualClock
@@ -100,7 +100,7 @@ def test_rule_6_the_turn_clock_runs_action_then_time_bank_then_the_timeout_rule(
         assert h.of(TimedOut) == []
         await h.advance(0.01)
         # the bring-in is forced: the timeout posts it; then bob's clock starts
-        assert h.of(TimedOut) == [TimedOut(1, "bring_in")]
+        assert h.of(TimedOut) == [TimedOut(1, TimeoutOutcome.BRING_IN)]
         assert h.table.hand is not None and h.table.hand.to_act == 2
         assert h.of(TimerStarted)[-1] == TimerStarted(2, "action", 10, t0 + 40)
 
@@ -127,7 +127,7 @@ def test_timeout_with_nothing_in_beyond_the_ante_folds() -> None:
         hand = h.table.hand
         assert hand is not None
         await h.advance(30)
-        assert h.of(TimedOut) == [TimedOut(2, "fold")]
+        assert h.of(TimedOut) == [TimedOut(2, TimeoutOutcome.FOLD)]
         assert hand.is_over and hand.is_folded(2) and h.table.hand is None
         assert hand.result is not None and hand.result.stacks == {1: 101, 2: 99}
         assert hand.hand_id in h.books.settled and h.books.audit()
@@ -143,7 +143,7 @@ def test_timeout_with_chips_in_gives_all_in_protection() -> None:
         hand = h.table.hand
         assert hand is not None and hand.to_act == 1
         await h.advance(30)
-        assert h.of(TimedOut) == [TimedOut(1, "all_in_protection")]
+        assert h.of(TimedOut) == [TimedOut(1, TimeoutOutcome.ALL_IN_PROTECTION)]
         assert not hand.is_folded(1) and hand.is_all_in(1)
         # ann stays in for the pot as it stands: the hand runs to the showdown
         assert hand.is_over and hand.result is not None and hand.result.showdown
@@ -171,7 +171,7 @@ def test_timeout_under_check_or_fold_policy_checks_when_he_can() -> None:
         assert hand is not None and hand.street == 4
         first = hand.to_act
         await h.advance(2)
-        assert h.of(TimedOut) == [TimedOut(first or 0, "check")]
+        assert h.of(TimedOut) == [TimedOut(first or 0, TimeoutOutcome.CHECK)]
 
     run(body, rules)
 
@@ -214,7 +214,7 @@ def test_rule_6_disconnected_and_not_back_the_timeout_rule_applies_and_he_is_dea
         hand = h.table.hand
         assert hand is not None
         await h.advance(30)
-        assert h.of(TimedOut) == [TimedOut(2, "fold")]
+        assert h.of(TimedOut) == [TimedOut(2, TimeoutOutcome.FOLD)]
         assert hand.is_over and Folded(2) in hand.events
         assert h.of(SatOut) == [SatOut(2, "disconnected")]
         assert h.table.seats[2].chips == 99  # his chips stay his, at the table
