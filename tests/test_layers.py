@@ -230,6 +230,8 @@ SERVER_PARTS: dict[str, set[str]] = {
     "tournaments": {"table", "bus", "books", "wire", "clock", "storage", "tasks"},
     "admin": {"accounts", "books", "storage", "cluster"},
     "startup": {"settings", "storage"},  # stud8 serve's hold and port, before the room
+    # stud8 admin's acts written to the moderation log (on admin's database access)
+    "moderate": {"admin", "books"},
     # a room on several nodes: leases and heartbeats in Redis, the tables it runs
     "cluster": {
         "table",

@@ -49,7 +49,7 @@ def test_an_operator_credits_and_debits_a_bank_through_the_ledger(
             assert admin("debit", "ann", "301", "--reason", "too much", *db) == 1
             assert "refused, nothing changed" in capsys.readouterr().out
             assert admin("credit", "nobody", "5", "--reason", "who?", *db) == 1
-            assert "no player named 'nobody'" in capsys.readouterr().out
+            assert "no account 'nobody'" in capsys.readouterr().out
             assert admin("credit", "ann", "5", "--reason", "  ", *db) == 1
             assert admin("credit", "ann", "0", "--reason", "zero", *db) == 2  # usage
             assert admin("credit", "ann", "-5", "--reason", "minus", *db) == 2

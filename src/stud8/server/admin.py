@@ -18,25 +18,14 @@ a time: the migration lock); ``stud8 admin backup FILE`` copies the database whi
 the room serves, and ``stud8 admin restore FILE`` fills an empty database from such a
 copy (:mod:`stud8.server.storage.backup`).
 
-``stud8 admin credit NAME AMOUNT --reason TEXT`` and ``stud8 admin debit ...`` move
-chips into or out of a player's bank through the ledger (a ``credit`` from the
-issuance, a ``debit`` back to it, the reason as the transaction's memo), so the
-audit still balances; a debit larger than the bank is refused. They may run while
-the room serves (the same database).
+``stud8 admin credit/debit/ban/silence/log``, the acts written to the moderation
+log, are :mod:`stud8.server.moderate`'s.
 
 ``stud8 admin create-operator NAME`` makes an operator's account (the database is
 migrated first, so it may come before the first ``stud8 serve``): the password is
 asked for twice at a terminal, read from the first line of standard input
 otherwise, or made up and printed when that is empty. ``--promote`` makes an
 existing account an operator instead. Registering never makes an operator.
-
-``stud8 admin ban NAME`` bans an account: it may no longer log in and its sessions
-end; a room serving on the database closes its websockets within a second or two
-(:mod:`stud8.server.http.sessions`).
-
-``stud8 admin silence NAME [--undo]`` silences a player (or lets him chat again):
-his chat messages are refused at every table, checked as each is said
-(:mod:`stud8.server.books.chat`).
 """
 
 from __future__ import annotations
@@ -54,10 +43,9 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
 from stud8.server.accounts.accounts import AccountError, Accounts
-from stud8.server.books.chat import ChatStore
 from stud8.server.books.consistency import hands_and_seats
 from stud8.server.books.hands import HandStore
-from stud8.server.books.ledger import AuditReport, Ledger, LedgerError, bank
+from stud8.server.books.ledger import AuditReport, Ledger
 from stud8.server.storage import create_engine_for
 from stud8.server.storage.backup import BackupError, backup, restore
 from stud8.server.storage.db import current_revision, normalize_url, upgrade_once
@@ -211,35 +199,6 @@ def _room_database(url: str) -> Iterator[Engine]:
         engine.dispose()
 
 
-def run_move(url: str, name: str, amount: int, reason: str, *, debit: bool = False) -> int:
-    """``stud8 admin credit`` (or ``debit``): print what was done; the exit code (0
-    done, 1 refused, nothing changed; 2 no schema)."""
-    what = "debit" if debit else "credit"
-    reason = reason.strip()
-    if not reason or len(reason) > 500:
-        print(f"{what}: give a reason (1 to 500 characters)")
-        return 1
-    try:
-        with _room_database(url) as engine:
-            ledger = Ledger(engine)
-            player = Accounts(engine, ledger).get(name)
-            if player is None:
-                print(f"{what}: no player named {name!r}")
-                return 1
-            move = ledger.debit if debit else ledger.credit
-            txn = move(player.name, amount, reason)
-            now = ledger.balance(bank(player.name))
-    except NoSchemaError as exc:
-        print(f"{what}: {exc}")
-        return 2
-    except LedgerError as exc:
-        print(f"{what} refused, nothing changed: {exc}")
-        return 1
-    sign = "-" if debit else "+"
-    print(f"{what} #{txn}: {sign}{amount} chips, {player.name}'s bank now {now} ({reason})")
-    return 0
-
-
 def run_create_operator(
     url: str, name: str, password: Callable[[], str | None], *, promote: bool = False
 ) -> int:
@@ -274,37 +233,6 @@ def run_create_operator(
     finally:
         engine.dispose()
     print(f"operator {player.name} created" + (f", password: {chosen}" if made_up else ""))
-    return 0
-
-
-def run_ban(url: str, name: str) -> int:
-    """``stud8 admin ban``: the exit code (0 banned, 1 no such account, 2 no schema)."""
-    try:
-        with _room_database(url) as engine:
-            player = Accounts(engine, Ledger(engine)).ban(name)
-    except NoSchemaError as exc:
-        print(f"ban: {exc}")
-        return 2
-    except AccountError as exc:
-        print(f"ban refused: {exc}")
-        return 1
-    print(f"{player.name} is banned: he may not log in, and his sessions have ended")
-    return 0
-
-
-def run_silence(url: str, name: str, *, undo: bool = False) -> int:
-    """``stud8 admin silence``: the exit code (0 done, 1 no such account, 2 no schema)."""
-    try:
-        with _room_database(url) as engine:
-            player = Accounts(engine, Ledger(engine)).get(name)
-            if player is None:
-                print(f"silence refused: no account {name!r}")
-                return 1
-            said = ChatStore(engine).silence(player.name, undo=undo)
-    except NoSchemaError as exc:
-        print(f"silence: {exc}")
-        return 2
-    print(said)
     return 0
 
 

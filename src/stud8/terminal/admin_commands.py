@@ -102,8 +102,10 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         m = admin.add_parser(verb, help=text, description=text[0].upper() + text[1:] + ".")
         m.add_argument("name", help="the player's name")
         m.add_argument("amount", type=_chips, help="whole chips, 1 or more")
-        m.add_argument("--reason", required=True, help="why (kept with the transaction)")
-        m.add_argument("--database", default=None, metavar="URL", help="as for audit")
+        m.add_argument(
+            "--reason", required=True, help="why (kept with the transaction and in the log)"
+        )
+        _by_and_database(m)
         m.set_defaults(run=_run_admin_move, debit=verb == "debit")
     o = admin.add_parser(
         "create-operator",
@@ -120,24 +122,49 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     o.set_defaults(run=_run_admin_create_operator)
     b = admin.add_parser(
         "ban",
-        help="ban an account: no more log-ins, its sessions and websockets end",
+        help="ban an account (no more log-ins, its sessions end), or --undo it",
         description="Ban an account: it may no longer log in; its sessions end, and a room "
-        "serving on the database closes its websockets within a second or two.",
+        "serving on the database closes its websockets within a second or two. --undo lets "
+        "it log in again. Written to the moderation log with its reason.",
     )
     b.add_argument("name", help="the account's name")
-    b.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    b.add_argument("--undo", action="store_true", help="lift the ban")
+    b.add_argument("--reason", required=True, help="why (kept in the moderation log)")
+    _by_and_database(b)
     b.set_defaults(run=_run_admin_ban)
     q = admin.add_parser(
         "silence",
-        help="silence a player: his chat messages are refused at every table",
+        help="silence a player (for N minutes or for good), or --undo it",
         description="Silence a player: his chat messages are refused, with a clear reason, "
-        "at every table of the room on the database (at once: each message is checked).",
+        "at every table of the room on the database (at once: each message is checked), "
+        "for --minutes N (it ends by itself) or for good. Written to the moderation log.",
     )
     q.add_argument("name", help="the player's name")
-    q.add_argument("--undo", action="store_true", help="let him chat again")
-    q.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    when = q.add_mutually_exclusive_group()
+    when.add_argument("--minutes", type=_chips, default=None, metavar="N", help="for N minutes")
+    when.add_argument("--undo", action="store_true", help="let him chat again")
+    q.add_argument("--reason", required=True, help="why (kept in the moderation log)")
+    _by_and_database(q)
     q.set_defaults(run=_run_admin_silence)
+    g = admin.add_parser(
+        "log",
+        help="the moderation log: who banned, silenced, credited or debited whom, when, why",
+        description="The moderation log, newest first: every ban and unban, silence and "
+        "unsilence, credit and debit, lobby message, by whom, when and why.",
+    )
+    g.add_argument("--player", default=None, metavar="NAME", help="only the acts on NAME")
+    g.add_argument("--limit", type=_chips, default=50, metavar="N", help="the last N (50)")
+    g.add_argument("--json", action="store_true", help="as one JSON object (for scripts)")
+    g.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    g.set_defaults(run=_run_admin_log)
     add_rng_report(admin)  # its own module (stud8.terminal.rng_report)
+
+
+def _by_and_database(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--by", default=None, metavar="NAME", help="who acts, for the log (default: your login)"
+    )
+    parser.add_argument("--database", default=None, metavar="URL", help="as for audit")
 
 
 def _run_admin_audit(args: argparse.Namespace) -> int:
@@ -194,11 +221,11 @@ def _run_admin_drain(args: argparse.Namespace) -> int:
 
 
 def _run_admin_move(args: argparse.Namespace) -> int:
-    from stud8.server.admin import run_move
-    from stud8.server.settings import Settings
+    from stud8.server.moderate import run_move
 
-    url = Settings.from_env().with_overrides(database_url=args.database).database_url
-    return run_move(url, args.name, args.amount, args.reason, debit=args.debit)
+    return run_move(
+        _database(args), args.name, args.amount, args.reason, debit=args.debit, by=args.by
+    )
 
 
 def _read_password() -> str | None:
@@ -223,16 +250,20 @@ def _run_admin_create_operator(args: argparse.Namespace) -> int:
 
 
 def _run_admin_ban(args: argparse.Namespace) -> int:
-    from stud8.server.admin import run_ban
-    from stud8.server.settings import Settings
+    from stud8.server.moderate import run_ban
 
-    url = Settings.from_env().with_overrides(database_url=args.database).database_url
-    return run_ban(url, args.name)
+    return run_ban(_database(args), args.name, args.reason, undo=args.undo, by=args.by)
 
 
 def _run_admin_silence(args: argparse.Namespace) -> int:
-    from stud8.server.admin import run_silence
-    from stud8.server.settings import Settings
+    from stud8.server.moderate import run_silence
 
-    url = Settings.from_env().with_overrides(database_url=args.database).database_url
-    return run_silence(url, args.name, undo=args.undo)
+    return run_silence(
+        _database(args), args.name, args.reason, minutes=args.minutes, undo=args.undo, by=args.by
+    )
+
+
+def _run_admin_log(args: argparse.Namespace) -> int:
+    from stud8.server.moderate import run_log
+
+    return run_log(_database(args), player=args.player, limit=args.limit, as_json=args.json)

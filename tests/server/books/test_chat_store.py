@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import Engine, func, select
 
 from stud8.server.accounts.accounts import Accounts
-from stud8.server.admin import run_silence
 from stud8.server.books.chat import ChatStore
 from stud8.server.books.ledger import Ledger
 from stud8.server.books.room import RoomBooks
 from stud8.server.books.writer import RoomWriter
+from stud8.server.moderate import run_silence
 from stud8.server.storage.models import ChatLineRow
 from stud8.server.table.books import BooksRefused, ChatLine
 
@@ -95,11 +95,11 @@ def test_stud8_admin_silence(
 ) -> None:
     ledger = Ledger(engine)
     Accounts(engine, ledger).register("carol", "a-long-password-1")
-    assert run_silence(migrated_url, "CAROL") == 0
+    assert run_silence(migrated_url, "CAROL", "spam") == 0
     assert "carol is silenced" in capsys.readouterr().out
     assert ChatStore(engine).silenced() == ["carol"]
-    assert run_silence(migrated_url, "carol", undo=True) == 0
+    assert run_silence(migrated_url, "carol", "served his time", undo=True) == 0
     assert "carol may chat again" in capsys.readouterr().out
     assert ChatStore(engine).silenced() == []
-    assert run_silence(migrated_url, "nobody") == 1
+    assert run_silence(migrated_url, "nobody", "who?") == 1
     assert "no account 'nobody'" in capsys.readouterr().out

@@ -138,7 +138,9 @@ def test_a_ban_from_the_command_line_closes_the_websockets_of_a_running_room(
             async with socket(http, await token_of(http, "eve")) as ws:
                 assert await answers_ping(ws)
                 started = time.monotonic()
-                code = await asyncio.to_thread(main, ["admin", "ban", "eve", "--database", url])
+                code = await asyncio.to_thread(
+                    main, ["admin", "ban", "eve", "--reason", "cheating", "--database", url]
+                )
                 assert code == 0
                 closed, _ = await closed_within(ws, 3)
                 assert closed == 4401

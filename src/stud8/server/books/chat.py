@@ -7,7 +7,9 @@
   (:meth:`ChatStore.lines`, ``GET /api/v1/tables/{table_id}/chat``);
 - ``silenced_players``: the players an operator has silenced (``stud8 admin
   silence NAME``, or ``POST /api/v1/accounts/{name}/silence``): their lines are
-  refused (:class:`ChatSilenced`, nothing kept, nothing shown).
+  refused (:class:`ChatSilenced`, nothing kept, nothing shown), for good or until
+  a time (``until``): a silence for a time ends by itself, as each line is checked
+  against the clock.
 
 A line is written by the table's books (:meth:`stud8.server.books.room.RoomBooks.chat_said`,
 one job of the room's writer: the silence checked and the line kept in one
@@ -34,7 +36,7 @@ from __future__ import annotations
 from collections import deque
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, insert, or_, select
 
 from stud8.server.books.ledger import LedgerError
 from stud8.server.storage.db import reads_of
@@ -56,10 +58,24 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _silenced_text(name: str, undo: bool) -> str:
+def _silenced_text(name: str, undo: bool, until: datetime | None = None) -> str:
     if undo:
         return f"{name} may chat again"
-    return f"{name} is silenced: the player's chat messages are refused"
+    ending = f" until {until:%Y-%m-%d %H:%M} UTC" if until is not None else ""
+    return f"{name} is silenced{ending}: the player's chat messages are refused"
+
+
+def _in_force(
+    conn: Connection, key: str | None, now: datetime
+) -> list[tuple[str, datetime | None]]:
+    """The silences in force at ``now`` (of ``key`` only, if given): (player, until)."""
+    query = select(SilencedPlayer.player, SilencedPlayer.until).where(
+        or_(SilencedPlayer.until.is_(None), SilencedPlayer.until > now)
+    )
+    if key is not None:
+        query = query.where(SilencedPlayer.name_key == key)
+    rows = conn.execute(query.order_by(SilencedPlayer.name_key)).all()
+    return [(row[0], None if row[1] is None else _aware(row[1])) for row in rows]
 
 
 class ChatStore:
@@ -72,11 +88,7 @@ class ChatStore:
     @staticmethod
     def say_in(conn: Connection, line: ChatLine) -> None:
         """Keep ``line`` in ``conn``'s transaction; ChatSilenced if its player is."""
-        key = line.player.casefold()
-        found = conn.execute(
-            select(SilencedPlayer.id).where(SilencedPlayer.name_key == key)
-        ).first()
-        if found is not None:
+        if _in_force(conn, line.player.casefold(), _aware(line.said_at)):
             raise ChatSilenced(SILENCED)
         conn.execute(
             insert(ChatLineRow).values(
@@ -88,24 +100,46 @@ class ChatStore:
             )
         )
 
-    def silence(self, name: str, *, undo: bool = False) -> str:
-        """Silence ``name`` (or, ``undo``, let him chat again); what was done."""
-        key = name.casefold()
+    def silence(self, name: str, *, undo: bool = False, until: datetime | None = None) -> str:
+        """Silence ``name`` (until ``until``, or for good; or, ``undo``, let him chat
+        again); what was done."""
         with self.engine.begin() as conn:
-            conn.execute(delete(SilencedPlayer).where(SilencedPlayer.name_key == key))
-            if not undo:
-                conn.execute(
-                    insert(SilencedPlayer).values(
-                        name_key=key, player=name, silenced_at=datetime.now(UTC)
-                    )
+            return self.silence_in(conn, name, undo=undo, until=until)
+
+    @staticmethod
+    def silence_in(
+        conn: Connection, name: str, *, undo: bool = False, until: datetime | None = None
+    ) -> str:
+        """:meth:`silence` in ``conn``'s transaction (with the moderation log's row)."""
+        key = name.casefold()
+        conn.execute(delete(SilencedPlayer).where(SilencedPlayer.name_key == key))
+        if not undo:
+            conn.execute(
+                insert(SilencedPlayer).values(
+                    name_key=key, player=name, silenced_at=datetime.now(UTC), until=until
                 )
-        return _silenced_text(name, undo)
+            )
+        return _silenced_text(name, undo, until)
+
+    @staticmethod
+    def in_force_in(conn: Connection, name: str) -> bool:
+        """Whether ``name`` is silenced now, read in ``conn``'s transaction."""
+        return bool(_in_force(conn, name.casefold(), datetime.now(UTC)))
 
     def silenced(self) -> list[str]:
-        """The players silenced now, by name."""
+        """The players silenced now, by name (a silence whose time is up is not)."""
+        return [name for name, _ in self.silences()]
+
+    def silences(self) -> list[tuple[str, datetime | None]]:
+        """The silences in force now: (player, until; None for good), by name."""
         with self._reads.connect() as conn:
-            rows = conn.execute(select(SilencedPlayer.player).order_by(SilencedPlayer.name_key))
-            return [row[0] for row in rows]
+            return _in_force(conn, None, datetime.now(UTC))
+
+    def silence_of(self, name: str) -> tuple[bool, datetime | None]:
+        """Whether ``name`` is silenced now, and until when (None: for good)."""
+        with self._reads.connect() as conn:
+            found = _in_force(conn, name.casefold(), datetime.now(UTC))
+        return (True, found[0][1]) if found else (False, None)
 
     def lines(
         self, table_id: str, *, hand_id: str | None = None, limit: int = MAX_LINES
@@ -136,22 +170,31 @@ class MemoryChat:
 
     def __init__(self) -> None:
         self._lines: deque[ChatLine] = deque(maxlen=_MEMORY_LINES)
-        self._silenced: dict[str, str] = {}  # case-folded name: name
+        # case-folded name: (name, until; None for good)
+        self._silenced: dict[str, tuple[str, datetime | None]] = {}
+
+    def _in_force(self, key: str, now: datetime) -> bool:
+        found = self._silenced.get(key)
+        return found is not None and (found[1] is None or found[1] > now)
 
     def say(self, line: ChatLine) -> None:
-        if line.player.casefold() in self._silenced:
+        if self._in_force(line.player.casefold(), _aware(line.said_at)):
             raise ChatSilenced(SILENCED)
         self._lines.append(line)
 
-    def silence(self, name: str, *, undo: bool = False) -> str:
+    def silence(self, name: str, *, undo: bool = False, until: datetime | None = None) -> str:
         if undo:
             self._silenced.pop(name.casefold(), None)
         else:
-            self._silenced[name.casefold()] = name
-        return _silenced_text(name, undo)
+            self._silenced[name.casefold()] = (name, until)
+        return _silenced_text(name, undo, until)
 
     def silenced(self) -> list[str]:
-        return sorted(self._silenced.values(), key=str.casefold)
+        now = datetime.now(UTC)
+        return sorted(
+            (name for key, (name, _) in self._silenced.items() if self._in_force(key, now)),
+            key=str.casefold,
+        )
 
     def lines(
         self, table_id: str, *, hand_id: str | None = None, limit: int = MAX_LINES

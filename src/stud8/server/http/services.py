@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from stud8.formats.record import HandRecord
@@ -66,7 +67,7 @@ class ChatBook(Protocol):
         self, table_id: str, *, hand_id: str | None = None, limit: int = 500
     ) -> list[Any]: ...
 
-    def silence(self, name: str, *, undo: bool = False) -> str: ...
+    def silence(self, name: str, *, undo: bool = False, until: datetime | None = None) -> str: ...
 
     def silenced(self) -> list[str]: ...
 

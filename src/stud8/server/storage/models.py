@@ -30,7 +30,13 @@
 ``chat_lines``, ``silenced_players``
     Every line of every table's chat, with the hand it fell in (none between
     hands) and its time, on the hands' time line; and the players an operator has
-    silenced (their messages are refused). See ``stud8.server.books.chat``.
+    silenced (their messages are refused), each until a time or for good. See
+    ``stud8.server.books.chat``.
+``moderation_log``, ``lobby_messages``
+    Every act of an operator on a player (ban, unban, silence, unsilence, credit,
+    debit; a lobby message posted or withdrawn): who, what, to whom, when, why (and
+    the amount, the silence's end, the ledger's transaction); and the lobby's
+    messages (the one not withdrawn is shown). See ``stud8.server.books.moderation``.
 ``table_invitations``, ``table_guests``
     A private table's invitation (who opened the table, its code: null once revoked)
     and the accounts the code admitted, who keep their access. See
@@ -238,6 +244,8 @@ class SilencedPlayer(Base):
     name_key: Mapped[str] = mapped_column(String(200), unique=True)  # the name, case-folded
     player: Mapped[str] = mapped_column(String(200))
     silenced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # a silence for a time ends by itself then; None: until an operator lifts it
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class TableInvitation(Base):
@@ -298,3 +306,29 @@ class TournamentEntryRow(Base):
         Index("ix_tournament_entries_entry", "tournament_id", "entry", unique=True),
         Index("ix_tournament_entries_player", "player"),
     )
+
+
+class ModerationRow(Base):
+    __tablename__ = "moderation_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    acted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    operator: Mapped[str] = mapped_column(String(200))
+    act: Mapped[str] = mapped_column(String(16))  # a ModerationAct's value
+    player: Mapped[str | None] = mapped_column(String(200), default=None)
+    reason: Mapped[str] = mapped_column(String(500))
+    amount: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    transaction_id: Mapped[int | None] = mapped_column(Integer, default=None)
+
+    __table_args__ = (Index("ix_moderation_log_player", "player", "id"),)
+
+
+class LobbyMessageRow(Base):
+    __tablename__ = "lobby_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(String(500))
+    posted_by: Mapped[str] = mapped_column(String(200))
+    posted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
