@@ -210,7 +210,8 @@ SERVER_PARTS: dict[str, set[str]] = {
     "tasks": set(),  # stopping background tasks for sure
     "table": {"clock", "tasks"},
     "bus": {"table", "tasks"},
-    "wire": {"table"},
+    # (books: the console's kinds, ModerationAct and RakeBy, one enum each for both)
+    "wire": {"table", "books"},
     "books": {"storage", "table"},
     "accounts": {"storage", "books", "wire"},
     "edge": {"bus", "wire", "table", "tasks"},

@@ -189,6 +189,12 @@ class MemoryChat:
             self._silenced[name.casefold()] = (name, until)
         return _silenced_text(name, undo, until)
 
+    def silence_of(self, name: str) -> tuple[bool, datetime | None]:
+        found = self._silenced.get(name.casefold())
+        if found is None or not self._in_force(name.casefold(), datetime.now(UTC)):
+            return False, None
+        return True, found[1]
+
     def silenced(self) -> list[str]:
         now = datetime.now(UTC)
         return sorted(

@@ -30,6 +30,8 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``GET /api/v1/hands/{hand_id}/replay``      a hand to replay, with the cards its
                                             viewer may see (no login needed)
 ``POST /api/v1/replays``                    a hand history file read to replay it
+``/api/v1/admin/...``                       the operator's console (operators:
+                                            :mod:`~.http.admin`)
 ``GET /api/v1/schemas``                     the protocol's JSON schemas
 ``GET /health``, ``GET /ready``             alive; able to work (database, writer)
 ``GET /metrics``                            the room measured, Prometheus text
@@ -71,6 +73,16 @@ from starlette.staticfiles import StaticFiles
 from stud8.core.evaluate import build_tables
 from stud8.server.collector import collect_regularly, paced
 from stud8.server.http.accounts import ban, change_password, login, logout, register
+from stud8.server.http.admin import (
+    account_act,
+    account_detail,
+    journal,
+    moderation_log,
+    online_players,
+    post_message,
+    rake,
+    withdraw_message,
+)
 from stud8.server.http.bodylimit import BodyLimit
 from stud8.server.http.chat import silence, silenced, table_chat, unsilence
 from stud8.server.http.errors import EXCEPTION_HANDLERS
@@ -148,6 +160,14 @@ ROUTES = [
     ),
     Route("/api/v1/tournaments/{tournament_id}/bots", add_bots, methods=["POST"]),
     Route("/api/v1/tournaments/{tournament_id}/summary", summary, methods=["GET"]),
+    Route("/api/v1/admin/players", online_players, methods=["GET"]),
+    Route("/api/v1/admin/accounts/{name}", account_detail, methods=["GET"]),
+    Route("/api/v1/admin/accounts/{name}/{act}", account_act, methods=["POST"]),
+    Route("/api/v1/admin/journal", journal, methods=["GET"]),
+    Route("/api/v1/admin/rake", rake, methods=["GET"]),
+    Route("/api/v1/admin/log", moderation_log, methods=["GET"]),
+    Route("/api/v1/admin/message", post_message, methods=["POST"]),
+    Route("/api/v1/admin/message", withdraw_message, methods=["DELETE"]),
     Route("/api/v1/schemas", schemas, methods=["GET"]),
     Route("/health", health, methods=["GET"]),
     Route("/ready", ready, methods=["GET"]),

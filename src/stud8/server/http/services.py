@@ -18,6 +18,8 @@ from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import Auth
 from stud8.server.books.chat import MemoryChat
 from stud8.server.books.invitations import Invitations, MemoryInvitations
+from stud8.server.books.journal import Journal
+from stud8.server.books.moderation import Moderation
 from stud8.server.books.writer import RoomWriter
 from stud8.server.edge import Edge
 from stud8.server.http.addresses import Proxies
@@ -71,6 +73,8 @@ class ChatBook(Protocol):
 
     def silenced(self) -> list[str]: ...
 
+    def silence_of(self, name: str) -> tuple[bool, datetime | None]: ...
+
 
 @dataclass(slots=True)
 class RoomServices:
@@ -96,6 +100,10 @@ class RoomServices:
     guard: AccountGuard = field(init=False)
     sockets: OpenSockets = field(default_factory=OpenSockets)  # the open table websockets
     chat: ChatBook = field(default_factory=MemoryChat)  # the tables' chat, who is silenced
+    # the operator's acts and their log, and the books read for him (None: a room in
+    # memory, which keeps neither: /api/v1/admin/... answer 404)
+    moderation: Moderation | None = None
+    journal: Journal | None = None
     proxies: Proxies = field(init=False)  # whose X-Forwarded-For says the client's address
 
     def __post_init__(self) -> None:

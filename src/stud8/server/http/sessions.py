@@ -48,6 +48,8 @@ class OpenSocket:
     address: str
     close: Close
     closed: bool = field(default=False)
+    table_id: str | None = None  # the table it plays or watches (the operator's console)
+    name: str | None = None  # the account's name as registered
 
 
 class OpenSockets:
@@ -59,8 +61,16 @@ class OpenSockets:
         self._by_account: dict[str, set[OpenSocket]] = {}
         self._by_address: dict[str, set[OpenSocket]] = {}
 
-    def add(self, token: str | None, account: str | None, address: str, close: Close) -> OpenSocket:
-        socket = OpenSocket(token, account.casefold() if account else None, address, close)
+    def add(
+        self,
+        token: str | None,
+        account: str | None,
+        address: str,
+        close: Close,
+        table_id: str | None = None,
+    ) -> OpenSocket:
+        key = account.casefold() if account else None
+        socket = OpenSocket(token, key, address, close, table_id=table_id, name=account)
         self._all.add(socket)
         if socket.token is not None:
             self._by_token.setdefault(socket.token, set()).add(socket)
@@ -83,6 +93,20 @@ class OpenSockets:
 
     def of_account(self, name: str) -> int:
         return len(self._by_account.get(name.casefold(), ()))
+
+    def watching(self) -> dict[str, tuple[str, set[str]]]:
+        """Every account with an open socket: (its name, the tables its sockets are
+        at), by case-folded name."""
+        found: dict[str, tuple[str, set[str]]] = {}
+        for key, sockets in self._by_account.items():
+            names = [s.name for s in sockets if s.name]
+            tables = {s.table_id for s in sockets if s.table_id is not None}
+            found[key] = (names[0] if names else key, tables)
+        return found
+
+    def addresses_of(self, name: str) -> list[str]:
+        """The addresses of the account's open sockets."""
+        return sorted({s.address for s in self._by_account.get(name.casefold(), ())})
 
     def count(self) -> int:
         """The open table websockets."""

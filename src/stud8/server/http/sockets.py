@@ -182,7 +182,7 @@ async def _table_socket(websocket: WebSocket) -> None:
     if room.sockets.of_address(address) >= settings.address_sockets:
         await _refuse(websocket, 4429, "too many connections from your address")
         return
-    opened = room.sockets.add(token if player else None, player, address, end)
+    opened = room.sockets.add(token if player else None, player, address, end, table_id)
     try:
         await _serve(websocket, table_id, player, operator, last_seen, ended, address, end)
     finally:

@@ -10,12 +10,13 @@ import secrets
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from stud8.server.http.admin import lobby_notice
 from stud8.server.http.errors import BadRequest, Forbidden
 from stud8.server.http.invitations import invitation_json
 from stud8.server.http.privacy import viewer_of, visibility
 from stud8.server.http.requests import account_of, json_body, room_of
 from stud8.server.table.spec import TableSpec
-from stud8.server.wire.codec import object_fields
+from stud8.server.wire.codec import object_fields, to_json
 from stud8.server.wire.limits import TABLE_NAME_CHARS
 from stud8.server.wire.text import TextRefused, typed_text
 
@@ -29,7 +30,12 @@ async def list_tables(request: Request) -> Response:
     operator = viewer is not None and viewer.operator
     visible = await visibility(room, viewer.name if viewer else None, operator)
     may_open = operator or (viewer is not None and room.settings.players_create_private)
-    return JSONResponse({"tables": room.lobby.listing(visible), "may_open_private": may_open})
+    shown = None
+    if room.moderation is not None:  # the operator's message to everyone, if any
+        shown = to_json(lobby_notice(await asyncio.to_thread(room.moderation.message)))
+    return JSONResponse(
+        {"tables": room.lobby.listing(visible), "may_open_private": may_open, "message": shown}
+    )
 
 
 async def create_table(request: Request) -> Response:

@@ -138,13 +138,24 @@ class LobbyTable(TableInfo, frozen=True, forbid_unknown_fields=True):
     paused: str | None
 
 
+class LobbyNotice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The operator's message to everyone, shown until it is withdrawn."""
+
+    id: int
+    text: str
+    posted_by: str
+    posted_at: str
+
+
 class Tables(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The tables this viewer may see (a private table only if its invitation
     admitted him, or he is an operator); ``may_open_private``: whether he may open
-    a private table (an operator; a player if the room lets players)."""
+    a private table (an operator; a player if the room lets players); ``message``:
+    the operator's message to everyone (``POST /api/v1/admin/message``), if any."""
 
     tables: list[LobbyTable]
     may_open_private: bool = False
+    message: LobbyNotice | None = None  # the operator's message to everyone, if any
 
 
 class InvitationInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -27,6 +27,7 @@ import msgspec
 from stud8.core.cards import Card
 from stud8.core.events import Event
 from stud8.server.table.events import TableEvent
+from stud8.server.wire.admin import ADMIN_ENDPOINTS
 from stud8.server.wire.client import CLIENT_MESSAGES
 from stud8.server.wire.codec import JSON
 from stud8.server.wire.events import EVENT_TYPES
@@ -160,7 +161,7 @@ def _text(chars: tuple[int, int], pattern: str | None = None) -> dict[str, JSON]
 
 def _rest_schemas() -> dict[str, JSON]:
     out: dict[str, JSON] = {}
-    for e in (*ENDPOINTS, *REPLAY_ENDPOINTS, *TOURNAMENT_ENDPOINTS):
+    for e in (*ENDPOINTS, *REPLAY_ENDPOINTS, *TOURNAMENT_ENDPOINTS, *ADMIN_ENDPOINTS):
         entry: dict[str, JSON] = {"description": e.doc, "status": e.status, "login": e.login}
         if e.request is not None:
             what = "query" if e.method == "GET" else "body"

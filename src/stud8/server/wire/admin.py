@@ -1,0 +1,287 @@
+"""The operator's console's REST bodies (``/api/v1/admin/...``), as typed Structs.
+
+As :mod:`stud8.server.wire.rest`: each class is a JSON object (its fields are the
+JSON fields) and :data:`ADMIN_ENDPOINTS` says which goes where, for the generated
+schemas of ``docs/protocol.md``. Every endpoint is for operators only: 401 without
+a session, 403 for a player. Money is in whole chips; times are ISO 8601 in UTC.
+A room in memory keeps no books to moderate: its ``/api/v1/admin/...`` answer 404.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from stud8.server.books.journal import RakeBy
+from stud8.server.books.moderation import ModerationAct
+from stud8.server.wire.rest import Endpoint, LobbyNotice
+
+__all__ = [
+    "ADMIN_ENDPOINTS",
+    "AccountDetail",
+    "AccountSeat",
+    "AccountSession",
+    "ActRequest",
+    "ChipsRequest",
+    "Journal",
+    "JournalEntry",
+    "JournalQuery",
+    "JournalTransaction",
+    "LogQuery",
+    "LoggedAct",
+    "MessageRequest",
+    "ModerationLog",
+    "OnlinePlayer",
+    "OnlinePlayers",
+    "Rake",
+    "RakeLine",
+    "RakeQuery",
+    "RecentHand",
+    "SilenceRequest",
+]
+
+
+class OnlinePlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A player connected to the room (a table websocket open on this node) or
+    seated at one of its tables: the tables he ``watches`` (his websockets), those
+    he ``sits`` at, and whether he is ``connected`` now."""
+
+    name: str
+    connected: bool
+    watches: list[str]
+    sits: list[str]
+
+
+class OnlinePlayers(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    players: list[OnlinePlayer]
+
+
+class AccountSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    table_id: str
+    seat: int
+    chips: int
+
+
+class AccountSession(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A live log-in session: when it began and when it expires."""
+
+    started_at: str
+    expires_at: str
+
+
+class RecentHand(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A hand he played (``recorded``: its whole record is kept, to replay with
+    every card: ``GET /api/v1/hands/{hand_id}/replay``)."""
+
+    hand_id: str
+    table_id: str
+    recorded: bool
+
+
+class LoggedAct(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One act of the moderation log: when, which ``operator``, what (``act``), on
+    which ``player`` (null: the lobby's message), why; a credit's or debit's
+    ``amount`` and ledger ``transaction``; a silence's end (``until``; null: for
+    good)."""
+
+    id: int
+    at: str
+    operator: str
+    act: ModerationAct
+    player: str | None
+    reason: str
+    amount: int | None
+    until: str | None
+    transaction: int | None
+
+
+class AccountDetail(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An account as the operator sees it: its ``role`` (``player``, ``operator``,
+    ``banned``), its bank, whether it is silenced (and until when), its seats with
+    their chips, its live sessions, the addresses of its open websockets, its
+    recent hands and the moderation log's last acts on it."""
+
+    name: str
+    role: str
+    balance: int
+    silenced: bool
+    silenced_until: str | None
+    seats: list[AccountSeat]
+    sessions: list[AccountSession]
+    addresses: list[str]
+    hands: list[RecentHand]
+    log: list[LoggedAct]
+
+
+class ActRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Why (1 to 500 characters; kept in the moderation log)."""
+
+    reason: str
+
+
+class SilenceRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Why, and for how many ``minutes`` (null or absent: for good)."""
+
+    reason: str
+    minutes: int | None = None
+
+
+class ChipsRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Whole chips (1 or more) and why (the transaction's memo)."""
+
+    amount: int
+    reason: str
+
+
+class MessageRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The lobby's message (1 to 500 characters)."""
+
+    text: str
+
+
+class LogQuery(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Only the acts on ``player``; the last ``limit`` (1 to 1000, default 100)."""
+
+    player: str | None = None
+    limit: int | None = None
+
+
+class ModerationLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    log: list[LoggedAct]
+
+
+class JournalQuery(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The transactions touching ``account`` (a ledger account's name: ``bank:ann``,
+    ``rake``, ``table:t1:ann``), of ``kind``, on ``day`` (YYYY-MM-DD, UTC), with an
+    id under ``before`` (the next page); the last ``limit`` (1 to 1000, default
+    100); ``format=csv``: as CSV, one line per entry."""
+
+    account: str | None = None
+    kind: str | None = None
+    day: str | None = None
+    before: int | None = None
+    limit: int | None = None
+    format: str | None = None
+
+
+class JournalEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    account: str
+    amount: int
+
+
+class JournalTransaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A transaction: its entries sum to zero; ``hand_id`` for a hand's settlement
+    or refund; ``memo`` (a credit's or debit's reason)."""
+
+    id: int
+    at: str
+    kind: str
+    hand_id: str | None
+    memo: str
+    entries: list[JournalEntry]
+
+
+class Journal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The transactions, newest first."""
+
+    transactions: list[JournalTransaction]
+
+
+class RakeQuery(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``by``: ``day``, ``table`` or ``stakes``."""
+
+    by: RakeBy
+
+
+class RakeLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The rake of one day (YYYY-MM-DD, UTC), table or stakes (``small/big``), from
+    how many ``transactions`` (each a hand's settlement, or a rake taken)."""
+
+    key: str
+    transactions: int
+    rake: int
+
+
+class Rake(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    by: RakeBy
+    lines: list[RakeLine]
+    total: int
+
+
+def _act(verb: str, doc: str, request: type = ActRequest) -> Endpoint:
+    path = f"/api/v1/admin/accounts/{{name}}/{verb}"
+    return Endpoint("POST", path, doc, request, LoggedAct, login=True)
+
+
+ADMIN_ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        "/api/v1/admin/players",
+        "The players connected to this node or seated at a table of the room, and where.",
+        None,
+        OnlinePlayers,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/admin/accounts/{name}",
+        "An account: bank, seats, sessions, addresses, recent hands, moderation. 404 if none.",
+        None,
+        AccountDetail,
+        login=True,
+    ),
+    _act("credit", "Issue chips to his bank (the ledger's credit), logged.", ChipsRequest),
+    _act("debit", "Take chips from his bank; 400 if it holds fewer. Logged.", ChipsRequest),
+    _act(
+        "ban",
+        "Ban the account: no more log-ins, its sessions end, its websockets close (4403). "
+        "400 if banned already or an operator's. Logged.",
+    ),
+    _act("unban", "Lift the ban: he may log in again. 400 if not banned. Logged."),
+    _act(
+        "silence",
+        "Silence him at every table, for minutes (ending by itself) or for good. Logged.",
+        SilenceRequest,
+    ),
+    _act("unsilence", "He may chat again. 400 if he is not silenced. Logged."),
+    Endpoint(
+        "GET",
+        "/api/v1/admin/journal",
+        "The ledger's transactions with their entries and memo, newest first (or CSV).",
+        JournalQuery,
+        Journal,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/admin/rake",
+        "The rake by day, table or stakes.",
+        RakeQuery,
+        Rake,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/admin/log",
+        "The moderation log, newest first.",
+        LogQuery,
+        ModerationLog,
+        login=True,
+    ),
+    Endpoint(
+        "POST",
+        "/api/v1/admin/message",
+        "Show a message to everyone (the lobby's answer carries it) until withdrawn; it "
+        "replaces the one shown. Logged.",
+        MessageRequest,
+        LobbyNotice,
+        login=True,
+    ),
+    Endpoint(
+        "DELETE",
+        "/api/v1/admin/message",
+        "Withdraw the lobby's message (404 if none is shown). Logged.",
+        None,
+        LobbyNotice,
+        login=True,
+    ),
+)
