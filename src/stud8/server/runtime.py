@@ -81,10 +81,8 @@ from stud8.server.books.alarms import BooksAlarms
 from stud8.server.books.chat import ChatStore
 from stud8.server.books.hands import HandStore
 from stud8.server.books.invitations import Invitations, StoredInvitations
-from stud8.server.books.journal import Journal
 from stud8.server.books.ledger import Ledger, LedgerError, UnknownAccountError, bank
 from stud8.server.books.memory import MemoryBooks
-from stud8.server.books.moderation import Moderation
 from stud8.server.books.recovery import RecoveryReport, recover
 from stud8.server.books.room import RoomBooks
 from stud8.server.books.seats import TableStore
@@ -361,9 +359,7 @@ def open_room(
         invitations=StoredInvitations(requests_engine),
     )
     app.state.books_alarms = alarms
-    # the operator's console: his acts and their log, the books read for him
-    app.state.room.moderation = Moderation(requests_engine, reads)
-    app.state.room.journal = Journal(requests_engine)
+    app.state.room.keep_console(requests_engine, reads)  # the operator's acts, his books
     return Room(
         app,
         engine,
@@ -519,9 +515,8 @@ def open_cluster_room(
         guard_for=lambda limits: SharedGuard(redis, limits, prefix=PREFIX),
         chat=ChatStore(engine),
         invitations=StoredInvitations(engine),
-        moderation=Moderation(engine, ledger),
-        journal=Journal(engine),
     )
+    room.keep_console(engine, ledger)
     app = create_app(room)
     app.state.node = node
     app.state.tournaments = tournaments

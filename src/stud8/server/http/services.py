@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from sqlalchemy import Engine
+
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import Auth
 from stud8.server.books.chat import MemoryChat
 from stud8.server.books.invitations import Invitations, MemoryInvitations
 from stud8.server.books.journal import Journal
+from stud8.server.books.ledger import Ledger
 from stud8.server.books.moderation import Moderation
 from stud8.server.books.writer import RoomWriter
 from stud8.server.edge import Edge
@@ -105,6 +108,12 @@ class RoomServices:
     moderation: Moderation | None = None
     journal: Journal | None = None
     proxies: Proxies = field(init=False)  # whose X-Forwarded-For says the client's address
+
+    def keep_console(self, engine: Engine, ledger: Ledger) -> None:
+        """The operator's console on the room's database: his acts and their log
+        (:class:`Moderation`), the books read for him (:class:`Journal`)."""
+        self.moderation = Moderation(engine, ledger)
+        self.journal = Journal(engine)
 
     def __post_init__(self) -> None:
         self.guard = self.guard_for(self.settings)
