@@ -303,3 +303,25 @@ def test_the_lobby_message_is_shown_until_withdrawn(tmp_path: Path) -> None:
 def test_every_admin_endpoint_is_in_the_schemas(endpoint: Any) -> None:
     entry = REST[f"{endpoint.method} {endpoint.path}"]
     assert entry["login"] is True and "answer" in entry
+
+
+def test_the_chat_s_silence_button_is_logged_too(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with db_room(tmp_path, ONE_TABLE) as (http, room, _):
+            await sign_up(http, "ann")
+            boss = bearer(await token_of(http, OPERATOR, OPERATOR_PASSWORD))
+            path = "/api/v1/accounts/ann/silence"
+            assert (await http.delete(path, headers=boss)).status_code == 200  # not silenced
+            assert (await http.post(path, headers=boss)).status_code == 200  # no body
+            assert ChatStore(room.engine).silenced() == ["ann"]
+            r = await http.post(path, json={"reason": 5}, headers=boss)
+            assert r.status_code == 400
+            r = await http.request("DELETE", path, json={"reason": "said sorry"}, headers=boss)
+            assert r.status_code == 200 and ChatStore(room.engine).silenced() == []
+            acts = (await http.get("/api/v1/admin/log", headers=boss)).json()["log"]
+            assert [(a["act"], a["reason"]) for a in acts] == [
+                ("unsilence", "said sorry"),
+                ("silence", "silenced from a table's chat (no reason given)"),
+            ]
+
+    run(body)

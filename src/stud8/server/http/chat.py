@@ -11,10 +11,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stud8.server.books.chat import MAX_LINES
+from stud8.server.books.moderation import ModerationError
 from stud8.server.http.errors import BadRequest, NotFound
 from stud8.server.http.health import read_own_writes
 from stud8.server.http.privacy import may_read_table
-from stud8.server.http.requests import account_of, operator_of, room_of
+from stud8.server.http.requests import account_of, json_body, operator_of, room_of
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.rest import ChatLineInfo, ChatLines, Silenced, SilencedPlayers
 
@@ -23,6 +24,9 @@ __all__ = ["silence", "silenced", "table_chat", "unsilence"]
 log = logging.getLogger("stud8.server")
 
 DEFAULT_LINES = 100
+# the moderation log's reason for the table chat's Silence button, which gives none
+FROM_CHAT = "silenced from a table's chat (no reason given)"
+LIFTED = "unsilenced from a table's chat (no reason given)"
 
 
 async def table_chat(request: Request) -> Response:
@@ -68,13 +72,30 @@ async def _silence(request: Request, *, undo: bool) -> Response:
         raise NotFound(f"no account {name[:40]!r}")
     if account.name.casefold() == operator.name.casefold() and not undo:
         raise BadRequest("an operator does not silence himself")
-    said = await asyncio.to_thread(room.chat.silence, account.name, undo=undo)
+    # {"reason"}: optional here (the chat's button sends no body)
+    data = await json_body(request) if await request.body() else {}
+    reason = data.get("reason") or (LIFTED if undo else FROM_CHAT)
+    if set(data) - {"reason"} or not isinstance(reason, str):
+        raise BadRequest('the body is {"reason": TEXT}, or none')
+    moderation = room.moderation
+    if moderation is None:  # a room in memory: no log
+        said = await asyncio.to_thread(room.chat.silence, account.name, undo=undo)
+    elif undo and not (await asyncio.to_thread(room.chat.silence_of, account.name))[0]:
+        said = f"{account.name} may chat again"  # he was not silenced: nothing to log
+    else:
+        act = moderation.unsilence if undo else moderation.silence
+        try:
+            await asyncio.to_thread(act, operator.name, account.name, reason)
+        except ModerationError as exc:
+            raise BadRequest(str(exc)) from None
+        said = f"{account.name} {'may chat again' if undo else 'is silenced'} ({reason})"
     log.warning("%s: %s", operator.name, said)
     return JSONResponse(to_json(Silenced(account.name, not undo)))
 
 
 async def silence(request: Request) -> Response:
-    """``POST /api/v1/accounts/{name}/silence`` (operators): his chat is refused."""
+    """``POST /api/v1/accounts/{name}/silence`` (operators) ``[{"reason"}]``: his chat is
+    refused, for good; written to the moderation log (on a database)."""
     return await _silence(request, undo=False)
 
 
