@@ -3,8 +3,8 @@ every endpoint refuses a request without a session (401) and a player's (403); t
 acts (credit, debit, ban, unban, silence, unsilence) go through and into the log,
 a bad request is a 400 that changed nothing; who is online and where; an account
 whole; the journal (JSON and CSV, filtered); the rake by day, table and stakes; the
-lobby's message in the lobby's answer until withdrawn. Every answer conforms to its
-generated schema."""
+lobby's message in the lobby's answer until withdrawn (those on SQLite and
+PostgreSQL). Every answer conforms to its generated schema."""
 
 from __future__ import annotations
 
@@ -91,9 +91,9 @@ def test_a_room_in_memory_has_no_console(tmp_path: Path) -> None:
     run(body)
 
 
-def test_the_acts_are_done_logged_and_a_bad_one_changes_nothing(tmp_path: Path) -> None:
+def test_the_acts_are_done_logged_and_a_bad_one_changes_nothing(url: str, tmp_path: Path) -> None:
     async def body() -> None:
-        async with db_room(tmp_path, ONE_TABLE) as (http, room, _):
+        async with db_room(tmp_path, ONE_TABLE, url=url) as (http, room, _):
             await sign_up(http, "Ann")
             boss = bearer(await token_of(http, OPERATOR, OPERATOR_PASSWORD))
             act = "/api/v1/admin/accounts/{name}/"
@@ -172,9 +172,9 @@ def test_the_acts_are_done_logged_and_a_bad_one_changes_nothing(tmp_path: Path) 
     run(body)
 
 
-def test_who_is_online_and_an_account_whole(tmp_path: Path) -> None:
+def test_who_is_online_and_an_account_whole(url: str, tmp_path: Path) -> None:
     async def body() -> None:
-        async with db_room(tmp_path, ONE_TABLE) as (http, _, port):
+        async with db_room(tmp_path, ONE_TABLE, url=url) as (http, _, port):
             token = await sign_up(http, "ann")
             await sign_up(http, "bob")
             boss = bearer(await token_of(http, OPERATOR, OPERATOR_PASSWORD))
@@ -182,9 +182,9 @@ def test_who_is_online_and_an_account_whole(tmp_path: Path) -> None:
             assert answer_of("GET", players, await http.get(players, headers=boss)) == {
                 "players": []
             }
-            url = f"ws://127.0.0.1:{port}/ws/v1/tables/t1"
+            ws_url = f"ws://127.0.0.1:{port}/ws/v1/tables/t1"
             protocols = [Subprotocol("stud8.v1"), Subprotocol(f"stud8.token.{token}")]
-            async with websockets.connect(url, subprotocols=protocols) as ws:
+            async with websockets.connect(ws_url, subprotocols=protocols) as ws:
                 assert json.loads(await ws.recv())["t"] == "welcome"
                 online = answer_of("GET", players, await http.get(players, headers=boss))
                 assert online["players"] == [
@@ -204,9 +204,9 @@ def test_who_is_online_and_an_account_whole(tmp_path: Path) -> None:
     run(body)
 
 
-def test_the_journal_and_the_rake(tmp_path: Path) -> None:
+def test_the_journal_and_the_rake(url: str, tmp_path: Path) -> None:
     async def body() -> None:
-        async with db_room(tmp_path, ONE_TABLE) as (http, room, _):
+        async with db_room(tmp_path, ONE_TABLE, url=url) as (http, room, _):
             await sign_up(http, "ann")
             await sign_up(http, "bob")
             boss = bearer(await token_of(http, OPERATOR, OPERATOR_PASSWORD))
@@ -273,9 +273,9 @@ def test_the_journal_and_the_rake(tmp_path: Path) -> None:
     run(body)
 
 
-def test_the_lobby_message_is_shown_until_withdrawn(tmp_path: Path) -> None:
+def test_the_lobby_message_is_shown_until_withdrawn(url: str, tmp_path: Path) -> None:
     async def body() -> None:
-        async with db_room(tmp_path, ONE_TABLE) as (http, _, _):
+        async with db_room(tmp_path, ONE_TABLE, url=url) as (http, _, _):
             boss = bearer(await token_of(http, OPERATOR, OPERATOR_PASSWORD))
             path = "/api/v1/admin/message"
             lobby = await http.get("/api/v1/tables")
