@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 
 from server.cluster.inprocess import SPEC, cluster, operator, owner
+from server.http.test_metrics import samples
 from server.roomclient import passive, play, sit
 from server.roomdb import fresh_database
 from stud8.server.books.ledger import Ledger
@@ -44,6 +45,22 @@ def test_a_table_owned_by_one_node_is_played_through_the_other(
                 played = await asyncio.gather(play(c1, 3, passive), play(c2, 3, passive))
                 assert all(acks > 0 for acks in played)
             assert "t1" in here.lobby.tables and "t1" not in away.lobby.tables
+            # each node's metrics: the lease is the owner's, and the bus carried the
+            # away player's commands there and back (each answered)
+            auth = {"Authorization": f"Bearer {boss}"}
+            owning, serving = [
+                samples((await node.http.get("/metrics", headers=auth)).text)
+                for node in (here, away)
+            ]
+            assert owning["stud8_node_leases"] == 1 and serving["stud8_node_leases"] == 0
+            for seen in (owning, serving):
+                assert seen['stud8_bus_messages_total{direction="out"}'] > 0
+                assert seen['stud8_bus_messages_total{direction="in"}'] > 0
+                assert seen["stud8_bus_lost_messages_total"] == 0
+            asked = serving["stud8_bus_request_seconds_count"]
+            assert asked >= played[0] + 1  # her sit and every action she took
+            assert 0 < serving["stud8_bus_request_seconds_sum"] < asked * 5
+            assert serving["stud8_bus_unanswered_total"] == 0
 
     asyncio.run(asyncio.wait_for(main(), 90))
     engine = create_engine_for(pg)

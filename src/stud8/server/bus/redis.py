@@ -85,6 +85,7 @@ from stud8.server.bus.codec import (
 from stud8.server.bus.local import LocalBus
 from stud8.server.bus.requests import (
     Answer,
+    BusCounts,
     CatchUpRequest,
     CloseRequest,
     Pending,
@@ -180,6 +181,7 @@ class RedisBus:
         self._serving: set[asyncio.Task[None]] = set()
         self._handlers: RemoteHandlers | None = None  # given at the start
         self.lost_messages = 0  # undecodable or failed (for the operator and tests)
+        self.counts = BusCounts()  # what it carried (the metrics)
 
     # ------------------------------------------------------------ lifecycle
     async def start(self, handlers: RemoteHandlers) -> None:
@@ -361,12 +363,13 @@ class RedisBus:
         future: asyncio.Future[Any] = loop.create_future()
         request_id = next(self._ids)
         request = make(request_id)
-        self._pending[request_id] = Pending(request, future, decode)
+        self._pending[request_id] = Pending(request, future, decode, loop.time())
         self._send(self.channels.commands(node), pack(request, payload))
 
         def expire() -> None:
             pending = self._pending.pop(request_id, None)
             if pending is not None and not pending.future.done():
+                self.counts.unanswered += 1
                 if isinstance(pending.request, SendRequest):
                     pending.future.set_result(Reply(False, NOT_ANSWERED))
                 else:
@@ -381,6 +384,9 @@ class RedisBus:
         pending = self._pending.pop(answer.id, None)
         if pending is None or pending.future.done():
             return  # answered after its time ran out
+        counts = self.counts
+        counts.answered += 1
+        counts.answer_seconds += asyncio.get_running_loop().time() - pending.sent_at
         future = pending.future
         if answer.error is None:
             future.set_result(pending.decode(body))
@@ -583,6 +589,7 @@ class RedisBus:
 
     def _received(self, channel: bytes, data: bytes) -> None:
         """A message from Redis (in the event loop's reading of the socket)."""
+        self.counts.received += 1
         prefix = self.channels.events_prefix
         try:
             if channel.startswith(prefix):
@@ -622,6 +629,8 @@ class RedisBus:
         requests, self._outgoing = self._outgoing, []
         if requests and not self._publisher.send(requests):
             self.lost_messages += len(requests)  # Redis is away: the numbers tell
+        else:
+            self.counts.published += len(requests)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)

@@ -110,6 +110,20 @@ class Pending:
     request: Request
     future: asyncio.Future[Any]
     decode: Callable[[bytes], Any]  # its answer's body
+    sent_at: float = 0.0  # (the event loop's clock: the round trip, for the metrics)
+
+
+@dataclass(slots=True)
+class BusCounts:
+    """What a node's bus carried, for the operator (``GET /metrics``): the messages it
+    published and read, its requests to other nodes answered (and the seconds they
+    took there and back: the bus's lag) and those not answered in time."""
+
+    published: int = 0
+    received: int = 0
+    answered: int = 0
+    answer_seconds: float = 0.0
+    unanswered: int = 0
 
 
 _encode: Callable[[Any], bytes] = msgspec.json.Encoder().encode

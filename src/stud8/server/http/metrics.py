@@ -13,7 +13,9 @@ player's action to the table's answer (a histogram), the writer's jobs waiting a
 how long a write handed over now takes to commit (``stud8_writer_lag_seconds``,
 measured at each scrape), its batches, jobs and failed jobs, the books' alarms
 (``stud8_books_alarms_total``: :mod:`stud8.server.books.alarms`); on a node of several,
-the tables whose lease it holds and the bus's lost messages.
+the tables whose lease it holds, the messages its bus published and read and those
+it lost, and its requests to the other nodes: answered (and the seconds there and
+back, ``stud8_bus_request_seconds``: the bus's lag) or not in time.
 """
 
 from __future__ import annotations
@@ -26,7 +28,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    Metric,
+    SummaryMetricFamily,
+)
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 from starlette.requests import Request
@@ -113,6 +120,28 @@ class _RoomCollector(Collector):
             yield CounterMetricFamily(
                 "stud8_bus_lost_messages", "bus messages undecodable or failed", value=lost
             )
+            counts: Any = getattr(node.bus, "counts", None)  # (bus/requests.BusCounts)
+            if counts is not None:
+                carried = CounterMetricFamily(
+                    "stud8_bus_messages",
+                    "messages this node's bus published to Redis (out) and read (in)",
+                    labels=["direction"],
+                )
+                carried.add_metric(["out"], counts.published)
+                carried.add_metric(["in"], counts.received)
+                yield carried
+                yield SummaryMetricFamily(
+                    "stud8_bus_request_seconds",
+                    "this node's requests to the nodes running their tables, answered: "
+                    "the seconds there and back (the bus's lag)",
+                    count_value=counts.answered,
+                    sum_value=counts.answer_seconds,
+                )
+                yield CounterMetricFamily(
+                    "stud8_bus_unanswered",
+                    "this node's requests to other nodes not answered in time",
+                    value=counts.unanswered,
+                )
 
 
 class RoomMetrics:
