@@ -22,7 +22,7 @@ from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
 from stud8.formats.record import HandRecord
 from stud8.server.books.hands import HandStore
-from stud8.server.books.ledger import Ledger, bank, table_account
+from stud8.server.books.ledger import Ledger, LedgerError, bank, table_account
 from stud8.server.books.recovery import CANCELLED_NOTE, recover
 from stud8.server.books.room import RoomBooks
 from stud8.server.books.writer import RoomWriter
@@ -126,6 +126,39 @@ def test_a_refused_job_is_undone_alone_and_the_jobs_run_in_order(engine: Engine)
     assert ledger.balance(bank("ann")) == 900 + ann_after
     assert ledger.hand_transaction("h1") is not None
     assert ledger.audit().ok
+
+
+def test_a_write_asked_again_after_a_database_error_is_counted_a_retry(engine: Engine) -> None:
+    # the tables write a hand's end until it lands: each ask after a database error
+    # is a retry (GET /metrics' stud8_database_retries); a refusal is not retried
+    writer = RoomWriter(engine)
+    tries: list[int] = []
+
+    def flaky(conn: Any) -> int:
+        tries.append(1)
+        if len(tries) < 3:
+            raise OSError("disk I/O error")  # (as the driver says a full disk)
+        return len(tries)
+
+    def refused(conn: Any) -> None:
+        raise LedgerError("not enough chips")
+
+    async def body() -> None:
+        for _ in range(2):
+            with pytest.raises(OSError):
+                await writer.call(flaky, what="the end of hand h1")
+        assert await writer.call(flaky, what="the end of hand h1") == 3
+        assert await writer.call(lambda _conn: 0, what="the end of hand h1") == 0  # landed
+        for _ in range(2):
+            with pytest.raises(LedgerError):
+                await writer.call(refused, what="ann sitting at t1 seat 1")
+
+    try:
+        asyncio.run(body())
+    finally:
+        writer.close()
+    assert writer.stats.retries == 2
+    assert writer.stats.failed == 4  # two errors, two refusals
 
 
 def test_a_batch_of_one_job_is_its_own_transaction_without_a_savepoint(engine: Engine) -> None:

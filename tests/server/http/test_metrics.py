@@ -81,6 +81,7 @@ def test_the_metrics_count_the_room_s_tables_players_hands_and_actions(tmp_path:
                 assert 0 < seen["stud8_writer_lag_seconds"] < 5
                 assert seen["stud8_writer_queue"] >= 0
                 assert seen["stud8_database_errors_total"] == 0
+                assert seen["stud8_database_retries_total"] == 0
                 assert seen["stud8_books_alarms_total"] == 0
                 room.alarms.raise_alarm("t1", "a test's alarm")  # the books' self-check
                 again = samples((await http.get("/metrics", headers=auth)).text)

@@ -62,11 +62,15 @@ class Job:
     future: asyncio.Future[Any]
 
 
+MAX_REMEMBERED_FAILURES = 1_000  # failed writes remembered, to count their retries
+
+
 @dataclass(slots=True)
 class WriterStats:
     batches: int = 0
     jobs: int = 0
     failed: int = 0
+    retries: int = 0  # writes asked again after a database error (the tables retry)
     largest: int = 0
     sizes: list[int] = field(default_factory=list)  # the last batches' sizes
 
@@ -95,14 +99,28 @@ class RoomWriter:
         self._ready: queue.SimpleQueue[list[Job] | None] = queue.SimpleQueue()
         self._stopping = False
         self._thread: threading.Thread | None = None
+        # what failed on a database error (not a refusal), until it is asked again
+        self._failed: set[str] = set()
 
     # ------------------------------------------------------------ the loop's side
     async def call(self, work: Callable[[Connection], T], *, what: str) -> T:
         """Write ``work`` and wait until its batch is committed; its result, or
-        the exception it raised (the job alone is undone)."""
+        the exception it raised (the job alone is undone). The same ``what`` asked
+        again after a database error is counted a retry (``stats.retries``)."""
+        if what in self._failed:
+            self._failed.discard(what)
+            self.stats.retries += 1
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._add(Job(work, what, future))
-        return await future
+        try:
+            return await future
+        except (LedgerError, BooksFenced):
+            raise  # refused: not tried again
+        except Exception:
+            if len(self._failed) >= MAX_REMEMBERED_FAILURES:
+                self._failed.clear()  # (writes that were never asked again)
+            self._failed.add(what)
+            raise
 
     async def drain(self) -> None:
         """Wait until everything handed over so far is written."""

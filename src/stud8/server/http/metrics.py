@@ -102,6 +102,11 @@ class _RoomCollector(Collector):
                 ("stud8_writer_batches", "transactions the writer committed", stats.batches),
                 ("stud8_writer_jobs", "writes the writer did", stats.jobs),
                 ("stud8_database_errors", "writes refused or failed", stats.failed),
+                (
+                    "stud8_database_retries",
+                    "writes tried again after a database error",
+                    stats.retries,
+                ),
             ):
                 yield CounterMetricFamily(name, what, value=value)
         alarms = self.metrics.alarms
