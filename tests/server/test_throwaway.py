@@ -39,6 +39,7 @@ def test_only_the_directories_of_dead_throwaway_rooms_are_swept(tmp_path: Path) 
     dead = _dead_pid()
     stale = _room_dir(tmp_path, dead, files=("room.db", "room.db-wal", "room.db-shm"))
     empty = _room_dir(tmp_path, dead, tail="zz9")  # killed before its database was made
+    held = _room_dir(tmp_path, dead, tail="h0", files=("room.db.lock",))  # after its hold
     live = _room_dir(tmp_path, os.getppid(), files=("room.db",))  # a room running
     mine = _room_dir(tmp_path, os.getpid(), tail="me", files=("room.db",))
     foreign = _room_dir(tmp_path, dead, tail="x1", files=("room.db", "notes.txt"))
@@ -52,8 +53,8 @@ def test_only_the_directories_of_dead_throwaway_rooms_are_swept(tmp_path: Path) 
 
     swept = sweep_stale(tmp_path)
 
-    assert sorted(swept) == sorted([stale, empty])
-    assert not stale.exists() and not empty.exists()
+    assert sorted(swept) == sorted([stale, empty, held])
+    assert not stale.exists() and not empty.exists() and not held.exists()
     for kept in (live, mine, foreign, unlike, plain, link, target):
         assert kept.exists() or kept.is_symlink(), kept
     assert (live / "room.db").exists() and (foreign / "notes.txt").exists()

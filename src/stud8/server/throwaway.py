@@ -27,7 +27,7 @@ __all__ = ["PREFIX", "sweep_stale", "throwaway_directory"]
 PREFIX = "stud8-room-"
 _NAME = re.compile(re.escape(PREFIX) + r"(\d+)-[A-Za-z0-9_]+")
 # what a throwaway room leaves in its directory: SQLite's database, log and journal
-_ROOM_FILES = re.compile(r"room\.db(-wal|-shm|-journal)?")
+_ROOM_FILES = re.compile(r"room\.db(-wal|-shm|-journal|\.lock)?")  # .lock: its hold
 
 log = logging.getLogger("stud8.server")
 
