@@ -63,10 +63,11 @@ once every hand is turned over, default 5),
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -293,6 +294,17 @@ def default_spec(settings: Settings, environ: Mapping[str, str] | None = None) -
     )
 
 
+@contextlib.contextmanager
+def _until_open(hold: Hold) -> Iterator[contextlib.ExitStack]:
+    """The database steps of a room's opening: if one fails, what they opened (each
+    engine, ``undo.callback(engine.dispose)``) is closed and ``hold`` released, and
+    the error goes on; once they all succeed, the room closes them itself."""
+    with contextlib.ExitStack() as undo:
+        undo.callback(hold.release)
+        yield undo
+        undo.pop_all()
+
+
 def open_room(
     settings: Settings, environ: Mapping[str, str] | None = None, *, hold: Hold | None = None
 ) -> Room:
@@ -306,40 +318,30 @@ def open_room(
         return open_cluster_room(settings, environ, hold=hold)
     spec = default_spec(settings, environ)
     hold = hold if hold is not None else hold_room(settings)
-    try:
+    with _until_open(hold) as undo:
         engine = create_engine_for(settings.database_url)
-    except BaseException:
-        hold.release()
-        raise
-    try:
+        undo.callback(engine.dispose)
         upgrade_once(engine)
         ledger = Ledger(engine)
         store = HandStore(engine)
         report = recover(engine, ledger, store)
         tables = TableStore(engine)
         plan = prepare_restore(tables, ledger)
-    except BaseException:
-        engine.dispose()
-        hold.release()
-        raise
-    for hand in report.hands:
-        log.warning("hand %s at %s was unfinished: %s", hand.hand_id, hand.table, hand.outcome)
-    for table, players in plan.returned.items():
-        log.info("chips left at %s returned to the banks: %s", table, players)
-    if not report.ok:
-        log.error("the books do not balance after recovery:\n%s", report)
-    # the requests' own engine: a lock held elsewhere fails them in a second (a 503),
-    # where the tables' writes wait for it and retry
-    requests_engine = create_engine_for(settings.database_url, busy_seconds=REQUEST_BUSY_SECONDS)
-    reads = Ledger(requests_engine, attempts=1)
-    accounts = Accounts(requests_engine, reads, opening_chips=settings.starting_chips)
-    try:
+        for hand in report.hands:
+            log.warning("hand %s at %s was unfinished: %s", hand.hand_id, hand.table, hand.outcome)
+        for table, players in plan.returned.items():
+            log.info("chips left at %s returned to the banks: %s", table, players)
+        if not report.ok:
+            log.error("the books do not balance after recovery:\n%s", report)
+        # the requests' own engine: a lock held elsewhere fails them in a second (a 503),
+        # where the tables' writes wait for it and retry
+        requests_engine = create_engine_for(
+            settings.database_url, busy_seconds=REQUEST_BUSY_SECONDS
+        )
+        undo.callback(requests_engine.dispose)
+        reads = Ledger(requests_engine, attempts=1)
+        accounts = Accounts(requests_engine, reads, opening_chips=settings.starting_chips)
         made, taken = accounts.ensure_operators(settings.operators)
-    except BaseException:
-        engine.dispose()
-        requests_engine.dispose()
-        hold.release()
-        raise
     _log_operators(made, taken)
     auth = AccountsAuth(accounts)
     # from here on the room writes through one writer, in batches, off the loop
@@ -405,27 +407,20 @@ def open_cluster_room(
     spec = default_spec(settings, environ)
     name = settings.node_name
     hold = hold if hold is not None else hold_room(settings)
-    try:
+    with _until_open(hold) as undo:
         engine = create_engine_for(settings.database_url)
-    except BaseException:
-        hold.release()
-        raise
-    try:
+        undo.callback(engine.dispose)
         upgrade_once(engine)
         ledger = Ledger(engine)
         store = HandStore(engine)
         tables = TableStore(engine)
         tournament_store = TournamentStore(engine, ledger)
         first_bot = _bot_floor(tournament_store)
-    except BaseException:
-        engine.dispose()
-        hold.release()
-        raise
+        accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
+        made, taken = accounts.ensure_operators(settings.operators)
     redis = Redis.from_url(settings.redis_url)
     epochs = TableEpochs(engine, name)
     writer = RoomWriter(engine)
-    accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
-    made, taken = accounts.ensure_operators(settings.operators)
     _log_operators(made, taken)
     auth = AccountsAuth(accounts)
     local = LocalBus()
