@@ -38,10 +38,10 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="Stud Hi/Lo (default), Seven Card Stud (high only) or Razz (ace-to-five low)",
     )
     p.add_argument(
-        "--bots", type=_int_range(1, 7), default=5, metavar="N", help="bots at the table, 1-7"
+        "--bots", type=int_range(1, 7), default=5, metavar="N", help="bots at the table, 1-7"
     )
     p.add_argument(
-        "--stack", type=_int_range(1, None), default=200, metavar="CHIPS", help="starting stack"
+        "--stack", type=int_range(1, None), default=200, metavar="CHIPS", help="starting stack"
     )
     p.add_argument(
         "--stakes",
@@ -59,7 +59,7 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--hands",
-        type=_int_range(1, None),
+        type=int_range(1, None),
         default=None,
         metavar="N",
         help="stop after N hands (default: until you quit or bust)",
@@ -139,15 +139,10 @@ def _add_hh(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c.set_defaults(run=_run_hh_convert)
     s = hh.add_parser("show", help="show the last hands played with `stud8 play`")
     s.add_argument("--file", type=Path, default=None, help="default: the hands `stud8 play` saved")
-    s.add_argument("--last", type=_int_range(1, None), default=1, metavar="N")
+    s.add_argument("--last", type=int_range(1, None), default=1, metavar="N")
     s.add_argument("--seat", type=int, default=None, help="as this seat saw it (default: yours)")
     s.set_defaults(run=_run_hh_show)
-    p.set_defaults(run=lambda args: _help(p))
-
-
-def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2
+    p.set_defaults(run=lambda args: show_help(p))
 
 
 def _run_hh_verify(args: argparse.Namespace) -> int:
@@ -184,7 +179,10 @@ def _stakes(text: str) -> tuple[int, int, int, int]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _int_range(low: int, high: int | None) -> Callable[[str], int]:
+def int_range(low: int, high: int | None) -> Callable[[str], int]:
+    """An argument's type: a whole number from ``low`` to ``high`` (None: no top);
+    the admin commands' too (:mod:`stud8.terminal.admin_commands`)."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -196,6 +194,12 @@ def _int_range(low: int, high: int | None) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def show_help(parser: argparse.ArgumentParser) -> int:
+    """A group of commands run without its subcommand: its help, on stderr, exit 2."""
+    parser.print_help(sys.stderr)
+    return 2
 
 
 # ---------------------------------------------------------------------------- equity
@@ -212,7 +216,7 @@ def _add_equity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     how = p.add_mutually_exclusive_group()
     how.add_argument("--exact", action="store_true", help="count every outcome")
     how.add_argument(
-        "--trials", type=_int_range(1, None), metavar="N", help="Monte Carlo with N deals"
+        "--trials", type=int_range(1, None), metavar="N", help="Monte Carlo with N deals"
     )
     p.add_argument("--seed", type=int, default=None, help="seed the Monte Carlo deals")
     p.add_argument(
@@ -262,11 +266,11 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "are independent. The same --seed gives the same hands, whatever --jobs.",
     )
     p.add_argument(
-        "--hands", type=_int_range(1, None), default=10_000, metavar="N", help="default 10000"
+        "--hands", type=int_range(1, None), default=10_000, metavar="N", help="default 10000"
     )
     p.add_argument(
         "--players",
-        type=_int_range(2, 8),
+        type=int_range(2, 8),
         default=None,
         metavar="P",
         help="players at the table, 2-8 (default: as many as --bots names, else 6)",
@@ -288,14 +292,14 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     p.add_argument(
         "--stack",
-        type=_int_range(1, None),
+        type=int_range(1, None),
         default=None,
         metavar="CHIPS",
         help="every seat's stack at the start of every hand (default: 100 big bets)",
     )
     p.add_argument(
         "--jobs",
-        type=_int_range(1, 256),
+        type=int_range(1, 256),
         default=1,
         metavar="J",
         help="processes to play in (default 1)",
@@ -317,7 +321,7 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     p.add_argument(
         "--equity-trials",
-        type=_int_range(1, None),
+        type=int_range(1, None),
         default=None,
         metavar="N",
         help="Monte Carlo deals per decision of the equity bot (default 400)",
@@ -355,7 +359,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------ tournament
 def _add_tournament(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("tournament", help="tournaments: simulate one with bots")
-    p.set_defaults(run=lambda _args: _help(p))
+    p.set_defaults(run=lambda _args: show_help(p))
     tournament = p.add_subparsers(title="tournament commands", metavar="COMMAND")
     s = tournament.add_parser(
         "simulate",
@@ -365,9 +369,9 @@ def _add_tournament(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "as it does in the room (docs/tournaments.md). Prints the places and prizes; "
         "--json prints them with every level's and every table's history.",
     )
-    s.add_argument("--players", type=_int_range(2, 10_000), default=18, metavar="N")
+    s.add_argument("--players", type=int_range(2, 10_000), default=18, metavar="N")
     s.add_argument(
-        "--table-size", type=_int_range(2, 8), default=8, metavar="S", help="seats a table, 2-8"
+        "--table-size", type=int_range(2, 8), default=8, metavar="S", help="seats a table, 2-8"
     )
     s.add_argument(
         "--structure",
@@ -389,11 +393,11 @@ def _add_tournament(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="stud-hi-lo",
         help="default stud-hi-lo",
     )
-    s.add_argument("--buy-in", type=_int_range(0, None), default=100, metavar="CHIPS")
-    s.add_argument("--fee", type=_int_range(0, None), default=0, metavar="CHIPS")
+    s.add_argument("--buy-in", type=int_range(0, None), default=100, metavar="CHIPS")
+    s.add_argument("--fee", type=int_range(0, None), default=0, metavar="CHIPS")
     s.add_argument(
         "--equity-trials",
-        type=_int_range(1, None),
+        type=int_range(1, None),
         default=None,
         metavar="N",
         help="Monte Carlo deals per decision of the equity bot (default 400)",

@@ -9,28 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from stud8.cli import int_range, show_help
 from stud8.terminal.rng_report import add_rng_report
 
-
-def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2
-
-
-def _chips(text: str) -> int:
-    """A whole number of chips, 1 or more (an argument's type)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+_AT_LEAST_ONE = int_range(1, None)  # chips, minutes, lines: whole, 1 or more
 
 
 def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("admin", help="operator commands on the room's database")
-    p.set_defaults(run=lambda _args: _help(p))
+    p.set_defaults(run=lambda _args: show_help(p))
     admin = p.add_subparsers(title="admin commands", metavar="COMMAND")
     a = admin.add_parser(
         "audit",
@@ -39,12 +26,7 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "+ tournaments' prize pools and fees = all chips ever issued, every transaction "
         "balanced.",
     )
-    a.add_argument(
-        "--database",
-        default=None,
-        metavar="URL",
-        help="database URL (default: STUD8_DATABASE_URL, or sqlite:///stud8.db)",
-    )
+    _database_flag(a, "database URL (default: STUD8_DATABASE_URL, or sqlite:///stud8.db)")
     a.add_argument(
         "--json", action="store_true", help="the report as one JSON object (for scripts)"
     )
@@ -56,7 +38,7 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(nodes starting meanwhile wait). Refused (exit 3) while a room in one process "
         "serves on the database.",
     )
-    g.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    _database_flag(g)
     g.set_defaults(run=_run_admin_migrate)
     k = admin.add_parser(
         "backup",
@@ -65,7 +47,7 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "SQLite's online backup, or pg_dump -Fc for PostgreSQL.",
     )
     k.add_argument("file", metavar="FILE", help="the backup file to make (must not exist)")
-    k.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    _database_flag(k)
     k.set_defaults(run=_run_admin_backup)
     r = admin.add_parser(
         "restore",
@@ -75,7 +57,7 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "empty is refused, nothing changed.",
     )
     r.add_argument("file", metavar="FILE", help="the backup file")
-    r.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    _database_flag(r)
     r.set_defaults(run=_run_admin_restore)
     d = admin.add_parser(
         "drain",
@@ -101,7 +83,7 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ):
         m = admin.add_parser(verb, help=text, description=text[0].upper() + text[1:] + ".")
         m.add_argument("name", help="the player's name")
-        m.add_argument("amount", type=_chips, help="whole chips, 1 or more")
+        m.add_argument("amount", type=_AT_LEAST_ONE, help="whole chips, 1 or more")
         m.add_argument(
             "--reason", required=True, help="why (kept with the transaction and in the log)"
         )
@@ -118,7 +100,7 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     o.add_argument(
         "--promote", action="store_true", help="make an existing account an operator instead"
     )
-    o.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    _database_flag(o)
     o.set_defaults(run=_run_admin_create_operator)
     b = admin.add_parser(
         "ban",
@@ -141,7 +123,9 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     q.add_argument("name", help="the player's name")
     when = q.add_mutually_exclusive_group()
-    when.add_argument("--minutes", type=_chips, default=None, metavar="N", help="for N minutes")
+    when.add_argument(
+        "--minutes", type=_AT_LEAST_ONE, default=None, metavar="N", help="for N minutes"
+    )
     when.add_argument("--undo", action="store_true", help="let him chat again")
     q.add_argument("--reason", required=True, help="why (kept in the moderation log)")
     _by_and_database(q)
@@ -153,9 +137,9 @@ def add_admin(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "unsilence, credit and debit, lobby message, by whom, when and why.",
     )
     g.add_argument("--player", default=None, metavar="NAME", help="only the acts on NAME")
-    g.add_argument("--limit", type=_chips, default=50, metavar="N", help="the last N (50)")
+    g.add_argument("--limit", type=_AT_LEAST_ONE, default=50, metavar="N", help="the last N (50)")
     g.add_argument("--json", action="store_true", help="as one JSON object (for scripts)")
-    g.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    _database_flag(g)
     g.set_defaults(run=_run_admin_log)
     add_rng_report(admin)  # its own module (stud8.terminal.rng_report)
 
@@ -164,18 +148,21 @@ def _by_and_database(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--by", default=None, metavar="NAME", help="who acts, for the log (default: your login)"
     )
-    parser.add_argument("--database", default=None, metavar="URL", help="as for audit")
+    _database_flag(parser)
+
+
+def _database_flag(parser: argparse.ArgumentParser, text: str = "as for audit") -> None:
+    parser.add_argument("--database", default=None, metavar="URL", help=text)
 
 
 def _run_admin_audit(args: argparse.Namespace) -> int:
     from stud8.server.admin import run_audit
-    from stud8.server.settings import Settings
 
-    url = Settings.from_env().with_overrides(database_url=args.database).database_url
-    return run_audit(url, as_json=args.json)
+    return run_audit(_database(args), as_json=args.json)
 
 
 def _database(args: argparse.Namespace) -> str:
+    """``--database``, else the room's (STUD8_DATABASE_URL, else its default)."""
     from stud8.server.settings import Settings
 
     return Settings.from_env().with_overrides(database_url=args.database).database_url
@@ -243,10 +230,8 @@ def _read_password() -> str | None:
 
 def _run_admin_create_operator(args: argparse.Namespace) -> int:
     from stud8.server.admin import run_create_operator
-    from stud8.server.settings import Settings
 
-    url = Settings.from_env().with_overrides(database_url=args.database).database_url
-    return run_create_operator(url, args.name, _read_password, promote=args.promote)
+    return run_create_operator(_database(args), args.name, _read_password, promote=args.promote)
 
 
 def _run_admin_ban(args: argparse.Namespace) -> int:
