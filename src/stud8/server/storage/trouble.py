@@ -80,21 +80,30 @@ def database_trouble(exc: BaseException, url: str) -> tuple[str, int] | None:
             continue  # (its driver's error, next, says it without SQLAlchemy's wrapping)
         if isinstance(cause, OSError) and not isinstance(cause, ConnectionError):
             if cause.errno in (errno.ENOENT, errno.ENOTDIR):
-                return f"cannot open the database {where}: {cause.strerror} ({cause.filename})", 5
+                return (
+                    f"cannot open the database {where}: {cause.strerror} ({cause.filename})",
+                    EXIT_UNREACHABLE,
+                )
             if cause.errno in (errno.ENOSPC, errno.EDQUOT):
-                return f"cannot write the database {where}: the disk is full ({cause})", 6
+                return (
+                    f"cannot write the database {where}: the disk is full ({cause})",
+                    EXIT_UNWRITABLE,
+                )
             if cause.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-                return f"cannot write the database {where}: {cause.strerror or cause}", 6
+                return (
+                    f"cannot write the database {where}: {cause.strerror or cause}",
+                    EXIT_UNWRITABLE,
+                )
         if not isinstance(cause, (sqlite3.Error, DBAPIError)) and not _is_driver_error(cause):
             continue
         line = _first_line(cause)
         lowered = line.lower()
         if any(word in lowered for word in _FULL):
-            return f"cannot write the database {where}: the disk is full ({line})", 6
+            return f"cannot write the database {where}: the disk is full ({line})", EXIT_UNWRITABLE
         if any(word in lowered for word in _READ_ONLY):
-            return f"cannot write the database {where}: it is read-only ({line})", 6
+            return f"cannot write the database {where}: it is read-only ({line})", EXIT_UNWRITABLE
         if isinstance(cause, ConnectionError) or any(w in lowered for w in _UNREACHABLE):
-            return f"cannot reach the database {where}: {line}", 5
+            return f"cannot reach the database {where}: {line}", EXIT_UNREACHABLE
     return None
 
 
