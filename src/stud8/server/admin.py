@@ -65,7 +65,7 @@ def audit(url: str) -> tuple[AuditReport, int]:
     against the hands and the seats (:mod:`stud8.server.books.consistency`), and how
     many hands are still noted as in progress (a running server's, or a dead one's
     until the next start recovers them)."""
-    with _room_database(url) as engine:
+    with room_database(url) as engine:
         report = Ledger(engine).audit()
         more = hands_and_seats(engine)
         report = replace(report, problems=(*report.problems, *more))
@@ -184,7 +184,7 @@ def run_drain(redis_url: str, node: str, *, undo: bool = False, wait: float = 0.
 
 
 @contextmanager
-def _room_database(url: str) -> Iterator[Engine]:
+def room_database(url: str) -> Iterator[Engine]:
     """An engine on the room's database (which must have the schema); disposed after."""
     parsed = make_url(normalize_url(url))  # (a URL the room cannot use: DatabaseUrlError)
     file = parsed.database if parsed.get_backend_name() == "sqlite" else None
@@ -242,7 +242,7 @@ def rng_report(url: str, *, alpha: float, progress: Progress | None = None) -> F
     from stud8.server.books.dealt import count_stored, stored_deals
     from stud8.tools.fairness.run import run_stored
 
-    with _room_database(url) as engine:
+    with room_database(url) as engine:
         stored = count_stored(engine)
         shown = make_url(normalize_url(url)).render_as_string(hide_password=True)
         # closed here, before the engine is disposed, even if the report stops early

@@ -17,7 +17,7 @@ import getpass
 import json
 from collections.abc import Callable
 
-from stud8.server.admin import NoSchemaError, _room_database
+from stud8.server.admin import NoSchemaError, room_database
 from stud8.server.books.ledger import Ledger, bank
 from stud8.server.books.moderation import LoggedAct, Moderation, ModerationAct, ModerationError
 
@@ -37,7 +37,7 @@ def operator_name(by: str | None) -> str:
 
 def _acting(what: str, url: str, act: Callable[[Moderation], str]) -> int:
     try:
-        with _room_database(url) as engine:
+        with room_database(url) as engine:
             said = act(Moderation(engine, Ledger(engine)))
     except NoSchemaError as exc:
         print(f"{what}: {exc}")
@@ -136,7 +136,7 @@ def run_log(url: str, *, player: str | None = None, limit: int = 50, as_json: bo
     """``stud8 admin log [--player NAME] [--limit N] [--json]``: the moderation log,
     newest first; the exit code."""
     try:
-        with _room_database(url) as engine:
+        with room_database(url) as engine:
             acts = Moderation(engine, Ledger(engine)).log(player=player, limit=limit)
     except NoSchemaError as exc:
         print(json.dumps({"error": str(exc)}) if as_json else f"log: {exc}")
