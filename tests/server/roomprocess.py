@@ -1,6 +1,7 @@
 """The real server as a process: ``python -m stud8 serve`` on a database, on
 127.0.0.1 and a free port, for the tests that stop, kill and restart it
-(``tests/server/room``); ``stud8 admin audit`` as a process; accounts and tables
+(``tests/server/room``); ``stud8 admin`` commands as processes, the hands it has
+settled; accounts and tables
 made over its REST API.
 
 Every server :func:`running_server` starts is stopped when its block ends (SIGINT,
@@ -21,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import Engine, func, select
 
 from server.roomdb import free_port
+from stud8.server.storage import Transaction
 
 PASSWORD = "secret-pw-1"
 OPERATOR = "boss"  # the operator of the servers started here
@@ -109,15 +112,32 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             process.wait(10)
 
 
+def admin(*words: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``stud8 admin WORDS...`` as a process: its exit code and output."""
+    command = [sys.executable, "-m", "stud8", "admin", *words]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
 def audit(url: str, workdir: Path) -> subprocess.CompletedProcess[str]:
     """``stud8 admin audit --database url``: its exit code and output."""
-    return subprocess.run(
-        [sys.executable, "-m", "stud8", "admin", "audit", "--database", url],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return admin("audit", "--database", url, cwd=workdir, timeout=60)
+
+
+def settlements(engine: Engine) -> int:
+    """How many hands the room on ``engine``'s database has settled (in its ledger)."""
+    with engine.connect() as conn:
+        count = conn.scalar(select(func.count()).where(Transaction.kind == "hand_settlement"))
+    return int(count or 0)
+
+
+def play_until(engine: Engine, server: Server, settled: int, seconds: float = 30) -> None:
+    """Wait until ``server`` has settled ``settled`` hands in all; fails if it dies
+    or stops dealing first (with its log)."""
+    deadline = time.monotonic() + seconds
+    while settlements(engine) < settled:
+        assert server.process.poll() is None, server.log.read_text()
+        assert time.monotonic() < deadline, "the room stopped dealing\n" + server.log.read_text()
+        time.sleep(0.05)
 
 
 def register(http: httpx.Client, name: str) -> str:

@@ -12,27 +12,15 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import Engine, func, select, text
+from sqlalchemy import text
 
 from server.roomdb import POSTGRES_URL, free_port, fresh_database
-from server.roomprocess import audit, running_server, stop
+from server.roomprocess import admin, audit, play_until, running_server, stop
 from stud8.server.books.ledger import Ledger
-from stud8.server.storage import Transaction, create_engine_for
+from stud8.server.storage import create_engine_for
 from stud8.server.storage.db import current_revision
 
 PLAYING = {"STUD8_DEFAULT_TABLES": "2", "STUD8_BOT_DELAY": "0.02"}
-
-
-def admin(*words: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "stud8", "admin", *words]
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=120)
-
-
-def _settled(engine: Engine) -> int:
-    with engine.connect() as conn:
-        return int(
-            conn.scalar(select(func.count()).where(Transaction.kind == "hand_settlement")) or 0
-        )
 
 
 def _elsewhere(kind: str, tmp_path: Path) -> str:
@@ -58,10 +46,7 @@ def test_a_backup_mid_play_restores_elsewhere_with_the_books_balanced(
     backup = tmp_path / "room.backup"
     try:
         with running_server(url, tmp_path, **PLAYING) as server:
-            deadline = time.monotonic() + 30
-            while _settled(engine) < 10:
-                assert time.monotonic() < deadline, server.log.read_text()
-                time.sleep(0.05)
+            play_until(engine, server, 10)
             made = admin("backup", str(backup), "--database", url, cwd=tmp_path)
             assert made.returncode == 0, made.stdout + made.stderr
             assert "backed up into" in made.stdout

@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy import Engine, func, select
 
 from server.roomdb import fresh_database
-from server.roomprocess import audit, running_server
+from server.roomprocess import audit, play_until, running_server, settlements
 from stud8.server.storage import Transaction, create_engine_for
 from stud8.server.storage.models import HandInProgress
 
@@ -44,12 +44,6 @@ def _hand_in_play(engine: Engine) -> str:
     raise AssertionError("no hand was dealt")
 
 
-def _settled(engine: Engine) -> int:
-    with engine.connect() as conn:
-        count = conn.scalar(select(func.count()).where(Transaction.kind == "hand_settlement"))
-    return int(count or 0)
-
-
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_second_serve_on_a_live_rooms_database_is_refused_and_changes_nothing(
     kind: str, tmp_path: Path
@@ -60,12 +54,7 @@ def test_a_second_serve_on_a_live_rooms_database_is_refused_and_changes_nothing(
         with running_server(url, tmp_path, **PLAYING) as server:
             live_hand = _hand_in_play(engine)
             second = _serve(url, server.port, tmp_path)  # the same database, the same port
-            played = _settled(engine)
-            deadline = time.monotonic() + 30
-            while _settled(engine) < played + 20:  # the room plays on
-                assert server.process.poll() is None, server.log.read_text()
-                assert time.monotonic() < deadline, "the room stopped dealing"
-                time.sleep(0.05)
+            play_until(engine, server, settlements(engine) + 20)  # the room plays on
         books = audit(url, tmp_path)
         assert books.returncode == 0, books.stdout
         assert books.stdout.rstrip().endswith("OK"), books.stdout
