@@ -94,3 +94,28 @@ def test_the_sqlite_lock_file_names_the_holder_and_is_blanked_at_release(tmp_pat
     hold.release()
     assert lock_file(database).read_text() == ""
     assert not database.exists()  # the hold never makes the database itself
+
+
+@pytest.mark.parametrize("step", ["recover", "prepare_restore", "operators"])
+def test_a_room_that_fails_to_open_releases_its_hold(
+    step: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whichever database step of :func:`open_room` fails, the error goes on and the
+    database is free again (the next ``stud8 serve`` is not refused as held)."""
+    from stud8.server import runtime
+    from stud8.server.accounts.accounts import Accounts
+    from stud8.server.settings import Settings
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError(f"{step} broke")
+
+    if step == "operators":
+        monkeypatch.setattr(Accounts, "ensure_operators", broken)
+    else:
+        monkeypatch.setattr(runtime, step, broken)
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    hold = hold_database(url)  # (kept here: its end is the room's release, not the collector's)
+    with pytest.raises(RuntimeError, match=f"{step} broke"):
+        runtime.open_room(Settings(default_tables=0).with_overrides(database_url=url), hold=hold)
+    hold_database(url).release()  # free: not DatabaseHeld
+    hold.release()
