@@ -26,6 +26,7 @@ export function tableView(app, tableId, query) {
   let snapshotSeen = false;
   let stopped = false;
   let frame = 0;
+  let roomNotice = null; // the room's last notice on this connection (it is closing)
   const drawn = { bar: null, tools: null, offer: null, log: null, notice: null, mine: null, away: null, strip: null, tnotice: null, tend: null };
   const sound = new TurnSound();
   let beeped = null; // the turn the sound was played for
@@ -52,10 +53,13 @@ export function tableView(app, tableId, query) {
     lastSeen: () => state.seq,
     onMessage,
     onStatus(status, delay) {
-      if (status === "lost") showBanner(`Connection lost — reconnecting in ${Math.ceil(delay / 1000)}s…`);
-      else if (status === "reconnecting") showBanner("Reconnecting…");
+      // after the room's notice (it is closing), the connection it drops is the room
+      // gone, not the player's network: the banner keeps saying why
+      const secs = `${Math.ceil(delay / 1000)}s`;
+      if (status === "lost") showBanner(roomNotice ? `${roomNotice} Reconnecting in ${secs}…` : `Connection lost — reconnecting in ${secs}…`);
+      else if (status === "reconnecting") showBanner(roomNotice ? `${roomNotice} Reconnecting…` : "Reconnecting…");
       else if (status === "not-sent") toast("Not connected: try again in a moment");
-      else if (status === "open") showBanner(null);
+      else if (status === "open") { roomNotice = null; showBanner(null); } // a room still closing says it again
     },
     onFatal(code, reason) {
       if (code === 4401) { session.clear(); go("#/"); return; }
@@ -152,6 +156,7 @@ export function tableView(app, tableId, query) {
       toast(d.reason);
       state.sentFor = null; // the buttons come back
     } else if (t === "notice") {
+      roomNotice = d.text;
       showBanner(d.text); // the room's word to everyone (it is closing after this hand)
       announce(d.text);
     }
