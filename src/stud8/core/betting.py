@@ -115,6 +115,7 @@ class BettingRound:
         "open_pair",
         "plan",
         "players",
+        "reopen_by",
         "ring",
         "rules",
         "size",
@@ -162,6 +163,9 @@ class BettingRound:
         self.base = 0
         self.bets = 0  # full bets and raises this round, toward the cap
         self.largest_raise = 0  # pot and no limit: the minimum raise
+        # what reopens the betting to a player who has acted (see _reopen_at): it
+        # changes only with a full bet, so it is measured then, not on every action
+        self.reopen_by = 0
         self.aggressor: int | None = None  # the last to bet or raise this round
         self.cap_lifted = False
         self.bring_in_pending = False  # the forced bring-in is still to be made
@@ -178,6 +182,7 @@ class BettingRound:
         self.largest_raise = 0
         self.aggressor = None
         self.cap_lifted = False
+        self._measure_reopen()
         for p in self.ring:
             p.bet = 0
             p.reopen_at = 0
@@ -187,6 +192,7 @@ class BettingRound:
         self.open_pair = open_pair
         self.limit_inline = self.fixed_limit and not open_pair
         self.big_bet_made = False
+        self._measure_reopen()
 
     def open_action(self) -> None:
         """The betting starts (the hand says with whom)."""
@@ -370,6 +376,7 @@ class BettingRound:
             if plan.full_bring_in:  # a bring-in of a full bet
                 self.full_level = plan.bring_in
                 self.bets = 1
+            self._measure_reopen()
             p.reopen_at = self._reopen_at(p.bet)
             events.append(bring_in_posted(p.seat, adds, p.all_in))
         elif kind is None:
@@ -419,6 +426,7 @@ class BettingRound:
                 self.big_bet_made = True  # from now on, raises are by the big bet
             self.full_level = self.base = to
             self.bets += 1
+        self._measure_reopen()  # (a short completion of the bring-in moved the base)
         if to > previous:
             self.current_bet = to
         self.aggressor = p.seat
@@ -454,17 +462,24 @@ class BettingRound:
             return to >= size
         return to - previous >= max(self.largest_raise, size)
 
+    def _measure_reopen(self) -> None:
+        """Measure what reopens the betting (see :meth:`_reopen_at`) after a change to
+        the bet it is measured over: a full bet or raise, the bring-in, a new street."""
+        size = self._bet_size()
+        if self.fixed_limit:  # half a bet, as _is_full measures it
+            self.reopen_by = (self.full_level + size - self.base + 1) >> 1
+        elif self.bets:
+            self.reopen_by = max(self.largest_raise, size)
+        else:  # no full bet yet: it is the first full bet that reopens
+            self.reopen_by = 0
+
     def _reopen_at(self, bet: int) -> int:
         """The bet at which the betting opens again to a player who has acted and put
         in ``bet``: half a bet (limit) or a full raise (pot and no limit) above it,
         made by any number of short all-ins (RULES 3; TDA 47A: only for a player
         facing that much, so not for one who called the first of them)."""
-        size = self._bet_size()
-        if self.fixed_limit:  # half a bet, as _is_full measures it
-            return bet + ((self.full_level + size - self.base + 1) >> 1)
-        if self.bets == 0:
-            return size
-        return bet + max(self.largest_raise, size)
+        by = self.reopen_by
+        return bet + by if by else self.size
 
     def _put_in(self, p: SeatState, chips: int) -> None:
         p.stack -= chips
