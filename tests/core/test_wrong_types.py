@@ -10,14 +10,21 @@ The same in the compiled build (CI runs tests/core on it).
 
 from __future__ import annotations
 
+import dataclasses
+import random
+from collections.abc import Iterator
+from enum import Enum
+from fractions import Fraction
 from typing import Any
 
 import pytest
+from scenario import passive
 
 from stud8.core import (
     Action,
     BringIn,
     Call,
+    Complete,
     Deck,
     Fold,
     Hand,
@@ -25,6 +32,7 @@ from stud8.core import (
     IllegalActionError,
     NotAnActionError,
     Raise,
+    RulesError,
     SetupTypeError,
     Stud8Error,
     TableRules,
@@ -121,3 +129,44 @@ def test_wrong_type_errors_are_both_value_and_type_errors() -> None:
     for cls in (WrongTypeError, NotAnActionError, SetupTypeError):
         assert issubclass(cls, ValueError) and issubclass(cls, TypeError)
         assert issubclass(cls, Stud8Error)
+
+
+def test_rules_money_is_whole_chips_no_floating_point_touches_a_stack_a_bet_or_a_pot() -> None:
+    """RULES.md (before section 1): "Money is always an integer number of chip units
+    ... No floating point touches a stack, a bet or a pot." A float amount, even a
+    whole one, is refused wherever chips come in (the table's amounts, a stack, a
+    bet) with nothing changed, and every amount a raked hand records is an int."""
+    for setting in ("ante", "bring_in", "small_bet", "big_bet", "rake_cap"):
+        amounts: dict[str, Any] = {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
+        with pytest.raises(RulesError, match=f"{setting} must be an integer"):
+            TableRules(**{**amounts, setting: 4.0})
+    with pytest.raises(HandSetupError, match=r"whole positive number of chips, got 100\.0"):
+        Hand.start(rules=RULES, stacks={1: 100.0, 2: 100}, deck=Deck.from_cards(CARDS))  # type: ignore[dict-item]
+    hand = new_hand()
+    before = snapshot(hand)
+    with pytest.raises(IllegalActionError, match=r"a whole number of chips, got 8\.0"):
+        hand.apply(Complete(8.0))  # type: ignore[arg-type]
+    assert snapshot(hand) == before
+    raked = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8, rake_percent=Fraction(25, 2))
+    hand = Hand.start(rules=raked, stacks=STACKS, deck=Deck.shuffled(random.Random(8)))
+    passive(hand)  # calls and checks to the showdown: a pot of 9, raked 1 (rounded down)
+    assert hand.result is not None and hand.result.rake == 1
+    recorded = [n for event in hand.events for n in _numbers(event)]
+    recorded += [hand.result.rake, *_numbers(hand.result.pots)]
+    assert recorded and all(type(n) is int for n in recorded), recorded
+    assert all(type(hand.stack(s)) is int for s in hand.seats)
+
+
+def _numbers(value: object) -> Iterator[object]:
+    """Every number in a record (its fields, and theirs), for the test above (not an
+    int enum's: a hand's category is no amount)."""
+    if isinstance(value, (bool, Enum)):
+        return
+    if isinstance(value, (int, float, Fraction)):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _numbers(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from _numbers(getattr(value, field.name))
