@@ -46,7 +46,11 @@ def test_two_players_play_a_hand_to_showdown() -> None:
     run(body)
 
 
-def test_three_players_play_hands_to_showdown_and_hand_ids_are_unique() -> None:
+def test_rule_7_every_hand_has_a_unique_id_and_every_event_its_time() -> None:
+    """RULES.md 7: "Every hand has a unique id and a complete history: ... every
+    decision with its time" (the record's ``times``: one for each event, the
+    decisions' among them). Three players play three hands to the showdown."""
+
     async def body(h: Harness) -> None:
         await seat_players(h, 3)
         ids = []
@@ -60,6 +64,10 @@ def test_three_players_play_hands_to_showdown_and_hand_ids_are_unique() -> None:
         assert all(
             sum(isinstance(e, (HandShown, HandMucked)) for e in r.events) == 3 for r in h.records
         )
+        for record in h.records:  # each event, each decision's too, with the time it fell
+            times = [t for t in record.times if t is not None]
+            assert len(times) == len(record.events), record.hand_id
+            assert times == sorted(times)
         total = sum(h.books.on_table("t1", p) for p in PLAYERS) + h.books.rake
         assert total == 300 and h.books.audit()
 
