@@ -157,6 +157,11 @@ class RoomWriter:
         if self._thread is not None:
             self._thread.join()
 
+    def waiting(self) -> int:
+        """The writes handed over and not taken by the thread yet, read as it stands:
+        this turn's jobs and the turns waiting for the thread (about: a turn counts one)."""
+        return len(self._pending) + self._ready.qsize()
+
     def describe(self) -> str:
         """Where the writer stands (for a log when something waits on it too long)."""
         thread = self._thread

@@ -87,10 +87,10 @@ class _RoomCollector(Collector):
         )
         writer = room.writer
         if writer is not None:
-            # read as it stands: the jobs of this turn, and the turns the thread has not taken
-            waiting = len(writer._pending) + writer._ready.qsize()
             yield GaugeMetricFamily(
-                "stud8_writer_queue", "writes handed to the writer, not written yet", waiting
+                "stud8_writer_queue",
+                "writes handed to the writer, not written yet",
+                writer.waiting(),
             )
             yield GaugeMetricFamily(
                 "stud8_writer_lag_seconds",
