@@ -210,9 +210,9 @@ SERVER_PARTS: dict[str, set[str]] = {
     "tasks": set(),  # stopping background tasks for sure
     "table": {"clock", "tasks"},
     "bus": {"table", "tasks"},
-    # (books: the console's kinds, ModerationAct and RakeBy, one enum each for both)
-    "wire": {"table", "books"},
-    "books": {"storage", "table"},
+    "wire": {"table"},
+    # (wire: the console's kinds, ModerationAct and RakeBy, the protocol's vocabulary)
+    "books": {"storage", "table", "wire"},
     "accounts": {"storage", "books", "wire"},
     "edge": {"bus", "wire", "table", "tasks"},
     "room": {"table", "bus", "books", "wire", "clock", "storage"},

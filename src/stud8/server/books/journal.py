@@ -13,7 +13,6 @@ seats and sessions (``/api/v1/admin/...``, :mod:`stud8.server.http.admin`).
 
 from __future__ import annotations
 
-import enum
 import json
 from collections import defaultdict
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from stud8.server.storage.models import (
     TableSeat,
     Transaction,
 )
+from stud8.server.wire.admin import RakeBy
 
 __all__ = [
     "MAX_TRANSACTIONS",
@@ -45,14 +45,6 @@ __all__ = [
 ]
 
 MAX_TRANSACTIONS = 1000  # read back at once
-
-
-class RakeBy(enum.Enum):
-    """How the rake is summed."""
-
-    DAY = "day"
-    TABLE = "table"
-    STAKES = "stakes"
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,6 @@ stud8.server.books.moderation.ModerationError: ann is not banned
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -47,6 +46,7 @@ from stud8.server.books.ledger import ISSUANCE, Ledger, LedgerError, bank
 from stud8.server.storage.db import reads_of
 from stud8.server.storage.models import LobbyMessageRow, LoginSession, ModerationRow
 from stud8.server.storage.models import Player as PlayerRow
+from stud8.server.wire.admin import ModerationAct
 
 __all__ = [
     "MAX_LOG",
@@ -68,19 +68,6 @@ MAX_MINUTES = 366 * 24 * 60  # a silence for longer is a silence for good
 MAX_LOG = 1000  # entries read back at once
 _LOG_ROWS = ModerationRow.__table__
 _LOG = select(_LOG_ROWS)
-
-
-class ModerationAct(enum.Enum):
-    """What an operator did (the log's ``act``)."""
-
-    BAN = "ban"
-    UNBAN = "unban"
-    SILENCE = "silence"
-    UNSILENCE = "unsilence"
-    CREDIT = "credit"
-    DEBIT = "debit"
-    MESSAGE = "message"  # a lobby message posted
-    WITHDRAW = "withdraw"  # the lobby message withdrawn
 
 
 class ModerationError(ValueError):

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stud8.server.accounts.auth import Account
-from stud8.server.books.journal import MAX_TRANSACTIONS, TRANSACTION_KINDS, Journal, RakeBy
+from stud8.server.books.journal import MAX_TRANSACTIONS, TRANSACTION_KINDS, Journal
 from stud8.server.books.moderation import (
     MAX_LOG,
     LobbyMessage,
@@ -282,7 +282,7 @@ async def rake(request: Request) -> Response:
     query = _query(request, {"by"})
     raw = query.get("by", "day")
     try:
-        by = RakeBy(raw)
+        by = wire.RakeBy(raw)
     except ValueError:
         raise BadRequest(f"by is day, table or stakes, not {raw[:20]!r}") from None
     lines = await asyncio.to_thread(books.rake, by)

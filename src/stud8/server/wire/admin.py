@@ -9,10 +9,10 @@ A room in memory keeps no books to moderate: its ``/api/v1/admin/...`` answer 40
 
 from __future__ import annotations
 
+import enum
+
 import msgspec
 
-from stud8.server.books.journal import RakeBy
-from stud8.server.books.moderation import ModerationAct
 from stud8.server.wire.rest import Endpoint, LobbyNotice
 
 __all__ = [
@@ -29,15 +29,39 @@ __all__ = [
     "LogQuery",
     "LoggedAct",
     "MessageRequest",
+    "ModerationAct",
     "ModerationLog",
     "OnlinePlayer",
     "OnlinePlayers",
     "Rake",
+    "RakeBy",
     "RakeLine",
     "RakeQuery",
     "RecentHand",
     "SilenceRequest",
 ]
+
+
+# The console's kinds, the books' too (books/moderation.py, books/journal.py import them)
+class ModerationAct(enum.Enum):
+    """What an operator did (the log's ``act``)."""
+
+    BAN = "ban"
+    UNBAN = "unban"
+    SILENCE = "silence"
+    UNSILENCE = "unsilence"
+    CREDIT = "credit"
+    DEBIT = "debit"
+    MESSAGE = "message"  # a lobby message posted
+    WITHDRAW = "withdraw"  # the lobby message withdrawn
+
+
+class RakeBy(enum.Enum):
+    """How the rake is summed."""
+
+    DAY = "day"
+    TABLE = "table"
+    STAKES = "stakes"
 
 
 class OnlinePlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
