@@ -121,6 +121,11 @@ def test_logout_password_change_and_ban_close_the_websockets(kind: str, tmp_path
                     assert code == 4403 and ws.close_reason == "banned by an operator"
             r = await http.post("/api/v1/login", json={"name": "bob", "password": GOOD})
             assert r.status_code == 401 and "banned" in r.json()["error"]
+            if kind == "database":  # one way to ban: written to the moderation log
+                r = await http.get("/api/v1/admin/log?player=bob", headers=bearer(boss))
+                assert [(a["act"], a["player"], a["operator"]) for a in r.json()["log"]] == [
+                    ("ban", "bob", OPERATOR)
+                ]
             url = str(http.base_url).replace("http", "ws", 1).rstrip("/")
             async with websockets.connect(f"{url}/ws/v1/tables/t1?token={bob}") as ws:
                 await asyncio.wait_for(ws.wait_closed(), 2)

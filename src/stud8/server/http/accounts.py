@@ -5,6 +5,7 @@ every websocket of the account (4401), a ban too (4403)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -12,13 +13,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stud8.server.accounts.accounts import LoginRefusedError
+from stud8.server.books.moderation import ModerationError, NoSuchPlayerError
 from stud8.server.http.addresses import client_address
-from stud8.server.http.errors import BadRequest, TooManyRequests, Unauthorized
+from stud8.server.http.errors import BadRequest, NotFound, TooManyRequests, Unauthorized
 from stud8.server.http.requests import account_of, bearer, json_body, operator_of, room_of
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.rest import Done, LoggedIn, Registered
 
 log = logging.getLogger("stud8.server")
+
+# The moderation log's reason for a ban through the old endpoint, which takes none
+# (the console's, ``POST /api/v1/admin/accounts/{name}/ban``, asks for one).
+BAN_REASON = "banned through POST /api/v1/accounts/{name}/ban (no reason given)"
 
 __all__ = ["ban", "change_password", "login", "logout", "register"]
 
@@ -107,13 +113,25 @@ async def change_password(request: Request) -> Response:
 
 async def ban(request: Request) -> Response:
     """``POST /api/v1/accounts/{name}/ban`` (operators): the account may no longer log
-    in; its sessions end and its websockets close."""
+    in; its sessions end and its websockets close. On a database, through the books'
+    moderation (the ban written to the moderation log, as the console's); a room in
+    memory keeps no log."""
     operator = await operator_of(request)
     room = room_of(request)
     name = request.path_params["name"]
     if name.casefold() == operator.name.casefold():
         raise BadRequest("an operator does not ban himself")
-    banned = await room.auth.ban(name)
-    closed = room.sockets.close_account(banned.name, 4403, "banned by an operator")
-    log.warning("%s banned %s (%d websockets closed)", operator.name, banned.name, closed)
+    if room.moderation is None:
+        banned = (await room.auth.ban(name)).name
+    else:
+        try:
+            act = await asyncio.to_thread(room.moderation.ban, operator.name, name, BAN_REASON)
+        except NoSuchPlayerError as exc:
+            raise NotFound(str(exc)) from None
+        except ModerationError as exc:
+            raise BadRequest(str(exc)) from None
+        assert act.player is not None  # (a ban names its player)
+        banned = act.player
+    closed = room.sockets.close_account(banned, 4403, "banned by an operator")
+    log.warning("%s banned %s (%d websockets closed)", operator.name, banned, closed)
     return JSONResponse(to_json(Done(True)))
