@@ -51,7 +51,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from stud8.server.accounts.passwords import password_problem
 from stud8.server.books.ledger import Ledger, retryable
 from stud8.server.storage.db import reads_of, session_factory
-from stud8.server.storage.models import LoginSession
+from stud8.server.storage.models import LoginSession, as_utc
 from stud8.server.storage.models import Player as PlayerRow
 from stud8.server.wire.limits import NAME_CHARS, PASSWORD_CHARS
 from stud8.server.wire.limits import NAME_PATTERN as NAME_RULE
@@ -152,17 +152,12 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes: they are UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
 def _player(row: PlayerRow) -> Player:
-    return Player(row.id, row.name, row.role, _aware(row.created_at))
+    return Player(row.id, row.name, row.role, as_utc(row.created_at))
 
 
 def default_hasher() -> PasswordHasher:
@@ -333,7 +328,7 @@ class Accounts:
                 .join(LoginSession, LoginSession.player_id == PlayerRow.id)
                 .where(LoginSession.token_hash == token_digest(token))
             ).first()
-            if found is None or _aware(found[1]) <= self._clock() or found[0].role == "banned":
+            if found is None or as_utc(found[1]) <= self._clock() or found[0].role == "banned":
                 return None
             return _player(found[0])
 

@@ -40,7 +40,7 @@ from sqlalchemy import Connection, Engine, delete, insert, or_, select
 
 from stud8.server.books.ledger import LedgerError
 from stud8.server.storage.db import reads_of
-from stud8.server.storage.models import ChatLineRow, SilencedPlayer
+from stud8.server.storage.models import ChatLineRow, SilencedPlayer, as_utc
 from stud8.server.table.books import ChatLine
 
 __all__ = ["MAX_LINES", "SILENCED", "ChatSilenced", "ChatStore", "MemoryChat"]
@@ -52,10 +52,6 @@ _MEMORY_LINES = 20_000  # lines a room in memory keeps
 
 class ChatSilenced(LedgerError):
     """The player is silenced: his line is refused (nothing kept)."""
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _silenced_text(name: str, undo: bool, until: datetime | None = None) -> str:
@@ -75,7 +71,7 @@ def _in_force(
     if key is not None:
         query = query.where(SilencedPlayer.name_key == key)
     rows = conn.execute(query.order_by(SilencedPlayer.name_key)).all()
-    return [(row[0], None if row[1] is None else _aware(row[1])) for row in rows]
+    return [(row[0], None if row[1] is None else as_utc(row[1])) for row in rows]
 
 
 class ChatStore:
@@ -88,7 +84,7 @@ class ChatStore:
     @staticmethod
     def say_in(conn: Connection, line: ChatLine) -> None:
         """Keep ``line`` in ``conn``'s transaction; ChatSilenced if its player is."""
-        if _in_force(conn, line.player.casefold(), _aware(line.said_at)):
+        if _in_force(conn, line.player.casefold(), as_utc(line.said_at)):
             raise ChatSilenced(SILENCED)
         conn.execute(
             insert(ChatLineRow).values(
@@ -159,7 +155,7 @@ class ChatStore:
                 hand_id=row.hand_id,
                 player=row.player,
                 text=row.text,
-                said_at=_aware(row.said_at),
+                said_at=as_utc(row.said_at),
             )
             for row in reversed(rows)
         ]
@@ -178,7 +174,7 @@ class MemoryChat:
         return found is not None and (found[1] is None or found[1] > now)
 
     def say(self, line: ChatLine) -> None:
-        if self._in_force(line.player.casefold(), _aware(line.said_at)):
+        if self._in_force(line.player.casefold(), as_utc(line.said_at)):
             raise ChatSilenced(SILENCED)
         self._lines.append(line)
 

@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session
 from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.server.storage.db import reads_of, session_factory
-from stud8.server.storage.models import HandInProgress, HandPlayer, StoredHand
+from stud8.server.storage.models import HandInProgress, HandPlayer, StoredHand, as_utc
 
 # The statements every hand runs, built once.
 _NOTED = select(HandInProgress.id).where(HandInProgress.hand_id == bindparam("hand_id"))
@@ -100,10 +100,6 @@ class InProgress:
     def players(self) -> dict[str, int]:
         """Each player's starting stack."""
         return {s.player: s.stack for s in self.seats}
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _now() -> datetime:
@@ -164,7 +160,7 @@ class HandStore:
         with self._reads() as session:
             rows = session.scalars(select(HandInProgress).order_by(HandInProgress.id))
             return [
-                InProgress(r.hand_id, r.table_id, _aware(r.started_at), _seats_from_json(r.seats))
+                InProgress(r.hand_id, r.table_id, as_utc(r.started_at), _seats_from_json(r.seats))
                 for r in rows
             ]
 
@@ -325,8 +321,8 @@ class HandStore:
         return HandSummary(
             hand_id=row.hand_id,
             table=row.table_id,
-            started_at=_aware(row.started_at) if row.started_at is not None else None,
-            ended_at=_aware(row.ended_at),
+            started_at=as_utc(row.started_at) if row.started_at is not None else None,
+            ended_at=as_utc(row.ended_at),
             cancelled=row.cancelled,
             note=row.note,
             seats=tuple(SeatEntry(p.seat, p.player, p.stack) for p in links),

@@ -31,6 +31,7 @@ from stud8.server.storage.models import (
     RoomTable,
     TableSeat,
     Transaction,
+    as_utc,
 )
 from stud8.server.wire.admin import RakeBy
 
@@ -70,11 +71,6 @@ class PlayerSeat:
     seat: int
     chips: int
     bot: bool
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes: they are UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _table_of(accounts: list[str]) -> str | None:
@@ -135,7 +131,7 @@ class Journal:
         return [
             JournalTransaction(
                 row.id,
-                _aware(row.created_at),
+                as_utc(row.created_at),
                 row.kind,
                 row.hand_id,
                 row.memo,
@@ -173,7 +169,7 @@ class Journal:
         sums: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for txn_id, at, amount in raked:
             if by is RakeBy.DAY:
-                key = _aware(at).date().isoformat()
+                key = as_utc(at).date().isoformat()
             else:
                 table = tables.get(txn_id) or "(no table)"
                 key = table if by is RakeBy.TABLE else stakes.get(table, "(unknown stakes)")
@@ -211,7 +207,7 @@ class Journal:
                 .where(Player.name_key == player.casefold(), LoginSession.expires_at > now)
                 .order_by(LoginSession.id.desc())
             ).all()
-        return [(_aware(started), _aware(ends)) for started, ends in rows]
+        return [(as_utc(started), as_utc(ends)) for started, ends in rows]
 
     def role_of(self, player: str) -> tuple[str, str] | None:
         """(name as registered, role) of the account, if there is one."""

@@ -44,7 +44,7 @@ from sqlalchemy import Connection, Engine, Row, delete, func, insert, select, up
 from stud8.server.books.chat import ChatStore
 from stud8.server.books.ledger import ISSUANCE, Ledger, LedgerError, bank
 from stud8.server.storage.db import reads_of
-from stud8.server.storage.models import LobbyMessageRow, LoginSession, ModerationRow
+from stud8.server.storage.models import LobbyMessageRow, LoginSession, ModerationRow, as_utc
 from stud8.server.storage.models import Player as PlayerRow
 from stud8.server.wire.admin import ModerationAct
 
@@ -104,11 +104,6 @@ class LobbyMessage:
     posted_at: datetime
 
 
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes: they are UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def check_reason(reason: object) -> str:
     """The reason, trimmed; :class:`ModerationError` unless 1 to REASON_CHARS characters."""
     if not isinstance(reason, str) or not reason.strip():
@@ -139,13 +134,13 @@ def _check_amount(amount: object) -> int:
 def _act(row: Row[Any]) -> LoggedAct:
     return LoggedAct(
         id=row.id,
-        acted_at=_aware(row.acted_at),
+        acted_at=as_utc(row.acted_at),
         operator=row.operator,
         act=ModerationAct(row.act),
         player=row.player,
         reason=row.reason,
         amount=row.amount,
-        until=None if row.until is None else _aware(row.until),
+        until=None if row.until is None else as_utc(row.until),
         transaction_id=row.transaction_id,
     )
 
@@ -330,4 +325,4 @@ class Moderation:
         ).first()
         if row is None:
             return None
-        return LobbyMessage(row.id, row.text, row.posted_by, _aware(row.posted_at))
+        return LobbyMessage(row.id, row.text, row.posted_by, as_utc(row.posted_at))

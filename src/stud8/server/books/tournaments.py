@@ -37,7 +37,7 @@ from sqlalchemy import Connection, Engine, insert, select, update
 
 from stud8.server.books.ledger import Ledger, bank
 from stud8.server.storage.db import reads_of, session_factory
-from stud8.server.storage.models import TournamentEntryRow, TournamentRow
+from stud8.server.storage.models import TournamentEntryRow, TournamentRow, as_utc
 
 __all__ = [
     "BOT_MEMO",
@@ -153,7 +153,7 @@ class TournamentStore:
         ).scalar_one_or_none()
         if at is None:
             return None
-        return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite keeps no zone
+        return as_utc(at)
 
     def register_in(
         self,
@@ -332,9 +332,7 @@ class TournamentStore:
 
 
 def _stored(row: TournamentRow) -> StoredTournament:
-    created = row.created_at
-    if created.tzinfo is None:
-        created = created.replace(tzinfo=UTC)
+    created = as_utc(row.created_at)
     return StoredTournament(
         tournament_id=row.id,
         name=row.name,

@@ -77,6 +77,12 @@ TRANSACTION_KINDS = (
 )
 
 
+def as_utc(moment: datetime) -> datetime:
+    """A moment read back from a ``DateTime(timezone=True)`` column, in UTC: SQLite
+    gives it back naive (it keeps no zone), the moments written are all UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
