@@ -39,12 +39,7 @@ CORE_STDLIB = {
 }
 
 MAX_MODULE_LINES = 650
-# The modules longer than MAX_MODULE_LINES, each with the reason it is one concept
-# all the same. Keep it short: a long module is split by concept first.
-LONG_MODULES: dict[str, str] = {}
 FMT_SKIP = "# fmt: " + "skip"  # (spelled so that this file is not counted)
-# The `# fmt: skip` lines still in src/: module -> (how many, why they are still there).
-FMT_SKIPS: dict[str, tuple[int, str]] = {}
 
 # Modules of the command line layer besides cli.py: the terminal table.
 CLI_MODULES = {"play": "cli", "terminal": "cli", "__main__": "cli"}
@@ -169,30 +164,19 @@ def test_core_uses_no_global_random() -> None:
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(SRC)))
 def test_no_module_is_too_long(path: Path) -> None:
-    """A module is one concept: at most MAX_MODULE_LINES lines, but for the few
-    longer ones listed, each with its reason (LONG_MODULES)."""
+    """A module is one concept: at most MAX_MODULE_LINES lines."""
     rel = str(path.relative_to(SRC))
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    if rel in LONG_MODULES:
-        assert lines > MAX_MODULE_LINES, f"{rel} has {lines} lines: take it off LONG_MODULES"
-    else:
-        assert lines <= MAX_MODULE_LINES, f"{rel} has {lines} lines; split it by concept"
+    assert lines <= MAX_MODULE_LINES, f"{rel} has {lines} lines; split it by concept"
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(SRC)))
 def test_no_lines_packed_to_meet_the_size_rule(path: Path) -> None:
     """`# fmt: skip` keeps the formatter from laying a statement out: it is how lines
-    were packed to stay under the size rule. None in src/, but the known ones listed
-    with their reason (FMT_SKIPS), counted exactly (a fixed one leaves the list)."""
+    were packed to stay under the size rule. None in src/."""
     rel = str(path.relative_to(SRC))
     skips = path.read_text(encoding="utf-8").count(FMT_SKIP)
-    known = FMT_SKIPS.get(rel, (0, ""))[0]
-    assert skips == known, f"{rel} has {skips} '{FMT_SKIP}' (known: {known}); unpack them"
-
-
-def test_the_lists_of_exceptions_name_modules_that_exist() -> None:
-    for rel in (*LONG_MODULES, *FMT_SKIPS):
-        assert (SRC / rel).is_file(), f"{rel} is listed but is not a module"
+    assert skips == 0, f"{rel} has {skips} '{FMT_SKIP}'; unpack them"
 
 
 # ---------------------------------------------------------------- inside the server
