@@ -160,3 +160,18 @@ def open_table(http: httpx.Client, op_token: str, table_id: str, **spec: Any) ->
     """An operator opens a table (``POST /api/v1/tables``)."""
     r = http.post("/api/v1/tables", json={"table_id": table_id, **spec}, headers=bearer(op_token))
     assert r.status_code == 201, r.text
+
+
+def sit_and_go_of_bots(
+    http: httpx.Client, boss: dict[str, str], name: str, *, buy_in: int = 100, fee: int = 10
+) -> int:
+    """An operator (``boss``: his bearer headers) makes a six-seat sit-and-go of the
+    regular structure and fills it with six bots: it starts at once. Its id."""
+    body = {"name": name, "structure": "regular", "buy_in": buy_in, "fee": fee}
+    body |= {"table_size": 6, "max_entrants": 6}
+    r = http.post("/api/v1/tournaments", json=body, headers=boss)
+    assert r.status_code == 201, r.text
+    tid: int = r.json()["tournament"]["summary"]["tournament_id"]
+    r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": 6}, headers=boss)
+    assert r.status_code == 200, r.text
+    return tid

@@ -24,6 +24,7 @@ from server.roomprocess import (
     open_table,
     register,
     running_server,
+    sit_and_go_of_bots,
 )
 from stud8.server.books.hands import HandStore
 from stud8.server.http.stopping import CLOSING
@@ -117,14 +118,7 @@ def test_a_tournament_hand_in_play_finishes_too(url: str, tmp_path: Path) -> Non
     the next start."""
     with running_server(url, tmp_path, STUD8_BOT_DELAY="0.15") as server:
         with httpx.Client(base_url=server.base, timeout=20) as http:
-            boss = bearer(register(http, OPERATOR))
-            body = {"name": "Stop SNG", "structure": "regular", "buy_in": 100, "fee": 10,
-                    "table_size": 6, "max_entrants": 6}  # fmt: skip
-            r = http.post("/api/v1/tournaments", json=body, headers=boss)
-            assert r.status_code == 201, r.text
-            tid = r.json()["tournament"]["summary"]["tournament_id"]
-            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": 6}, headers=boss)
-            assert r.status_code == 200, r.text
+            sit_and_go_of_bots(http, bearer(register(http, OPERATOR)), "Stop SNG")
         deadline = time.monotonic() + 60
         while not _noted(url):
             assert time.monotonic() < deadline, "no tournament hand was dealt"

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
-from server.roomprocess import audit, bearer, register, running_server
+from server.roomprocess import audit, bearer, register, running_server, sit_and_go_of_bots
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger, bank
 from stud8.server.books.recovery import CANCELLED_NOTE
@@ -64,14 +64,7 @@ def test_sigkill_mid_hand_then_the_tournament_resumes_where_it_was(
 ) -> None:
     with running_server(url, tmp_path, **PACE) as server:
         with httpx.Client(base_url=server.base, timeout=20) as http:
-            boss = bearer(register(http, "boss"))
-            body = {"name": "Crash SNG", "structure": "regular", "buy_in": 100, "fee": 10,
-                    "table_size": 6, "max_entrants": 6}  # fmt: skip
-            r = http.post("/api/v1/tournaments", json=body, headers=boss)
-            assert r.status_code == 201, r.text
-            tid = r.json()["tournament"]["summary"]["tournament_id"]
-            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": 6}, headers=boss)
-            assert r.status_code == 200, r.text
+            tid = sit_and_go_of_bots(http, bearer(register(http, "boss")), "Crash SNG")
         _wait(lambda: _state(url, tid)[1]["hands_dealt"] >= 3, 60, "a few hands")
         assert audit(url, tmp_path).returncode == 0  # the audit balances, tournament running
         _wait(lambda: _in_progress(url), 30, "a hand in play")
@@ -154,13 +147,7 @@ def test_the_time_left_after_a_sigkill_is_the_time_left_at_the_kill(
         httpx.Client(base_url=server.base, timeout=20) as http,
     ):
         boss = bearer(register(http, "boss"))
-        body = {"name": "Clock SNG", "structure": "regular", "buy_in": 0, "fee": 0,
-                "table_size": 6, "max_entrants": 6}  # fmt: skip
-        r = http.post("/api/v1/tournaments", json=body, headers=boss)
-        assert r.status_code == 201, r.text
-        tid = r.json()["tournament"]["summary"]["tournament_id"]
-        r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": 6}, headers=boss)
-        assert r.status_code == 200, r.text
+        tid = sit_and_go_of_bots(http, boss, "Clock SNG", buy_in=0, fee=0)
         _wait(lambda: _in_progress(url), 30, "the first hand")
         written = _state(url, tid)[1]["last_now"]
         time.sleep(6.5)  # some seconds into the level, the first hand still in play
