@@ -38,6 +38,7 @@ async def watch_until_stopped(server: Server, tables: tuple[str, ...]) -> dict[s
     message each watcher got until its socket closed, and when the signal went."""
     seen: dict[str, list[Any]] = {t: [] for t in tables}
     in_play = {t: asyncio.Event() for t in tables}
+    playing = dict.fromkeys(tables, False)  # a hand started and not finished, as seen
 
     async def watch(table_id: str) -> None:
         uri = f"ws://127.0.0.1:{server.port}/ws/v1/tables/{table_id}"
@@ -46,14 +47,23 @@ async def watch_until_stopped(server: Server, tables: tuple[str, ...]) -> dict[s
                 while True:
                     msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
                     seen[table_id].append((time.monotonic(), msg))
-                    if msg["t"] == "event" and msg["d"]["k"] == "hand_start":
-                        in_play[table_id].set()
+                    if msg["t"] == "event" and msg["d"]["k"] in ("hand_start", "hand_finish"):
+                        playing[table_id] = msg["d"]["k"] == "hand_start"
+                        if playing[table_id]:
+                            in_play[table_id].set()
             except ConnectionClosed:
                 return
 
     watchers = [asyncio.create_task(watch(t)) for t in tables]
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in in_play.values())), 30)
     await asyncio.sleep(0.3)  # into the hands: a few actions in
+    # a quick hand (all fold to the bring-in) may have ended meanwhile: the signal
+    # goes when every table is in a hand, not between two (or a hand_start of the
+    # next would be seen after it)
+    deadline = time.monotonic() + 30
+    while not all(playing.values()):
+        assert time.monotonic() < deadline, "the tables were never all in a hand at once"
+        await asyncio.sleep(0.005)
     seen["sigterm"] = [time.monotonic()]
     server.process.send_signal(signal.SIGTERM)
     await asyncio.wait_for(asyncio.gather(*watchers), 60)
