@@ -14,19 +14,24 @@ coming back from the ledger.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from stud8.server.table.books import BooksDiverged, HandEnd
 from stud8.server.table.state import Seat
-
-if TYPE_CHECKING:
-    from stud8.server.table.owner import Table
-
-log = logging.getLogger("stud8.server")
+from stud8.server.table.waiting import BookWrites
 
 HALTED = "stopped: its books disagree with the table ({reason}); an operator must look"
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """A hand's end once kept: the seats' chips after it, whether it is announced
+    cancelled, and whether its held events are shown (not if the ledger refused it)."""
+
+    final: dict[int, int]
+    cancelled: bool
+    shown: bool = True
 
 
 def seated_after(seats: Mapping[int, Seat], final: Mapping[int, int]) -> dict[str, int]:
@@ -36,28 +41,22 @@ def seated_after(seats: Mapping[int, Seat], final: Mapping[int, int]) -> dict[st
 
 
 async def end_durably(
-    table: Table, end: HandEnd, final: dict[int, int]
-) -> tuple[dict[int, int], bool]:
-    """Keep the hand's end (the table's ``_durably``: retried until it lands); the
-    seats' chips after it and whether the hand is announced cancelled: ``final`` and
-    the hand's own word, or, if the books diverged, the ledger's chips (the table
-    halted) and cancelled unless its end was written."""
+    writes: BookWrites, end: HandEnd, final: dict[int, int], seats: Mapping[int, Seat]
+) -> Ended:
+    """Keep the hand's end (retried until it lands): ``final`` and the hand's own
+    word, or, if the books diverged, the ledger's chips (the table halted) and
+    cancelled, unshown, unless its end was written."""
     try:
-        await table._durably(f"the end of hand {end.hand_id}", lambda: table._books.hand_ended(end))
+        await writes.hand_ended(end)
     except BooksDiverged as exc:
-        return halt_on_divergence(table, exc), end.cancelled or not exc.written
-    return final, end.cancelled
+        chips = halt_on_divergence(writes, exc, seats)
+        return Ended(chips, end.cancelled or not exc.written, shown=exc.written)
+    return Ended(final, end.cancelled)
 
 
-def halt_on_divergence(table: Table, diverged: BooksDiverged) -> dict[int, int]:
-    """Stop ``table`` dealing (see the module); each seat's chips from the ledger."""
-    reason = HALTED.format(reason=diverged.reason)
-    log.error("table %s: %s", table.table_id, reason)
-    table.halted = diverged.reason
-    table._handing_over = True  # (no hand is dealt any more)
-    table._pause(reason)
-    if not diverged.written:
-        table._held = []  # the end the ledger refused is never shown
-    return {
-        n: diverged.ledger.get(seat.player, seat.chips) for n, seat in table.seating.seats.items()
-    }
+def halt_on_divergence(
+    writes: BookWrites, diverged: BooksDiverged, seats: Mapping[int, Seat]
+) -> dict[int, int]:
+    """Stop the table dealing (see the module); each seat's chips from the ledger."""
+    writes.halt(diverged.reason, HALTED.format(reason=diverged.reason))
+    return {n: diverged.ledger.get(seat.player, seat.chips) for n, seat in seats.items()}

@@ -30,6 +30,7 @@ The table is made of parts it holds, each given a small frozen context of what i
 needs: :class:`~stud8.server.table.seating.Seating` (seats, connections, who is away
 too long), :class:`~stud8.server.table.turns.TurnClock` (the turn's timers, RULES.md
 section 6, the bots' turns), the hand's :class:`~stud8.server.table.handlog.HandLog`,
+:class:`~stud8.server.table.waiting.BookWrites` (the books' writes, why it is paused),
 the waiting list, the chat, the :class:`~stud8.server.table.feed.Feed`, the lobby's
 :class:`~stud8.server.table.status.StatusBoard` and its
 :class:`~stud8.server.table.play.Play` (a cash game, or a tournament's). The table
@@ -42,7 +43,7 @@ import asyncio
 import logging
 import random
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -52,7 +53,7 @@ from stud8.core.errors import Stud8Error
 from stud8.core.events import Event
 from stud8.core.hand import Hand
 from stud8.server.clock import Clock, TimerHandle
-from stud8.server.table.books import BooksDiverged, BooksFenced, HandEnd, HandNote, TableBooks
+from stud8.server.table.books import BooksFenced, HandEnd, HandNote, TableBooks
 from stud8.server.table.chat import TableChat
 from stud8.server.table.commands import (
     Act,
@@ -95,7 +96,7 @@ from stud8.server.table.state import (
 )
 from stud8.server.table.status import StatusBoard, TableStatus
 from stud8.server.table.turns import TurnClock, TurnContext
-from stud8.server.table.waiting import awaiting_books
+from stud8.server.table.waiting import BookWrites, WritesContext
 from stud8.server.table.waitlist import WaitingList
 from stud8.server.tasks import cancel_and_wait
 
@@ -105,10 +106,6 @@ log = logging.getLogger("stud8.server")
 
 A = TypeVar("A")  # the type of the table's answer to a message
 
-# The first retry of a write the books refused or could not take, then twice as
-# long each time, up to the last.
-RETRY_FIRST = 0.5
-RETRY_LAST = 30.0
 # The messages of a hand in play: they change who is away only by ending the hand.
 _IN_HAND = (Act, BotTurn, Tick)
 
@@ -193,14 +190,14 @@ class Table:
         self._answers = Answers(config.remembered_commands)
         self._away_dirty = True  # who is away must be checked again
         self.hands_played = 0
-        # Why the table has stopped dealing (its books cannot be written), or None.
-        self.paused: str | None = None
         self.fenced: str | None = None  # why another node owns the table now (it stopped)
-        self.halted: str | None = None  # why it deals no more: its books diverged
         self._handing_over = False  # no more hands: the table moves to another node
         self._no_hand = asyncio.Event()  # set while no hand is in play
         self._no_hand.set()
         self._board = StatusBoard(self.table_id, clock)
+        self._writes = BookWrites(
+            WritesContext(self.table_id, books, clock, self._board, self.status)
+        )
         self.chat = TableChat(
             self.table_id,
             books,
@@ -215,6 +212,11 @@ class Table:
     def seats(self) -> dict[int, Seat]:
         """The seats, by number (the seating's)."""
         return self.seating.seats
+
+    @property
+    def paused(self) -> str | None:
+        """Why the table has stopped dealing (its books cannot be written), or None."""
+        return self._writes.paused
 
     def seat_of(self, player: str) -> int | None:
         return self.seating.seat_of(player)
@@ -522,7 +524,7 @@ class Table:
     def _schedule_start(self) -> None:
         if self.hand is not None or self._start_timer is not None or self._task is None:
             return
-        if self._handing_over or not self._play.ready():
+        if self._handing_over or self._writes.halted or not self._play.ready():
             return
         self._deal_at(max(self._clock.now() + self.config.between_hands, self._results_until))
 
@@ -530,7 +532,7 @@ class Table:
         self._start_timer = self._clock.call_at(when, lambda: self._post(StartHand()))
 
     async def _start_hand(self) -> None:
-        if self.hand is not None or self._handing_over:
+        if self.hand is not None or self._handing_over or self._writes.halted:
             return
         deal = self._play.deal()
         if deal is None:
@@ -546,7 +548,7 @@ class Table:
         note = HandNote(
             hand_id=hand_id, table_id=self.table_id, seats=deal.seats, started_at=started_at
         )
-        if not await self._noted(note):
+        if not await self._writes.noted(note):
             self._deal_at(self._clock.now() + max(1.0, self.config.between_hands))
             return
         self._play.dealt(deal)
@@ -588,11 +590,13 @@ class Table:
         final = dict(hand.setup.stacks) if hand.result is None else dict(hand.result.stacks)
         seats = self.seating.seats
         end = HandEnd.of(hand, players, record, stacks=seated_after(seats, final))
-        final, cancelled = await end_durably(self, end, final)  # durable before it is seen
+        ended = await end_durably(self._writes, end, final, seats)  # durable before it is seen
+        if not ended.shown:
+            self._held = []  # the end the ledger refused is never shown
         self._send_held()
-        for number, chips in final.items():
+        for number, chips in ended.final.items():
             seats[number].chips = chips
-        self._emit(HandFinished(hand.hand_id, cancelled), players)
+        self._emit(HandFinished(hand.hand_id, ended.cancelled), players)
         self.hand = None
         self._no_hand.set()
         self._away_dirty = True
@@ -603,47 +607,3 @@ class Table:
         # between hands: the leaving leave, the disconnected and the broke are dealt out
         await self.seating.hand_ended(players, stand_up=self._play.stands_up)
         self._schedule_start()
-
-    # ------------------------------------------------------------ the books
-    async def _durably(self, what: str, write: Callable[[], Awaitable[None]]) -> None:
-        """Run ``write`` until it lands. Meanwhile the table deals no hand and says
-        why (:attr:`paused`, and the log); it never gives up on it."""
-        delay = RETRY_FIRST
-        while True:
-            try:
-                await awaiting_books(self, what, write)
-            except (BooksFenced, BooksDiverged):
-                raise
-            except Exception as exc:
-                log.error("table %s: %s could not be written: %s", self.table_id, what, exc)
-                self._pause(f"{what} could not be written ({exc}); trying again")
-                self._board.publish(self.status)
-                await self._clock.sleep_until(self._clock.now() + delay)
-                delay = min(2 * delay, RETRY_LAST)
-                continue
-            self._resume()
-            return
-
-    async def _noted(self, note: HandNote) -> bool:
-        """Note a hand before its deal; False (paused, saying why) if the room cannot."""
-        try:
-            await awaiting_books(self, "a new hand's note", lambda: self._books.hand_dealt(note))
-        except BooksFenced:
-            raise
-        except Exception as exc:
-            log.error("table %s: cannot note a new hand; trying again: %s", self.table_id, exc)
-            self._pause(f"the room cannot note a new hand ({exc}); trying again")
-            return False
-        self._resume()
-        return True
-
-    def _pause(self, reason: str) -> None:
-        if self.paused != reason:
-            self.paused = reason
-            self._board.changed = True
-
-    def _resume(self) -> None:
-        if self.paused is not None and not self.halted:
-            log.warning("table %s: its books are written again", self.table_id)
-            self.paused = None
-            self._board.changed = True
