@@ -30,7 +30,7 @@ from stud8.server.table.commands import (
     SitOut,
     TopUp,
 )
-from stud8.server.table.events import Numbered, SeatOffered
+from stud8.server.table.events import LeaveReason, Numbered, SeatOffered
 from stud8.server.table.snapshot import CatchUp
 from stud8.server.table.status import TableStatus
 
@@ -130,7 +130,7 @@ def table_session(hands: int = 14, seed: int = 15) -> Session:
                 await between_hands(h, number)
                 await h.advance(5)
                 await play_hand(h, number)
-            await send(h, Leave(player=PLAYERS[0], reason="table_closed"))
+            await send(h, Leave(player=PLAYERS[0], reason=LeaveReason.TABLE_CLOSED))
         finally:
             await h.table.stop()
 

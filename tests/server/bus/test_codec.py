@@ -64,10 +64,12 @@ from stud8.server.table.commands import (
 from stud8.server.table.events import (
     ChatSaid,
     HandStarted,
+    LeaveReason,
     Numbered,
     SeatTaken,
     TableEvent,
     TimerStarted,
+    TurnPhase,
 )
 from stud8.server.table.snapshot import CatchUp, SeatSnapshot, TableSnapshot
 from stud8.server.table.spec import TableSpec
@@ -128,7 +130,7 @@ EXAMPLES: list[Command] = [
     SitOut(player="ann"),
     ComeBack(player="ann", command_id="x" * 1000),
     Leave(player="ann"),
-    Leave(player="ann", reason="table_closed"),
+    Leave(player="ann", reason=LeaveReason.TABLE_CLOSED),
     Connect(player="ann"),
     Disconnect(player="ann"),
     JoinWaitlist(player="ivy"),
@@ -205,7 +207,7 @@ def test_a_numbered_event_is_written_as_in_a_catch_up() -> None:
 def test_a_numbered_event_s_bytes() -> None:
     item = Numbered(
         9,
-        TimerStarted(3, "action", 10.0, 1015.25),
+        TimerStarted(3, TurnPhase.ACTION, 10.0, 1015.25),
         MappingProxyType({1: "ann", 3: "bob"}),
         (LegalAction(ActionKind.FOLD), LegalAction(ActionKind.CALL, 8, 8, 4)),
     )
@@ -257,7 +259,7 @@ def test_views_of_every_seat_round_trip_in_a_snapshot() -> None:
             ),
             hand=view,
             hand_seats=players,
-            turn=TimerStarted(view.to_act or 1, "time_bank", 19.5, 1e9 + 0.1),
+            turn=TimerStarted(view.to_act or 1, TurnPhase.TIME_BANK, 19.5, 1e9 + 0.1),
         )
         round_trip("catch_up", CatchUp(i, snapshot=snapshot))
 
@@ -295,7 +297,7 @@ def test_the_directory_s_entries_round_trip() -> None:
     deadline=st.floats(allow_nan=False, allow_infinity=False),
 )
 def test_floats_round_trip_exactly(seconds: float, deadline: float) -> None:
-    item = round_trip("numbered", Numbered(1, TimerStarted(1, "action", seconds, deadline)))
+    item = round_trip("numbered", Numbered(1, TimerStarted(1, TurnPhase.ACTION, seconds, deadline)))
     assert item.event.seconds.hex() == seconds.hex()
     assert item.event.deadline.hex() == deadline.hex()
 
@@ -825,7 +827,7 @@ def test_what_cannot_be_sent_is_refused_when_encoding() -> None:
     with pytest.raises(BusCodecError, match="no bus form for the event"):
         encode_numbered(Numbered(1, "deal"))  # type: ignore[arg-type]
     with pytest.raises(BusCodecError, match="cannot be written as JSON"):
-        encode_numbered(Numbered(1, TimerStarted(1, "action", float("nan"), 0.0)))
+        encode_numbered(Numbered(1, TimerStarted(1, TurnPhase.ACTION, float("nan"), 0.0)))
     with pytest.raises(BusCodecError, match="not a CatchUp"):
         encode_catch_up(None)  # type: ignore[arg-type]
     with pytest.raises(BusCodecError, match="not a Listed"):

@@ -40,7 +40,7 @@ from stud8.server.table.commands import (
     Sit,
     SitOut,
 )
-from stud8.server.table.events import HandFinished, Numbered, SeatLeft, SeatOffered
+from stud8.server.table.events import HandFinished, LeaveReason, Numbered, SeatLeft, SeatOffered
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableConfig, TableSpec
 
@@ -112,7 +112,7 @@ def test_sat_out_for_sit_out_seconds_he_is_stood_up_and_the_seat_offered() -> No
         await h.advance(59.99)
         assert 2 in h.table.seats and h.left() == []
         await h.advance(0.01)
-        assert h.left() == [SeatLeft(2, "bob", 150, "sat_out")]
+        assert h.left() == [SeatLeft(2, "bob", 150, LeaveReason.SAT_OUT)]
         assert h.books.balance("bob") == 1000 and h.books.on_table("t1", "bob") == 0
         offered = [e.event for e in h.events if isinstance(e.event, SeatOffered)]
         assert [(o.seat, o.player) for o in offered] == [(2, "cat")]
@@ -125,7 +125,7 @@ def test_sat_out_for_sit_out_seconds_he_is_stood_up_and_the_seat_offered() -> No
         await h.advance(59.5)
         assert 1 in h.table.seats
         await h.advance(0.5)
-        assert h.left()[1:] == [SeatLeft(1, "ann", 100, "sat_out")]
+        assert h.left()[1:] == [SeatLeft(1, "ann", 100, LeaveReason.SAT_OUT)]
         assert h.books.balance("ann") == 1000
         # a bot is never away; an hour on, it is still seated
         await h.advance(3600)
@@ -163,7 +163,7 @@ def test_away_too_long_during_his_hand_he_is_stood_up_when_it_ends() -> None:
         assert hand.is_over
         kinds = [type(e.event) for e in h.events]
         assert kinds.index(SeatLeft) > kinds.index(HandFinished)
-        assert h.left() == [SeatLeft(3, "cat", 99, "sat_out")]  # his ante is in the pot
+        assert h.left() == [SeatLeft(3, "cat", 99, LeaveReason.SAT_OUT)]  # his ante is in the pot
         assert h.books.balance("cat") == 999 and h.books.audit()
 
     run(Harness(seats=3, between_hands=5, deck=DECK3), body)
@@ -193,7 +193,7 @@ def test_a_player_left_without_chips_is_stood_up_too() -> None:
         await h.advance(59.9)
         assert h.table.hand is None and 1 in h.table.seats
         await h.advance(0.1)
-        assert h.left() == [SeatLeft(1, "ann", 0, "sat_out")]
+        assert h.left() == [SeatLeft(1, "ann", 0, LeaveReason.SAT_OUT)]
         assert h.books.balance("ann") == 980 and h.books.audit()
 
     run(
@@ -298,7 +298,9 @@ def test_the_room_on_a_database_stands_up_through_the_ledger(url: str) -> None:
                     if left():
                         break
                     await asyncio.sleep(0.01)
-                assert left() == [SeatLeft(1, "ann", 300, "sat_out")] and table.seats == {}
+                assert (
+                    left() == [SeatLeft(1, "ann", 300, LeaveReason.SAT_OUT)] and table.seats == {}
+                )
             assert opened.ledger.balance(bank("ann")) == 1000
             assert TableStore(opened.engine).seats("t1") == []
             assert opened.ledger.audit().ok

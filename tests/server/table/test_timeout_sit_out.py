@@ -23,7 +23,7 @@ from stud8.core.rules import TableRules
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.clock import ManualClock
 from stud8.server.table.commands import Act, ComeBack, SeatBot, Sit
-from stud8.server.table.events import CameBack, HandStarted, Numbered, SatOut
+from stud8.server.table.events import CameBack, HandStarted, Numbered, SatOut, SatOutReason
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableConfig, TableSpec
 
@@ -119,7 +119,7 @@ def test_a_player_who_times_out_is_sat_out_from_the_next_hand_until_he_is_back(
         timeouts = [e for e in h.of(TimedOut) if isinstance(e, TimedOut) and e.seat == 1]
         assert timeouts, "ann's clock ran out"
         # told once, after the time-out itself, with its reason
-        assert h.of(SatOut) == [SatOut(1, "timed_out")]
+        assert h.of(SatOut) == [SatOut(1, SatOutReason.TIMED_OUT)]
         kinds = h.kinds()
         assert kinds.index("SatOut") > kinds.index("TimedOut")
         seat = h.table.seats[1]
@@ -184,7 +184,7 @@ def test_a_player_who_says_he_is_back_during_the_hand_plays_the_next() -> None:
         while hand.to_act is not None and h.table.seats[hand.to_act].player != "ann":
             assert await h.passive(h.table.seats[hand.to_act].player)
         await h.advance(RULES.action_seconds + RULES.time_bank_seconds)
-        assert h.of(SatOut) == [SatOut(1, "timed_out")]
+        assert h.of(SatOut) == [SatOut(1, SatOutReason.TIMED_OUT)]
         assert (await h.send(ComeBack(player="ann"))).ok
         await h.hand_where(slow="nobody")
         await h.advance(10)
@@ -220,7 +220,7 @@ def test_bots_play_on_and_are_never_sat_out_while_a_player_who_times_out_is() ->
             await h.advance(RULES.action_seconds + RULES.time_bank_seconds)
             if len(h.of(HandStarted)) >= 4:
                 break
-        assert h.of(SatOut) == [SatOut(1, "timed_out")]
+        assert h.of(SatOut) == [SatOut(1, SatOutReason.TIMED_OUT)]
         assert not h.table.seats[2].sitting_out and not h.table.seats[3].sitting_out
         started = [e for e in h.of(HandStarted) if isinstance(e, HandStarted)]
         assert len(started) >= 4

@@ -27,7 +27,9 @@ from stud8.server.table.events import (
     CameBack,
     Numbered,
     SatOut,
+    SatOutReason,
     TimerStarted,
+    TurnPhase,
 )
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableConfig
@@ -91,18 +93,18 @@ def test_rule_6_the_turn_clock_runs_action_then_time_bank_then_the_timeout_rule(
     async def body(h: Harness) -> None:
         await h.start_hand()
         t0 = h.clock.now()
-        assert h.of(TimerStarted)[-1] == TimerStarted(1, "action", 10, t0 + 10)
+        assert h.of(TimerStarted)[-1] == TimerStarted(1, TurnPhase.ACTION, 10, t0 + 10)
         await h.advance(9.99)
-        assert h.of(TimerStarted)[-1] == TimerStarted(1, "action", 10, t0 + 10)
+        assert h.of(TimerStarted)[-1] == TimerStarted(1, TurnPhase.ACTION, 10, t0 + 10)
         await h.advance(0.01)
-        assert h.of(TimerStarted)[-1] == TimerStarted(1, "time_bank", 20, t0 + 30)
+        assert h.of(TimerStarted)[-1] == TimerStarted(1, TurnPhase.TIME_BANK, 20, t0 + 30)
         await h.advance(19.99)
         assert h.of(TimedOut) == []
         await h.advance(0.01)
         # the bring-in is forced: the timeout posts it; then bob's clock starts
         assert h.of(TimedOut) == [TimedOut(1, TimeoutOutcome.BRING_IN)]
         assert h.table.hand is not None and h.table.hand.to_act == 2
-        assert h.of(TimerStarted)[-1] == TimerStarted(2, "action", 10, t0 + 40)
+        assert h.of(TimerStarted)[-1] == TimerStarted(2, TurnPhase.ACTION, 10, t0 + 40)
 
     run(body)
 
@@ -113,7 +115,7 @@ def test_an_action_stops_the_clock_and_the_next_player_gets_a_fresh_one() -> Non
         await h.advance(25)  # into ann's time books
         assert (await h.send(h.act("ann", "bring_in"))).ok
         now = h.clock.now()
-        assert h.of(TimerStarted)[-1] == TimerStarted(2, "action", 10, now + 10)
+        assert h.of(TimerStarted)[-1] == TimerStarted(2, TurnPhase.ACTION, 10, now + 10)
         await h.advance(29)
         assert h.of(TimedOut) == []  # ann's old deadline passed without effect
 
@@ -184,9 +186,9 @@ def test_rule_6_disconnect_in_turn_then_reconnect_before_the_deadline_gets_extra
         await h.advance(5)
         assert (await h.send(Disconnect(player="bob"))).ok
         await h.advance(20)  # t0 + 25: in his time books, deadline t0 + 30
-        assert h.of(TimerStarted)[-1] == TimerStarted(2, "time_bank", 20, t0 + 30)
+        assert h.of(TimerStarted)[-1] == TimerStarted(2, TurnPhase.TIME_BANK, 20, t0 + 30)
         assert (await h.send(Connect(player="bob"))).ok
-        assert h.of(TimerStarted)[-1] == TimerStarted(2, "reconnect", 25, t0 + 50)
+        assert h.of(TimerStarted)[-1] == TimerStarted(2, TurnPhase.RECONNECT, 25, t0 + 50)
         await h.advance(24)  # t0 + 49: past the first deadline, still his turn
         assert h.of(TimedOut) == []
         hand = h.table.hand
@@ -216,7 +218,7 @@ def test_rule_6_disconnected_and_not_back_the_timeout_rule_applies_and_he_is_dea
         await h.advance(30)
         assert h.of(TimedOut) == [TimedOut(2, TimeoutOutcome.FOLD)]
         assert hand.is_over and Folded(2) in hand.events
-        assert h.of(SatOut) == [SatOut(2, "disconnected")]
+        assert h.of(SatOut) == [SatOut(2, SatOutReason.DISCONNECTED)]
         assert h.table.seats[2].chips == 99  # his chips stay his, at the table
         await h.advance(60)
         assert h.table.hand is None  # nobody to play ann

@@ -78,6 +78,7 @@ from stud8.server.bus.fields import (
     pair_of,
     read_bool,
     read_card,
+    read_enum,
     read_float,
     read_int,
     read_str,
@@ -85,7 +86,15 @@ from stud8.server.bus.fields import (
     tuple_of,
 )
 from stud8.server.table.commands import Command, Reply
-from stud8.server.table.events import Numbered, TableEvent, TimerStarted, TournamentInfo
+from stud8.server.table.events import (
+    LeaveReason,
+    Numbered,
+    SatOutReason,
+    TableEvent,
+    TimerStarted,
+    TournamentInfo,
+    TurnPhase,
+)
 from stud8.server.table.snapshot import CatchUp, OfferSnapshot, SeatSnapshot, TableSnapshot
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.status import TableStatus
@@ -315,6 +324,8 @@ _BY_ANNOTATION: dict[str, Codec] = {
     "int | None": (None, optional(read_int), "int?"),
     "str": (None, read_str, "str"),
     "str | None": (None, optional(read_str), "str?"),
+    # a table event's kind of reason or phase: its value, text as any str on the bus
+    **{e.__name__: (None, read_enum(e), "str") for e in (LeaveReason, SatOutReason, TurnPhase)},
     "bool": (None, read_bool, "bool"),
     "float": (_finite, read_float, "float"),
     "Action": (_enc_action, _action, "action"),

@@ -27,6 +27,7 @@ import reprlib
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import fields
+from enum import StrEnum
 from operator import attrgetter
 from typing import Any, NoReturn, TypeVar
 
@@ -69,6 +70,20 @@ def bad(what: str, expected: str, got: object) -> NoReturn:
 
 
 # ------------------------------------------------------------------ scalars
+def read_enum(cls: type[StrEnum]) -> Dec:
+    """The reader of a :class:`StrEnum` written as its value (text on the bus)."""
+    members = {m.value: m for m in cls}
+    expected = "must be one of " + ", ".join(members)
+
+    def read(v: JSON, what: str) -> StrEnum:
+        member = members.get(read_str(v, what))
+        if member is None:
+            bad(what, expected, v)
+        return member
+
+    return read
+
+
 def read_int(v: JSON, what: str) -> int:
     if type(v) is not int:
         bad(what, "must be a whole number", v)

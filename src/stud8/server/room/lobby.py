@@ -31,6 +31,7 @@ from stud8.server.bus.local import LocalBus
 from stud8.server.clock import Clock
 from stud8.server.table.books import TableBooks
 from stud8.server.table.commands import Leave, SeatBot
+from stud8.server.table.events import LeaveReason
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
 from stud8.server.wire.codec import to_json
@@ -286,7 +287,7 @@ class Lobby:
         if table.hand is not None:
             await table.cancel_hand("the table is closing")
         for seat in list(table.seats.values()):
-            await table.submit(Leave(player=seat.player, reason="table_closed"))
+            await table.submit(Leave(player=seat.player, reason=LeaveReason.TABLE_CLOSED))
         await table.stop()
         self.bus.close(table_id)  # after everyone's leave event reached the players
         del self.tables[table_id]

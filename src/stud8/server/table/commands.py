@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from stud8.core.actions import Action
+from stud8.server.table.events import LeaveReason
 
 # ---------------------------------------------------------------- commands
 
@@ -61,7 +62,7 @@ class Leave(Command):
     """Stand up (at the end of the hand, if he is in one). ``reason`` is the
     ``leave`` event's: the room sets it (a table closing); a player's is ``left``."""
 
-    reason: str = "left"
+    reason: LeaveReason = LeaveReason.LEFT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

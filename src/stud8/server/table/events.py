@@ -39,7 +39,7 @@ class SeatTaken(TableEvent):
 
 class LeaveReason(StrEnum):
     """Why a player left his seat: the ``reason`` of a ``leave`` event, which carries
-    the value (the wire's string; the bus reads the field back as text)."""
+    the value (the wire's string, and the bus's)."""
 
     LEFT = "left"  # he asked
     SAT_OUT = "sat_out"  # stood up: dealt out for the table's sit_out_seconds
@@ -70,7 +70,7 @@ class SeatLeft(TableEvent):
     seat: int
     player: str
     chips: int
-    reason: str = "left"
+    reason: LeaveReason = LeaveReason.LEFT
     kind: ClassVar[str] = "leave"
 
 
@@ -84,10 +84,10 @@ class ToppedUp(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class SatOut(TableEvent):
-    """Dealt out from the next hand on (``reason``: asked, disconnected, no chips, ...)."""
+    """Dealt out from the next hand on (``reason``: asked, disconnected, timed out, leaving)."""
 
     seat: int
-    reason: str = ""
+    reason: SatOutReason
     kind: ClassVar[str] = "sit_out"
 
 
@@ -134,7 +134,7 @@ class TimerStarted(TableEvent):
     from now."""
 
     seat: int
-    phase: str
+    phase: TurnPhase
     seconds: float
     deadline: float
     kind: ClassVar[str] = "timer"

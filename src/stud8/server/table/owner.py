@@ -375,7 +375,7 @@ class Table:
             hand_seats=dict(players) if hand is not None else {},
             turn=(
                 TimerStarted(
-                    turn.seat, turn.phase.value, turn.deadline - self._clock.now(), turn.deadline
+                    turn.seat, turn.phase, turn.deadline - self._clock.now(), turn.deadline
                 )
                 if turn is not None
                 else None
@@ -484,7 +484,7 @@ class Table:
             self._log.sat_out(len(hand.events), player)
         await self._progress(outcome.events)
         if seat is not None and player is not None:
-            self._emit(SatOut(seat, SatOutReason.TIMED_OUT.value))
+            self._emit(SatOut(seat, SatOutReason.TIMED_OUT))
 
     # ------------------------------------------------------------ events
     def _emit(

@@ -103,7 +103,9 @@ class Seating:
         self._table_id = context.config.table_id
         self.seats: dict[int, Seat] = {}
         self.connections: Counter[str] = Counter()  # open connections, by player
-        self._stand_later: dict[int, str] = {}  # seats to stand up when the books can be written
+        self._stand_later: dict[
+            int, LeaveReason
+        ] = {}  # seats to stand up when the books can be written
         self._retry_stand_at = 0.0
         self._away_timer: TimerHandle | None = None
         self._away_due: float | None = None
@@ -176,7 +178,7 @@ class Seating:
         )
         self._ctx.emit(SeatTaken(seat, player, chips, robot is not None))
         if absent:
-            self._ctx.emit(SatOut(seat, SatOutReason.DISCONNECTED.value))
+            self._ctx.emit(SatOut(seat, SatOutReason.DISCONNECTED))
 
     def restore_waiting(self, players: Sequence[str]) -> None:
         """Before the table starts, after the seats: the waiting list its last owner
@@ -271,17 +273,17 @@ class Seating:
             # He plays this hand out (the timers act for him) and leaves at its end.
             if not seat.leaving:
                 seat.leaving = True
-                self._ctx.emit(SatOut(number, SatOutReason.LEAVING.value))
+                self._ctx.emit(SatOut(number, SatOutReason.LEAVING))
             return
         if not await self.remove(number, cmd.reason) and not seat.leaving:
             # the books cannot be written now: he is dealt out, and stood up (his
             # chips back) as soon as they can
             seat.leaving = True
-            self._ctx.emit(SatOut(number, SatOutReason.LEAVING.value))
+            self._ctx.emit(SatOut(number, SatOutReason.LEAVING))
 
-    async def remove(self, number: int, reason: str) -> bool:
+    async def remove(self, number: int, reason: LeaveReason) -> bool:
         """Stand the player in seat ``number`` up, his chips back to his account
-        (``reason``: a :class:`LeaveReason`'s value; a Leave command's, as text). If
+        (for ``reason``). If
         the books cannot be written now he stays seated, dealt out, and the table
         tries again (every few seconds, after its next messages); False."""
         ctx = self._ctx
@@ -300,7 +302,7 @@ class Seating:
             return False
         self._stand_later.pop(number, None)
         del self.seats[number]
-        ctx.emit(SeatLeft(number, seat.player, seat.chips, str(reason)))
+        ctx.emit(SeatLeft(number, seat.player, seat.chips, reason))
         ctx.waiting.offer_next(self.free_seats())
         return True
 
@@ -310,7 +312,7 @@ class Seating:
         if seat.sitting_out:
             raise Refused("you are already sitting out")
         seat.sitting_out, seat.out_reason = True, SatOutReason.ASKED
-        self._ctx.emit(SatOut(number, SatOutReason.ASKED.value))
+        self._ctx.emit(SatOut(number, SatOutReason.ASKED))
         return number
 
     def come_back(self, cmd: ComeBack) -> None:
@@ -392,7 +394,7 @@ class Seating:
     def _deal_out(self, number: int, seat: Seat, reason: SatOutReason) -> None:
         if not seat.sitting_out:
             seat.sitting_out, seat.out_reason = True, reason
-            self._ctx.emit(SatOut(number, reason.value))
+            self._ctx.emit(SatOut(number, reason))
 
     # ------------------------------------------------------------ away too long
     async def check_away(self) -> None:

@@ -193,7 +193,7 @@ class TournamentPlay:
         del seating.seats[order.seat]
         if order.reason is LeaveReason.MOVED:
             ctx.emit(PlayerMoved(order.player, order.to_table, order.to_seat, order.move))
-        ctx.emit(SeatLeft(order.seat, order.player, seat.chips, order.reason.value))
+        ctx.emit(SeatLeft(order.seat, order.player, seat.chips, order.reason))
 
     # ------------------------------------------------------------ the deal
     def ready(self) -> bool:

@@ -159,8 +159,6 @@ class TurnClock:
         now = ctx.clock.now()
         hand = ctx.hand()
         legal = tuple(hand.legal_actions()) if hand is not None else ()
-        ctx.emit(
-            TimerStarted(turn.seat, (shown or phase).value, deadline - now, deadline), None, legal
-        )
+        ctx.emit(TimerStarted(turn.seat, shown or phase, deadline - now, deadline), None, legal)
         tick = Tick(turn.token)
         turn.timer = ctx.clock.call_at(deadline, lambda: ctx.post(tick))
