@@ -48,7 +48,7 @@ from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import AuditReport, Ledger
 from stud8.server.storage import create_engine_for
 from stud8.server.storage.backup import BackupError, backup, restore
-from stud8.server.storage.db import current_revision, normalize_url, upgrade_once
+from stud8.server.storage.db import current_revision, normalize_url, shown_url, upgrade_once
 from stud8.server.storage.hold import EXIT_HELD, DatabaseHeld, HoldKind, hold_database
 
 if TYPE_CHECKING:  # the tools extra (numpy, scipy) only when the report runs
@@ -244,7 +244,7 @@ def rng_report(url: str, *, alpha: float, progress: Progress | None = None) -> F
 
     with room_database(url) as engine:
         stored = count_stored(engine)
-        shown = make_url(normalize_url(url)).render_as_string(hide_password=True)
+        shown = shown_url(normalize_url(url))
         # closed here, before the engine is disposed, even if the report stops early
         # (a record it cannot read): else its connection outlives the pool
         deals = stored_deals(engine)

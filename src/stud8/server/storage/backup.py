@@ -26,7 +26,7 @@ from pathlib import Path
 from sqlalchemy import inspect
 from sqlalchemy.engine import make_url
 
-from stud8.server.storage.db import create_engine_for, normalize_url
+from stud8.server.storage.db import create_engine_for, normalize_url, shown_url
 from stud8.server.storage.hold import HoldKind, hold_database
 
 __all__ = ["BackupError", "backup", "restore"]
@@ -89,7 +89,7 @@ def backup(url: str, file: Path) -> str:
         os.replace(partial, file)
         return f"{database} backed up into {file} ({file.stat().st_size} bytes)"
     pg_dump = _tool("pg_dump")
-    shown = make_url(normalize_url(url)).render_as_string(hide_password=True)
+    shown = shown_url(normalize_url(url))
     if pg_dump is None:
         raise BackupError(
             "pg_dump is not installed (Debian: apt-get install postgresql-client); "
@@ -133,7 +133,7 @@ def restore(file: Path, url: str) -> str:
         if not head.startswith(PGDUMP_MAGIC):
             raise BackupError(f"{file} is not a PostgreSQL backup (pg_dump -Fc)")
         _empty(url)
-        shown = make_url(normalize_url(url)).render_as_string(hide_password=True)
+        shown = shown_url(normalize_url(url))
         pg_restore = _tool("pg_restore")
         if pg_restore is None:
             raise BackupError(

@@ -36,6 +36,21 @@ class DatabaseUrlError(ValueError):
     """A database URL the room cannot use: not a URL, or not SQLite or PostgreSQL."""
 
 
+def shown_url(url: str) -> str:
+    """The URL as a message or a log may show it: its password hidden (and only its
+    scheme if it is no URL at all).
+
+    >>> shown_url("postgresql://stud8:secret@db/stud8")
+    'postgresql://stud8:***@db/stud8'
+    >>> shown_url("not a url at all")
+    'not a url at all://...'
+    """
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url.split("://", 1)[0] + "://..."
+
+
 def normalize_url(url: str) -> str:
     """The URL with its driver made explicit (``postgresql://`` -> psycopg 3);
     :class:`DatabaseUrlError` for a URL that is not SQLite's or PostgreSQL's.

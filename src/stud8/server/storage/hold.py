@@ -43,7 +43,7 @@ from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
-from stud8.server.storage.db import normalize_url
+from stud8.server.storage.db import normalize_url, shown_url
 
 __all__ = [
     "EXIT_HELD",
@@ -197,12 +197,12 @@ def _hold_postgresql(url: str, kind: HoldKind, node: str | None) -> Hold:
         exclusive = kind in (HoldKind.ROOM, HoldKind.RESTORE)
         if not _try(conn, room, shared=not exclusive):
             found = holders(conn, room)
-            raise DatabaseHeld(_shown(url), "; ".join(found) or "another room")
+            raise DatabaseHeld(shown_url(url), "; ".join(found) or "another room")
         if kind is HoldKind.NODE:
             key = (NODE_LOCK, _node_key(node or ""))
             if not _try(conn, key):
                 found = holders(conn, key)
-                raise DatabaseHeld(_shown(url), "; ".join(found) or f"another node {node}")
+                raise DatabaseHeld(shown_url(url), "; ".join(found) or f"another node {node}")
     except BaseException:
         conn.close()
         engine.dispose()
@@ -214,8 +214,4 @@ def _hold_postgresql(url: str, kind: HoldKind, node: str | None) -> Hold:
         finally:
             engine.dispose()
 
-    return Hold(f"{_shown(url)} held by {me}", release)
-
-
-def _shown(url: str) -> str:
-    return make_url(url).render_as_string(hide_password=True)
+    return Hold(f"{shown_url(url)} held by {me}", release)

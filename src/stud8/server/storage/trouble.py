@@ -22,8 +22,9 @@ from __future__ import annotations
 import errno
 import sqlite3
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import DBAPIError
+
+from stud8.server.storage.db import shown_url
 
 __all__ = ["EXIT_UNREACHABLE", "EXIT_UNWRITABLE", "database_trouble"]
 
@@ -48,13 +49,6 @@ _UNREACHABLE = (
 )
 
 
-def _shown(url: str) -> str:
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url.split("://", 1)[0] + "://..."
-
-
 def _chain(exc: BaseException) -> list[BaseException]:
     seen: list[BaseException] = []
     current: BaseException | None = exc
@@ -74,7 +68,7 @@ def _first_line(exc: BaseException) -> str:
 def database_trouble(exc: BaseException, url: str) -> tuple[str, int] | None:
     """One line and the exit code for a database that cannot be reached or written
     (see the module); None: not such a trouble (a bug: let it be seen)."""
-    where = _shown(url)
+    where = shown_url(url)
     for cause in _chain(exc):
         if isinstance(cause, DBAPIError) and cause.orig is not None:
             continue  # (its driver's error, next, says it without SQLAlchemy's wrapping)
