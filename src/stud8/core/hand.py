@@ -131,11 +131,15 @@ class Hand:
             raise HandSetupError(f"a hand needs 2 to {max_seats} players, got {len(stacks)}")
         ring = []
         previous = 0
-        for i, (seat, chips) in enumerate(stacks):
-            if seat.__class__ is not int:  # (an int subclass, as numpy's, is taken as an int)
-                if not isinstance(seat, int) or isinstance(seat, bool):
-                    raise HandSetupError(f"seat numbers run from 1 to {max_seats}, got {seat!r}")
-                seat = int(seat)
+        # Read as given (objects): compiled, a typed unpack of a (seat, 100.0) pair
+        # would raise a bare TypeError before these checks could say what is wrong.
+        given: Sequence[Sequence[object]] = stacks
+        for i, pair in enumerate(given):
+            seat_given, chips_given = pair[0], pair[1]
+            # (an int subclass, as numpy's, is taken as an int; a bool is not a seat)
+            if not isinstance(seat_given, int) or isinstance(seat_given, bool):
+                raise HandSetupError(f"seat numbers run from 1 to {max_seats}, got {seat_given!r}")
+            seat = int(seat_given)
             if not 1 <= seat <= max_seats:
                 raise HandSetupError(f"seat numbers run from 1 to {max_seats}, got {seat!r}")
             if seat <= previous:
@@ -143,13 +147,12 @@ class Hand:
                     f"seats must be distinct and in order, got {[s for s, _ in stacks]}"
                 )
             previous = seat
-            if chips.__class__ is not int:
-                if not isinstance(chips, int) or isinstance(chips, bool):
-                    raise HandSetupError(
-                        f"seat {seat}: a player needs a whole positive number of chips, "
-                        f"got {chips!r}"
-                    )
-                chips = int(chips)
+            if not isinstance(chips_given, int) or isinstance(chips_given, bool):
+                raise HandSetupError(
+                    f"seat {seat}: a player needs a whole positive number of chips, "
+                    f"got {chips_given!r}"
+                )
+            chips = int(chips_given)
             if chips <= 0:
                 raise HandSetupError(
                     f"seat {seat}: a player needs a whole positive number of chips, got {chips!r}"
