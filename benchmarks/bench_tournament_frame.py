@@ -22,7 +22,7 @@ from stud8.server.wire.codec import dumps
 from stud8.server.wire.events import encode_event
 from stud8.server.wire.server import event_text
 from stud8.tournament import STRUCTURES, TournamentDefinition
-from stud8.tournament.director import Director
+from stud8.tournament.director import Director, Phase
 from stud8.tournament.events import Register
 
 
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     now_sizes, before_sizes = [], []
     for number in sorted(director.tables):
         info = tournament_info(director, tournament_id=1, table_number=number,
-                               phase="running", now=1300.0)  # fmt: skip
+                               phase=Phase.RUNNING, now=1300.0)  # fmt: skip
         data = encode_event(info)
         now_sizes.append(len(event_text(1234, data).encode()))
         before = previous_format(data, director)

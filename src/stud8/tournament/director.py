@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from stud8.tournament.definition import (
@@ -92,7 +92,7 @@ class DirectorError(TournamentError):
     """An event the director cannot take (the message says why); nothing changed."""
 
 
-class Phase(Enum):
+class Phase(StrEnum):
     REGISTERING = "registering"
     RUNNING = "running"
     FINISHED = "finished"

@@ -14,7 +14,7 @@ Tick(now=12.5)
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 __all__ = [
@@ -105,7 +105,7 @@ Event = Tick | Resume | Register | Unregister | HandFinished | HandCancelled
 
 
 # ---------------------------------------------------------------- decisions (out)
-class MoveReason(Enum):
+class MoveReason(StrEnum):
     BALANCE = "balance"  # to balance the tables (TDA 11)
     BREAK = "break"  # from a broken table (TDA 10)
 

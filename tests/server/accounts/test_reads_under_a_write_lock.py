@@ -25,6 +25,7 @@ from stud8.server.books.ledger import Ledger, bank
 from stud8.server.books.tournaments import TournamentStore
 from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.table.books import ChatLine
+from stud8.tournament.director import Phase
 
 FAST = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
 BUSY = 0.3  # the requests' busy timeout here (the room's is REQUEST_BUSY_SECONDS)
@@ -51,7 +52,7 @@ def test_reads_are_answered_while_another_connection_holds_the_write_lock(
         hand_store.close_unfinished(hand_store.in_progress()[0], cancelled=True, note="")
         with engine.begin() as conn:
             tournament = TournamentStore.create_in(
-                conn, "Sunday", {"name": "Sunday"}, "registering"
+                conn, "Sunday", {"name": "Sunday"}, Phase.REGISTERING
             )
             ChatStore.say_in(
                 conn,
@@ -93,7 +94,7 @@ def test_reads_are_answered_while_another_connection_holds_the_write_lock(
             assert [t.name for t in tournaments.tournaments()] == ["Sunday"]
             assert tournaments.open_ids() == [tournament]
             found_tournament = tournaments.tournament(tournament)
-            assert found_tournament is not None and found_tournament.phase == "registering"
+            assert found_tournament is not None and found_tournament.phase == Phase.REGISTERING
             assert tournaments.entries(tournament) == [] and tournaments.bot_names() == []
             # stud8 admin audit, against a room that is writing
             report = books.audit()

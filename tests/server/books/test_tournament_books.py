@@ -13,12 +13,13 @@ from sqlalchemy import Engine, select
 from stud8.server.books.ledger import Ledger, LedgerError, OverdraftError, bank
 from stud8.server.books.tournaments import TournamentStore, fees_account, prizes_account
 from stud8.server.storage.models import TournamentEntryRow
+from stud8.tournament.director import Phase
 
 
 def _store(engine: Engine, ledger: Ledger) -> tuple[TournamentStore, int]:
     store = TournamentStore(engine, ledger)
     with engine.begin() as conn:
-        tid = store.create_in(conn, "T", {"name": "T"}, "registering")
+        tid = store.create_in(conn, "T", {"name": "T"}, Phase.REGISTERING)
     return store, tid
 
 

@@ -17,12 +17,13 @@ from stud8.server.books.ledger import Ledger, bank
 from stud8.server.books.tournaments import TournamentStore, prizes_account
 from stud8.server.books.writer import RoomWriter
 from stud8.server.table.books import BooksFenced
+from stud8.tournament.director import Phase
 
 
 def _tournament(engine: Engine, ledger: Ledger) -> tuple[TournamentStore, int]:
     store = TournamentStore(engine, ledger)
     with engine.begin() as conn:
-        tid = store.create_in(conn, "SNG", {}, "registering")
+        tid = store.create_in(conn, "SNG", {}, Phase.REGISTERING)
     ledger.grant("ann", 500)
     return store, tid
 
@@ -47,7 +48,7 @@ def test_the_node_that_lost_a_tournament_writes_nothing_of_it(
 
     def buy_in(conn: Connection) -> None:
         store.register_in(conn, tid, entry=1, player="ann", buy_in=100, fee=10)
-        store.save_in(conn, tid, "registering", {"entries": 1})
+        store.save_in(conn, tid, Phase.REGISTERING, {"entries": 1})
 
     async def main() -> None:
         writer = RoomWriter(engine)
@@ -56,11 +57,11 @@ def test_the_node_that_lost_a_tournament_writes_nothing_of_it(
             new.take_over(tid)  # n2 takes it over (n1 paused past its lease)
             with pytest.raises(BooksFenced, match=f"tournament {tid} belongs to another node"):
                 await FencedWriter(writer, old, tid).call(
-                    lambda conn: store.save_in(conn, tid, "running", {"old": True}), what="old"
+                    lambda conn: store.save_in(conn, tid, Phase.RUNNING, {"old": True}), what="old"
                 )
             # the new owner writes on; a node that let it go writes nothing either
             await FencedWriter(writer, new, tid).call(
-                lambda conn: store.save_in(conn, tid, "running", {"new": True}), what="new"
+                lambda conn: store.save_in(conn, tid, Phase.RUNNING, {"new": True}), what="new"
             )
             new.let_go(tid)
             with pytest.raises(BooksFenced, match="holds none"):
@@ -70,6 +71,6 @@ def test_the_node_that_lost_a_tournament_writes_nothing_of_it(
 
     asyncio.run(main())
     found = store.tournament(tid)
-    assert found is not None and found.state == {"new": True} and found.phase == "running"
+    assert found is not None and found.state == {"new": True} and found.phase == Phase.RUNNING
     assert ledger.balance(bank("ann")) == 390 and ledger.balance(prizes_account(tid)) == 100
     assert ledger.audit().ok

@@ -10,7 +10,7 @@ from stud8.server.tournaments.info import tournament_info
 from stud8.server.wire.events import encode_event
 from stud8.server.wire.server import event_text
 from stud8.tournament import STRUCTURES, TournamentDefinition
-from stud8.tournament.director import Director
+from stud8.tournament.director import Director, Phase
 from stud8.tournament.events import HandFinished, Register
 
 
@@ -41,7 +41,7 @@ def test_each_table_is_told_its_seats_places_and_the_frame_stays_small() -> None
     told: list[int] = []
     for number, t in sorted(director.tables.items()):
         info = tournament_info(director, tournament_id=1, table_number=number,
-                               phase="running", now=1010.0)  # fmt: skip
+                               phase=Phase.RUNNING, now=1010.0)  # fmt: skip
         assert info.players_left == 180 and info.entries == 180
         assert dict(info.places) == {seat: rank[e] for seat, e in t.seats.items()}
         told += [p for _, p in info.places]
@@ -50,6 +50,6 @@ def test_each_table_is_told_its_seats_places_and_the_frame_stays_small() -> None
         assert "entrant" not in frame  # no other player's name rides along
     assert sorted(told) == list(range(1, 181))  # every place told once, at its table
     assert dict(
-        tournament_info(director, tournament_id=1, table_number=1, phase="running",
+        tournament_info(director, tournament_id=1, table_number=1, phase=Phase.RUNNING,
                         now=1010.0).places
     )[s1] == 1  # fmt: skip

@@ -38,6 +38,7 @@ from sqlalchemy import Connection, Engine, insert, select, update
 from stud8.server.books.ledger import Ledger, bank
 from stud8.server.storage.db import reads_of, session_factory
 from stud8.server.storage.models import TournamentEntryRow, TournamentRow, as_utc
+from stud8.tournament.director import Phase
 
 __all__ = [
     "BOT_MEMO",
@@ -81,7 +82,7 @@ class StoredTournament:
     tournament_id: int
     name: str
     definition: dict[str, Any]
-    phase: str
+    phase: Phase
     state: dict[str, Any] | None
     created_at: datetime
 
@@ -99,7 +100,7 @@ class TournamentStore:
 
     # ------------------------------------------------------------ writing
     @staticmethod
-    def create_in(conn: Connection, name: str, definition: dict[str, Any], phase: str) -> int:
+    def create_in(conn: Connection, name: str, definition: dict[str, Any], phase: Phase) -> int:
         """A new tournament's row; its id (its number in the hand histories)."""
         now = _now()
         row = conn.execute(
@@ -120,7 +121,7 @@ class TournamentStore:
     def save_in(
         conn: Connection,
         tournament: int,
-        phase: str,
+        phase: Phase,
         state: dict[str, Any],
         *,
         at: datetime | None = None,
@@ -302,7 +303,9 @@ class TournamentStore:
             return list(
                 session.scalars(
                     select(TournamentRow.id)
-                    .where(TournamentRow.phase.not_in(("finished", "cancelled")))
+                    .where(
+                        TournamentRow.phase.not_in((Phase.FINISHED.value, Phase.CANCELLED.value))
+                    )
                     .order_by(TournamentRow.id)
                 )
             )
@@ -337,7 +340,7 @@ def _stored(row: TournamentRow) -> StoredTournament:
         tournament_id=row.id,
         name=row.name,
         definition=json.loads(row.definition),
-        phase=row.phase,
+        phase=Phase(row.phase),
         state=None if row.state is None else json.loads(row.state),
         created_at=created,
     )

@@ -98,6 +98,8 @@ from stud8.server.table.events import (
 from stud8.server.table.snapshot import CatchUp, OfferSnapshot, SeatSnapshot, TableSnapshot
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.status import TableStatus
+from stud8.tournament.director import Phase
+from stud8.tournament.events import MoveReason
 
 __all__ = [
     "FORMAT",
@@ -325,7 +327,10 @@ _BY_ANNOTATION: dict[str, Codec] = {
     "str": (None, read_str, "str"),
     "str | None": (None, optional(read_str), "str?"),
     # a table event's kind of reason or phase: its value, text as any str on the bus
-    **{e.__name__: (None, read_enum(e), "str") for e in (LeaveReason, SatOutReason, TurnPhase)},
+    **{
+        e.__name__: (None, read_enum(e), "str")
+        for e in (LeaveReason, SatOutReason, TurnPhase, Phase, MoveReason)
+    },
     "bool": (None, read_bool, "bool"),
     "float": (_finite, read_float, "float"),
     "Action": (_enc_action, _action, "action"),

@@ -22,6 +22,7 @@ from stud8.server.tournaments.runner import TournamentRefused
 from stud8.server.wire.codec import read_object
 from stud8.server.wire.tournaments import BotsRequest, NewTournament
 from stud8.tournament import DefinitionError
+from stud8.tournament.director import Phase
 
 T = TypeVar("T")
 
@@ -152,7 +153,7 @@ async def summary(request: Request) -> Response:
         prize_pool=director.prize_pool,
         started_at=stored.created_at,
         places=places,
-        finished=stored.phase == "finished" or bool(director.results),
+        finished=stored.phase is Phase.FINISHED or bool(director.results),
     )
     return PlainTextResponse(text)
 

@@ -19,6 +19,8 @@ from typing import ClassVar
 
 from stud8.core.actions import LegalAction
 from stud8.core.events import Event
+from stud8.tournament.director import Phase
+from stud8.tournament.events import MoveReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +200,7 @@ class TournamentInfo(TableEvent):
     tournament_id: int
     name: str
     table_number: int
-    phase: str
+    phase: Phase
     level: int
     ante: int
     bring_in: int
@@ -229,7 +231,7 @@ class PlayerMoved(TableEvent):
     player: str
     to_table: str
     to_seat: int
-    reason: str
+    reason: MoveReason
     kind: ClassVar[str] = "moved"
 
 

@@ -53,6 +53,7 @@ from stud8.server.table.play import Deal, PlayContext
 from stud8.server.table.snapshot import TableSnapshot
 from stud8.server.table.spec import TableConfig
 from stud8.server.table.state import Order, Seat
+from stud8.tournament.events import MoveReason
 
 __all__ = [
     "DealOrder",
@@ -89,7 +90,7 @@ class UnseatOrder(Order):
     reason: LeaveReason
     to_table: str = ""
     to_seat: int = 0
-    move: str = ""
+    move: MoveReason | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +192,7 @@ class TournamentPlay:
             log.error("table %s: %s is in a hand; not unseated", ctx.table_id, order.player)
             return
         del seating.seats[order.seat]
-        if order.reason is LeaveReason.MOVED:
+        if order.reason is LeaveReason.MOVED and order.move is not None:
             ctx.emit(PlayerMoved(order.player, order.to_table, order.to_seat, order.move))
         ctx.emit(SeatLeft(order.seat, order.player, seat.chips, order.reason))
 

@@ -32,7 +32,7 @@ def tournament_info(
     *,
     tournament_id: int,
     table_number: int,
-    phase: str,
+    phase: Phase,
     now: float,
     notice: str = "",
 ) -> TournamentInfo:

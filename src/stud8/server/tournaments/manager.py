@@ -53,7 +53,7 @@ from stud8.tournament import (
     Structure,
     TournamentDefinition,
 )
-from stud8.tournament.director import Director, DirectorError
+from stud8.tournament.director import Director, DirectorError, Phase
 from stud8.tournament.structures import ladder_structure
 
 __all__ = [
@@ -271,8 +271,8 @@ class Tournaments:
         data, store = definition.to_dict(), self.store
 
         def work(conn: Any) -> int:
-            tid = store.create_in(conn, definition.name, data, "registering")
-            store.save_in(conn, tid, "registering", {"director": director.to_dict()})
+            tid = store.create_in(conn, definition.name, data, Phase.REGISTERING)
+            store.save_in(conn, tid, Phase.REGISTERING, {"director": director.to_dict()})
             return tid
 
         tid = await self.writer.call(work, what="a new tournament")
@@ -298,7 +298,7 @@ class Tournaments:
         return found is not None and self._bring_back(found)
 
     def _bring_back(self, t: StoredTournament) -> bool:
-        if t.phase in ("finished", "cancelled") or t.state is None:
+        if t.phase in (Phase.FINISHED, Phase.CANCELLED) or t.state is None:
             return False
         try:
             director = Director.from_dict(t.state["director"])
@@ -397,7 +397,7 @@ class Tournaments:
         found = await asyncio.to_thread(self.store.tournament, tid)
         if found is None:
             raise NoSuchTournament(f"no tournament {tid}")
-        if found.phase in ("finished", "cancelled"):
+        if found.phase in (Phase.FINISHED, Phase.CANCELLED):
             raise TournamentRefused(f"the tournament is {found.phase}")
         return await self.cluster.forward(tid, action, args)
 

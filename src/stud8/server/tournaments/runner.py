@@ -190,12 +190,12 @@ class TournamentRunner:
 
     # ------------------------------------------------------------ reading
     @property
-    def phase(self) -> str:
-        return "cancelled" if self.cancelled else self.director.phase.value
+    def phase(self) -> Phase:
+        return Phase.CANCELLED if self.cancelled else self.director.phase
 
     @property
     def over(self) -> bool:
-        return self.phase in ("finished", "cancelled")
+        return self.phase in (Phase.FINISHED, Phase.CANCELLED)
 
     def room_table(self, number: int) -> str:
         return self.tables.get(number) or f"T{self.tournament_id}-{number}"
@@ -344,7 +344,7 @@ class TournamentRunner:
         except DirectorError as exc:
             raise TournamentRefused(str(exc)) from None
         state = self.state(trial)
-        phase = "cancelled" if self.cancelled else trial.phase.value
+        phase = Phase.CANCELLED if self.cancelled else trial.phase
         money = money_of(self.store, self.tournament_id, trial, decisions, self.bots)
         tid, store = self.tournament_id, self.store
 
@@ -441,7 +441,7 @@ class TournamentRunner:
 
         def work(conn: Connection) -> None:
             store.cancel_in(conn, tid, entries, buy_in=d.buy_in, fee=d.fee)
-            store.save_in(conn, tid, "cancelled", state)
+            store.save_in(conn, tid, Phase.CANCELLED, state)
 
         try:
             await self.writer.call(work, what=f"tournament {tid} cancelled")
@@ -472,7 +472,7 @@ class TournamentRunner:
                         LeaveReason.MOVED,
                         self.room_table(x.to_table),
                         x.to_seat,
-                        x.reason.value,
+                        x.reason,
                     ),
                 )
                 self._order(

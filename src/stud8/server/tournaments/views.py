@@ -20,7 +20,7 @@ from stud8.tournament.director import Director, Phase
 __all__ = ["detail_of", "places_out", "summary_of"]
 
 
-def summary_of(tid: int, director: Director, phase: str) -> TournamentSummary:
+def summary_of(tid: int, director: Director, phase: Phase) -> TournamentSummary:
     d = director.definition
     return TournamentSummary(
         tournament_id=tid,
@@ -61,7 +61,7 @@ def places_out(director: Director) -> dict[int, tuple[int, int]]:
 def detail_of(
     tid: int,
     director: Director,
-    phase: str,
+    phase: Phase,
     tables: Mapping[int, str],
     bots: set[str],
     stored: Mapping[int, StoredEntry],
@@ -121,7 +121,8 @@ def detail_of(
         levels=levels,
         late_registration=d.late_registration,
         reentries=d.reentries,
-        registration_open=director.registration_open and phase in ("registering", "running"),
+        registration_open=director.registration_open
+        and phase in (Phase.REGISTERING, Phase.RUNNING),
         on_break=director.on_break,
         seconds_left=None if deadline is None else round(max(0.0, deadline - now), 3),
         average_stack=director.chips_in_play // left if left else 0,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from stud8.server.wire.rest import Done, Endpoint
+from stud8.tournament.director import Phase
 
 __all__ = [
     "TOURNAMENT_ENDPOINTS",
@@ -73,7 +74,7 @@ class TournamentSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
     name: str
     game: str
     structure: str
-    phase: str
+    phase: Phase
     start: str
     starts_at: str | None
     buy_in: int
