@@ -33,6 +33,7 @@ from stud8.formats.pokerstars import (
     PSAnte,
     PSCollect,
     PSDeal,
+    PSNote,
     PSSeat,
     PSShow,
 )
@@ -96,6 +97,9 @@ class HandBuilder:
         self.current = 0
         self.folded: set[int] = set()
         self.filled_in: list[tuple[int, int]] = []
+        # the table's lines that are no part of the play (see note)
+        self.notes: list[PSNote] = []
+        self.ended = False  # the play is over: the showdown or the summary is read
 
     # ------------------------------------------------------------- seats
     def seat(
@@ -177,6 +181,31 @@ class HandBuilder:
         self.street = street
         self.current = 0
         self.street_in = {}
+
+    def read_so_far(self) -> str:
+        """How far the hand's play was read (for a hand cut off): ``after its seats``,
+        ``after its antes`` or ``on 5th street``."""
+        if not self.antes and not self.slots and not self.actions:
+            return "after its seats"
+        if not self.actions and not self.slots:
+            return "after its antes"
+        return f"on {self.street}{'rd' if self.street == 3 else 'th'} street"
+
+    # -------------------------------------------------------- table lines
+    def note(self, text: str, line: int) -> None:
+        """A line of the table that is no part of the play (chat, a player who joins,
+        a notice of the room's), kept where it stands as the PokerStars reader keeps
+        its own (:class:`~stud8.formats.pokerstars.PSNote`): before the deal, on a
+        street before the next action, or at the end."""
+        if self.ended:
+            section = "summary"
+        elif not self.actions and self.street == 3 and not self.slots:
+            section = "seats"
+        else:
+            section = "streets"
+        self.notes.append(
+            PSNote(text, section, self.street, len(self.antes), len(self.actions), line)
+        )
 
     # ------------------------------------------------------------ actions
     def _act(self, seat: int, verb: str, amount: int | None, to: int | None, line: int) -> None:
@@ -371,6 +400,7 @@ class HandBuilder:
             rake=rake,
             summary=(),
             filled_in=tuple(sorted(self.filled_in)),
+            notes=tuple(self.notes),
             _names=names,
         )
 

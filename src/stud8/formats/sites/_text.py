@@ -21,6 +21,7 @@ __all__ = [
     "speaker",
     "split_hands",
     "stud_game",
+    "table_line",
     "total_line",
 ]
 
@@ -168,6 +169,8 @@ class _Seats(Protocol):
     total: int | None
     rake: int | None
 
+    def note(self, text: str, line: int) -> None: ...
+
     def seat(
         self, seat: int, name: str, stack: int, line: int, *, sitting_out: bool = False
     ) -> None: ...
@@ -200,3 +203,105 @@ def total_line(b: _Seats, m: re.Match[str], line: int, cents: bool) -> None:
     """A summary's ``Total pot X ... Rake Y`` read by a site's pattern (groups 1, 2)."""
     b.total = money(m.group(1), line, cents)
     b.rake = money(m.group(2), line, cents) if m.group(2) else 0
+
+
+# ------------------------------------------------- the lines a site's reader does not know
+#: The verbs of the play: a seated player's line whose first word is one of these
+#: (any case) is an action, a card, a show or a win, never a table line.
+PLAY_WORDS = frozenset(
+    [
+        "ante",
+        "antes",
+        "posts",
+        "post",
+        "brings",
+        "bring",
+        "bring-in",
+        "bring-ins",
+        "brings-in",
+        "bets",
+        "bet",
+        "calls",
+        "call",
+        "raises",
+        "raise",
+        "completes",
+        "complete",
+        "checks",
+        "check",
+        "folds",
+        "fold",
+        "allin",
+        "all-in",
+        "shows",
+        "show",
+        "mucks",
+        "muck",
+        "wins",
+        "win",
+        "collects",
+        "collected",
+        "receives",
+        "received",
+        "dealt",
+    ]
+)
+
+
+def table_line(
+    b: _Seats,
+    line: str,
+    n: int,
+    *,
+    play: tuple[str, ...] = (),
+    prefix: str = "",
+    said: str | None = None,
+) -> None:
+    """A line of a hand that the site's reader does not know. Sites add lines to
+    their histories as they please (a notice of the room's, a player who joins or
+    sits out, chat): such a line is **informational** and is kept as a table line
+    (``b.note``), never a reason to refuse a hand the reader otherwise understands.
+    A line **of the play** that the reader cannot read is refused
+    (:class:`BadLine`), since passing over it would lose an action, a card or a
+    pot: a line that starts with one of the site's markers of the play (``play``:
+    its street and summary markers, its seat and deal lines...), or whose speaker,
+    a seated player (after the site's ``prefix``, e.g. ``Player ``), says one of
+    :data:`PLAY_WORDS` first (``said``: what the speaker says, where the reader has
+    already found whose line it is).
+
+    >>> class B:
+    ...     by_name = {"Bob": 1}
+    ...     notes: list[str] = []
+    ...     def note(self, text: str, line: int) -> None:
+    ...         self.notes.append(text)
+    >>> b = B()
+    >>> table_line(b, "Bob: nice hand", 3); table_line(b, "The room closes at 2 AM", 4)
+    >>> b.notes
+    ['Bob: nice hand', 'The room closes at 2 AM']
+    >>> table_line(b, "Bob bets a lot", 5)
+    Traceback (most recent call last):
+    ...
+    stud8.formats.pokerstars.BadLine: cannot read the line 'Bob bets a lot'
+    """
+    if said is not None:
+        of_the_play = _play_word(said)
+    else:
+        of_the_play = bool(play and line.startswith(play)) or _of_the_play(b, line, prefix)
+    if of_the_play:
+        raise BadLine(n, f"cannot read the line {line!r}")
+    b.note(line, n)
+
+
+def _of_the_play(b: _Seats, line: str, prefix: str) -> bool:
+    if not line.startswith(prefix):
+        return False
+    rest = line[len(prefix) :]
+    for name in sorted(b.by_name, key=len, reverse=True):
+        if rest.startswith(name) and rest[len(name) : len(name) + 1] in (" ", ":"):
+            return _play_word(rest[len(name) + 1 :])
+    return False
+
+
+def _play_word(said: str) -> bool:
+    word = said.lstrip(": ").partition(" ")[0]
+    return word.lower().rstrip(".,:") in PLAY_WORDS

@@ -23,6 +23,7 @@ from stud8.formats.sites._text import (
     read_hands,
     seat_line,
     stud_game,
+    table_line,
     total_line,
 )
 
@@ -125,6 +126,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             continue
         if " - " in line and line.split(" - ")[0] in b.by_name:
             raise BadLine(i, f"cannot read the action {line!r}")
+        table_line(b, line, i, play=("*** ",))
     if not in_summary:
         raise BadLine(before + len(lines), "the hand is truncated: no *** SUMMARY ***")
     return b.build()

@@ -17,7 +17,15 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, stud_game, total_line
+from stud8.formats.sites._text import (
+    Item,
+    cards,
+    money,
+    read_hands,
+    stud_game,
+    table_line,
+    total_line,
+)
 
 _HEADER = re.compile(r"^(?:Bovada|Bodog|Ignition) Hand #(\d+)\s*(.*?)(?: - (\d{4}-\d\d-\d\d .*))?$")
 _SEAT = re.compile(r"^Seat\+(\d+)(?: \[ME\])?: ([$€£]?[\d,.]+) in chips")
@@ -86,6 +94,8 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         if line.startswith("*** SUMMARY ***"):
             in_summary = True
             continue
+        if line == "*** HOLE CARDS ***":  # the older files' 3rd street
+            continue
         m = _STREET.match(line)
         if m:
             street = int(m.group(1)[0]) if m.group(1) else 7
@@ -102,6 +112,7 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             continue
         m = _LINE.match(line)
         if m is None:
+            table_line(b, line, i, play=("*** ", "Seat+", "Total Pot"))
             continue
         seat = b.seat_of(m.group(1), i)
         rest = m.group(3).strip()
@@ -125,8 +136,9 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
             b.muck(seat)
         else:
             v = _VERB.match(rest)
-            if v is None:
-                continue  # table events: sit down, stand, enter, leave, dealer
+            if v is None:  # table events: sit down, stand, enter, leave, the dealer's
+                table_line(b, line, i, said=rest)
+                continue
             verb = v.group(1).lower()
             amount = money(v.group(2), i, cents)
             if verb == "ante chip":

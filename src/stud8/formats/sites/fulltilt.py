@@ -23,6 +23,7 @@ from stud8.formats.sites._text import (
     seat_line,
     speaker,
     stud_game,
+    table_line,
     total_line,
 )
 
@@ -33,6 +34,7 @@ _TABLE = re.compile(r"Table (.+?) - ")
 _SEAT = re.compile(r"^Seat (\d+): (.+) \(([$€£]?[\d,.]+)\)(, is sitting out)?$")
 _STREET = re.compile(r"^\*\*\* (3RD|4TH|5TH|6TH|7TH) STREET \*\*\*$")
 _DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
+_LOW_WITH = re.compile(r"^.+ is (?:low|high) with \[[^\]]*\]$")
 _UNCALLED = re.compile(r"^Uncalled bet of (\S+) returned to (.+)$")
 _WINS = re.compile(
     r"^(.+?) (?:wins|ties for) (?:the )?(?:high |low )?(?:main pot|pot|side pot(?: #(\d+))?)"
@@ -136,7 +138,9 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         if m and m.group(1) in b.by_name:
             b.muck(b.by_name[m.group(1)])
             continue
-        # anything else is table talk: "is low with", "sits down", "adds", "has 15 seconds"
+        if not _LOW_WITH.match(line):  # who brings in, and why: the play says it
+            # "sits down", "adds", "has 15 seconds", chat...
+            table_line(b, line, i, play=("*** ", "Dealt to ", "Uncalled bet"))
     if not in_summary:
         raise BadLine(before + len(lines), "the hand is truncated: no *** SUMMARY ***")
     return b.build()

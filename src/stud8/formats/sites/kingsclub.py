@@ -19,7 +19,16 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
+from stud8.formats.sites._text import (
+    Item,
+    cards,
+    money,
+    read_hands,
+    seat_line,
+    speaker,
+    stud_game,
+    table_line,
+)
 
 _HEADER = re.compile(r"^#(\d+): (.*?) - ([\d,.]+)/([\d,.]+)\s*(.*)$")
 _SEAT = re.compile(r"^Seat (\d+): (.+) \(([\d,.]+)\)$")
@@ -110,7 +119,8 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
 def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
     said = speaker(b, line, (": ", " "))
     if said is None:
-        return  # table talk
+        table_line(b, line, n, play=("*** ", "Seat ", "Dealt to "))
+        return
     seat, rest = said
     verb, _, arg = rest.partition(" ")
     arg = arg.removesuffix(" and is all-in")
@@ -133,7 +143,7 @@ def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
     elif verb == "mucks":
         b.muck(seat)
     else:
-        raise BadLine(n, f"cannot read the action {line!r}")
+        table_line(b, line, n, said=rest)
 
 
 SITE = Site("kingsclub", "KingsClub", detect, read)

@@ -137,10 +137,33 @@ def _parse(game: ET.Element, n: int, file: str, header: str) -> PokerStarsHand |
     return b.build()
 
 
+#: The events of the table, no part of the play (every other event type is of the play:
+#: one the reader does not know is refused).
+_TABLE_EVENTS = {
+    "SIT_OUT": "sits out",
+    "SIT_IN": "has returned",
+    "LEAVE": "leaves the table",
+    "JOIN": "joins the table",
+    "CHAT": "said",
+}
+_PLAY_EVENTS = frozenset(
+    ("FOLD", "CHECK", "MUCK", "ANTE", "BRING_IN", "CALL", "BET", "RAISE", "COMPLETE", "ALL_IN")
+)
+
+
 def _event(b: HandBuilder, el: ET.Element, n: int, cents: bool) -> None:
     kind = el.get("type", "")
-    if kind in ("SHOW", "SIT_OUT", "SIT_IN", "LEAVE", "JOIN", "CHAT"):
-        return  # (a chat names its player by name, not by seat)
+    if kind == "SHOW":
+        return  # the cards shown are the round's <cards type="SHOWN">
+    if kind in _TABLE_EVENTS:  # kept as table lines, as the PokerStars text says them
+        who = el.get("player", "")  # a chat names its player by name, the others by seat
+        if kind != "CHAT" and who.isdigit() and int(who) in b.seats:
+            who = b.seats[int(who)].name
+        text = el.get("text", "")
+        b.note(f'{who} said, "{text}"' if kind == "CHAT" else f"{who} {_TABLE_EVENTS[kind]}", n)
+        return
+    if kind not in _PLAY_EVENTS:
+        raise BadLine(n, f"cannot read the event type {kind!r}")
     seat = b.check_seat(int(el.get("player", "-1")), n)
     amount = money(el.get("amount", ""), n, cents) if el.get("amount") else None
     if kind == "FOLD":
@@ -157,10 +180,8 @@ def _event(b: HandBuilder, el: ET.Element, n: int, cents: bool) -> None:
         b.bring_in(seat, amount, n)
     elif kind == "CALL":
         b.call(seat, amount, n)
-    elif kind in ("BET", "RAISE", "COMPLETE", "ALL_IN"):
+    else:  # BET, RAISE, COMPLETE, ALL_IN
         b.put(seat, amount, n)
-    else:
-        raise BadLine(n, f"cannot read the event type {kind!r}")
 
 
 SITE = Site("merge", "Merge Gaming Network", detect, read)

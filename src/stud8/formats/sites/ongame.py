@@ -18,7 +18,16 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
+from stud8.formats.sites._text import (
+    Item,
+    cards,
+    money,
+    read_hands,
+    seat_line,
+    speaker,
+    stud_game,
+    table_line,
+)
 
 # a tournament's hand names it: (TOURNAMENT: "NAME", ID, buy-in: $X) (fpdb's OnGame parser)
 _HEADER = re.compile(
@@ -86,6 +95,8 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         if in_summary:
             _summary(b, line, i, cents)
             continue
+        if line == "Dealing pocket cards":  # 3rd street's deal
+            continue
         m = _STREET.match(line)
         if m:
             street = int(m.group(1)[0]) if m.group(1) else 7
@@ -127,7 +138,9 @@ def _summary(b: HandBuilder, line: str, n: int, cents: bool) -> None:
 def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
     said = speaker(b, line)
     if said is None:
-        return  # table talk
+        if not line.startswith(("User: ", "Players in round: ")):  # the header's, known
+            table_line(b, line, n, play=("Dealing ", "Seat ", "Summary"))
+        return
     seat, rest = said[0], re.sub(r",? \[?all[- ]in\]?$", "", said[1], flags=re.I)
     verb, _, arg = rest.partition(" ")
     if rest.startswith("posts ante "):
@@ -149,8 +162,8 @@ def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
     elif verb in ("shows", "mucks", "doesn't"):
         if verb == "mucks":
             b.muck(seat)
-    elif verb in ("posts", "bets", "raises", "calls", "completes"):
-        raise BadLine(n, f"cannot read the action {line!r}")
+    else:
+        table_line(b, line, n, said=rest)
 
 
 SITE = Site("ongame", "OnGame", detect, read)

@@ -20,7 +20,16 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
+from stud8.formats.sites._text import (
+    Item,
+    cards,
+    money,
+    read_hands,
+    seat_line,
+    speaker,
+    stud_game,
+    table_line,
+)
 
 _HEADER = re.compile(r"^\*{5} Hand History [Ff]or Game (\d+) \*{5}")
 _GAME = re.compile(
@@ -46,6 +55,12 @@ _WINS = re.compile(
     r"^(.+?) wins (?:Lo \()?([$€£]?[\d,.]+)(?: [A-Z]{3})?\)? (?:chips )?from the "
     r"(main pot|side pot ?#?-?(\d*))"
 )
+# Lines the reader knows that say nothing the play does not: who acts first, the
+# button, the players' count, the hand a show makes, no low.
+_KNOWN = re.compile(
+    r"^Seat \d+ is the button$|^Total number of players\b|^There was no qualifying low hand$"
+)
+_KNOWN_SAID = re.compile(r"^opens$|^shows.* for (?:high|low)\.?$")
 _SHOWS = re.compile(r"^(.+?) (shows|doesn't show) \[([^\]]*)\]")
 
 
@@ -117,6 +132,8 @@ def _play(b: HandBuilder, lines: list[str], n0: int, before: int, cents: bool) -
         if line.startswith("Table "):
             b.table = re.sub(r"\s+", " ", line[6:]).split(" (")[0]
             continue
+        if line == "** Dealing **":  # 3rd street's deal
+            continue
         if line in _STREET:
             street = _STREET[line]
             b.new_street(street, i)
@@ -157,8 +174,12 @@ def _play(b: HandBuilder, lines: list[str], n0: int, before: int, cents: bool) -
 def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
     said = speaker(b, line)
     if said is None:
-        return  # "Seat 0 is the button", "Total number of players", chat
+        if not _KNOWN.match(line):
+            table_line(b, line, n, play=("** ", "Dealt to "))
+        return
     seat, rest = said
+    if _KNOWN_SAID.match(rest):
+        return
     verb = rest.split(" ")[0]
     amount = _AMOUNT.search(rest)
     if verb == "folds":
@@ -168,7 +189,8 @@ def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
     elif verb in ("posts", "bring-ins", "completes", "bets", "raises", "calls", "is"):
         if amount is None:
             if verb == "is":
-                return  # "is all-In", "is sitting out"
+                table_line(b, line, n, said=rest)  # "is all-In", "is sitting out"
+                return
             raise BadLine(n, f"cannot read the amount in {line!r}")
         adds = money(amount.group(1), n, cents)
         if verb == "posts":
@@ -179,6 +201,8 @@ def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
             b.call(seat, adds, n)
         else:
             b.put(seat, adds, n)
+    else:
+        table_line(b, line, n, said=rest)
 
 
 SITE = Site("partypoker", "PartyPoker", detect, read)

@@ -16,7 +16,16 @@ import re
 from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
+from stud8.formats.sites._text import (
+    Item,
+    cards,
+    money,
+    read_hands,
+    seat_line,
+    speaker,
+    stud_game,
+    table_line,
+)
 
 _HEADER = re.compile(r"^Winamax Poker - (.*?)HandId: #([\w-]+) - (.*) - (\d{4}/\d\d/\d\d .*)$")
 _STAKES = re.compile(r"\(([\d,.]+)[€$]?/([\d,.]+)[€$]?/([\d,.]+)[€$]?\)")
@@ -123,7 +132,8 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
 def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
     said = speaker(b, line)
     if said is None:
-        return  # table talk
+        table_line(b, line, n, play=("Seat ", "Dealt to ", "Total pot"))
+        return
     seat, rest = said[0], said[1].removesuffix(" and is all-in")
     verb, _, arg = rest.partition(" ")
     if rest.startswith("posts ante "):
@@ -140,8 +150,8 @@ def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
         b.raise_to(seat, money(arg.removeprefix("to "), n, cents), n)
     elif verb == "raises":
         b.raise_to(seat, money(arg.rpartition(" to ")[2], n, cents), n)
-    elif verb in ("posts", "bets", "raises", "calls"):
-        raise BadLine(n, f"cannot read the action {line!r}")
+    else:
+        table_line(b, line, n, said=rest)
 
 
 SITE = Site("winamax", "Winamax", detect, read)

@@ -27,7 +27,16 @@ from stud8.formats.pokerstars import BadLine, PokerStarsHand, Skipped
 from stud8.formats.sites import Site
 from stud8.formats.sites._build import HandBuilder
 from stud8.formats.sites._dates import pokerstars_date
-from stud8.formats.sites._text import Item, cards, money, read_hands, seat_line, speaker, stud_game
+from stud8.formats.sites._text import (
+    Item,
+    cards,
+    money,
+    read_hands,
+    seat_line,
+    speaker,
+    stud_game,
+    table_line,
+)
 
 # ------------------------------------------------------------------ the old client
 _GAME_ID = re.compile(r"^Game ID: (\d+) ([\d,.]+)/([\d,.]+) (.*) \(([^)]*)\)(?: \d+-max)?$")
@@ -134,7 +143,8 @@ def _parse_old(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
             continue
         m = _PLAYER.match(line)
         if m is None:
-            continue  # table talk
+            table_line(b, line, i, play=("*** ", "Seat ", "Pot:"), prefix="Player ")
+            continue
         seat = b.seat_of(m.group(1), i)
         verb = m.group(2)
         amount = money(m.group(4), i, True) if m.group(4) else None
@@ -169,7 +179,11 @@ def _parse_old(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
         else:  # bets, raises, allin: what the player adds
             b.put(seat, amount, i)
     if not (in_summary and ended):
-        raise BadLine(before + len(lines), "the hand is truncated: no summary and end of game")
+        last = before + max(i for i, t in enumerate(lines, start=1) if t.strip())
+        raise BadLine(
+            last,
+            f"the hand is truncated: it stops {b.read_so_far()} (no summary, no 'Game ended at')",
+        )
     return b.build()
 
 
@@ -275,7 +289,8 @@ def _parse_acr(lines: list[str], before: int, file: str) -> PokerStarsHand | Ski
 def _action2(b: HandBuilder, line: str, n: int, cents: bool) -> None:
     said = speaker(b, line)
     if said is None:
-        return  # table talk
+        table_line(b, line, n, play=("*** ", "Seat ", "Dealt to ", "Total pot", "Main pot"))
+        return
     seat, rest = said[0], said[1].removesuffix(" and is all-in")
     verb, _, arg = rest.partition(" ")
     if rest.startswith("posts ante "):
@@ -299,6 +314,8 @@ def _action2(b: HandBuilder, line: str, n: int, cents: bool) -> None:
             b.show(seat, [c for c in cards(shown.group(1), n) if c], n)
     elif verb in ("mucks", "does"):
         b.muck(seat)
+    else:
+        table_line(b, line, n, said=rest)
 
 
 SITE = Site("winning", "Winning Poker Network", detect, read, {"odd_chip_half": OddChipHalf.LOW})
