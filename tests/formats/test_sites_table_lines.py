@@ -21,6 +21,7 @@ import pytest
 
 from sharedhh import NEEDED, OTHER_SITES, params
 from stud8.formats.pokerstars import PokerStarsHand, ReadError
+from stud8.formats.pokerstars_read import parse_text
 from stud8.formats.pokerstars_record import WRITER
 from stud8.formats.record import HandRecord
 from stud8.formats.registry import View
@@ -63,7 +64,7 @@ CASES = [
         "kingsclub",
         "kingsclub_stud8_7-StudHL-USD-40-80-202101.txt",
         r"brings in for",
-        "Hero: good luck",
+        "Hero has 15 seconds to act",
         "Player0 raises sideways",
     ),
     Case(
@@ -126,10 +127,24 @@ def test_an_informational_line_is_kept_as_a_table_line(case: Case) -> None:
     record = next(r for r in site_reader(site).records(text, case.file))
     assert isinstance(record, HandRecord)
     assert case.informational in [t.text for t in record.table_lines]
-    # and the PokerStars text of the hand says it, on a street (not after the hand)
-    written = WRITER.write(record, View()).split("\n")
+    # and the PokerStars text of the hand says it, on a street (not after the hand),
+    # and reads back with it
+    text = WRITER.write(record, View())
+    written = text.split("\n")
     at = written.index(case.informational)
     assert "*** SUMMARY ***" in written[at:]
+    (again,) = parse_text(text)
+    assert isinstance(again, PokerStarsHand)
+    assert case.informational in [n.text for n in again.notes]
+
+
+def test_a_players_chat_in_the_sites_own_form_is_kept_as_pokerstars_says_chat() -> None:
+    case = next(c for c in CASES if c.site == "kingsclub")
+    text, _ = _with(case, "Hero: good luck")
+    (hand,) = [
+        h for h in site_named("kingsclub").read(text, case.file) if isinstance(h, PokerStarsHand)
+    ]
+    assert 'Hero said, "good luck"' in [n.text for n in hand.notes]
 
 
 @NEEDED

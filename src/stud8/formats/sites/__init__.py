@@ -74,6 +74,7 @@ SITES = (
     "winning",
     "merge",
     "ipoker",
+    "everleaf",
 )
 
 

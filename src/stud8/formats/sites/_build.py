@@ -494,23 +494,26 @@ class HandBuilder:
                 cards = [c for c in rows[s][2:street] if c is not None]
                 return up_key(cards), -s
 
-            for s in sorted(unknown, key=lambda s: s != opener):
-                ups = {c.rank for c in rows[s][2:street] if c is not None}
-                if s == opener:  # the strongest board there can be: pair him up
-                    order = sorted(spare, key=lambda c: (c.rank in ups, c.rank), reverse=True)
+            def with_card(s: int, c: Card, slot: int = slot) -> tuple[tuple[int, ...], int]:
+                rows[s][slot] = c
+                key = board(s)
+                rows[s][slot] = None
+                return key
+
+            # The others first, each the weakest board a card gives him; then the
+            # opener the weakest board that is still the best (a board no stronger
+            # than it must be leaves the later streets' openers possible).
+            for s in sorted(unknown, key=lambda s: s == opener):
+                if s == opener:
+                    best = max(
+                        (board(o) for o in here if o != s and rows[o][slot] is not None),
+                        default=None,
+                    )
+                    order = sorted(spare, key=lambda c: with_card(s, c))
+                    wins = [c for c in order if best is None or with_card(s, c) > best]
+                    pick = wins[0] if wins else order[-1]
                 else:
-                    order = sorted(spare, key=lambda c: (c.rank in ups, c.rank))
-                pick = order[0]
-                for c in order:
-                    rows[s][slot] = c
-                    if opener is None:
-                        pick = c
-                        break
-                    mine = board(s)
-                    best = max(board(o) for o in here if rows[o][slot] is not None)
-                    if (s == opener) == (mine == best):
-                        pick = c
-                        break
+                    pick = min(spare, key=lambda c: with_card(s, c))
                 rows[s][slot] = pick
                 spare.remove(pick)
                 self.filled_in.append((s, street))

@@ -267,7 +267,9 @@ def table_line(
     its street and summary markers, its seat and deal lines...), or whose speaker,
     a seated player (after the site's ``prefix``, e.g. ``Player ``), says one of
     :data:`PLAY_WORDS` first (``said``: what the speaker says, where the reader has
-    already found whose line it is).
+    already found whose line it is). A seated player's ``NAME: words``, which
+    PokerStars text would read as his action, is kept as PokerStars writes chat
+    (``NAME said, "words"``).
 
     >>> class B:
     ...     by_name = {"Bob": 1}
@@ -277,29 +279,37 @@ def table_line(
     >>> b = B()
     >>> table_line(b, "Bob: nice hand", 3); table_line(b, "The room closes at 2 AM", 4)
     >>> b.notes
-    ['Bob: nice hand', 'The room closes at 2 AM']
+    ['Bob said, "nice hand"', 'The room closes at 2 AM']
     >>> table_line(b, "Bob bets a lot", 5)
     Traceback (most recent call last):
     ...
     stud8.formats.pokerstars.BadLine: cannot read the line 'Bob bets a lot'
     """
+    who = _whose(b, line, prefix)
     if said is not None:
         of_the_play = _play_word(said)
     else:
-        of_the_play = bool(play and line.startswith(play)) or _of_the_play(b, line, prefix)
+        of_the_play = bool(play and line.startswith(play)) or (
+            who is not None and _play_word(who[1])
+        )
     if of_the_play:
         raise BadLine(n, f"cannot read the line {line!r}")
-    b.note(line, n)
+    if who is not None and who[1].startswith(":"):  # (Bovada's "Seat+3 : ..." is not chat)
+        # "NAME: words" is an action in PokerStars text: chat is kept as it says chat
+        b.note(f'{who[0]} said, "{who[1][1:].strip()}"', n)
+    else:
+        b.note(line, n)
 
 
-def _of_the_play(b: _Seats, line: str, prefix: str) -> bool:
+def _whose(b: _Seats, line: str, prefix: str) -> tuple[str, str] | None:
+    """The seated player whose line it is (after ``prefix``) and what follows his name."""
     if not line.startswith(prefix):
-        return False
+        return None
     rest = line[len(prefix) :]
     for name in sorted(b.by_name, key=len, reverse=True):
         if rest.startswith(name) and rest[len(name) : len(name) + 1] in (" ", ":"):
-            return _play_word(rest[len(name) + 1 :])
-    return False
+            return name, rest[len(name) :]
+    return None
 
 
 def _play_word(said: str) -> bool:
