@@ -35,13 +35,19 @@ _HEADER = re.compile(r"^\*{5} Hand History [Ff]or Game (\d+) \*{5}")
 _GAME = re.compile(
     r"^([$€£]?)([\d,.]+)/[$€£]?([\d,.]+)(?: (USD|EUR|GBP))?(?: (FL|PL|NL))? (.*?) - (.*)$"
 )
-# A tournament's game line: "FL 7 Card Stud Hi-Lo  $5 USD Buy-in + $0.50 Entry Fee
-# Trny: 123 Level: 3 Stakes-Antes(100/200 - 20) - DATE" (the stakes in chips)
-_TOURNEY = re.compile(
-    r"^(?:(FL|PL|NL)\s*)?(.*?)\s+(?:([$€£]?\s?[\d,.]+)\s*(?:USD|EUR|GBP)?\s*Buy-in\s+)?"
-    r"(?:\+\s*([$€£]?\s?[\d,.]+)\s*Entry Fee\s+)?Trny:\s?(\d+)\s+Level:\s*(\d+)\s+"
-    r"(?:Blinds|Stakes)(?:-Antes)?\(([\d, ]+)/([\d, ]+)(?:\s*-\s*[\d, ]+\$?)?\)\s*-\s*(.*)$"
-)
+# A tournament's game line, in the forms PartyPoker writes (the stakes in chips):
+#   "FL 7 Card Stud Hi-Lo  $5 USD Buy-in + $0.50 Entry Fee Trny: 123 Level: 3
+#    Stakes-Antes(100/200 - 20) - DATE" (Blinds-Antes, Blinds, no space after "Trny:");
+#   a sit & go's "7 Card Stud Hi-Lo $1 USD Buy-in  - DATE", whose number, level and
+#   stakes follow as lines of their own ("Trny:123 Level:3", "Stakes-Antes(...)");
+#   and the short "7 Card Stud Hi-Lo Trny:123" (no buy-in, level, stakes nor date).
+_TOURNEY = re.compile(r"\bBuy-in\b|\bTrny: ?\d")
+_TOURNEY_GAME = re.compile(r"^(?:(FL|PL|NL)\s+)?(.*?)\s*(?:[$€£]\s?[\d,.]+|Trny:|-\s|$)")
+_BUY_IN = re.compile(r"([$€£]\s?[\d,.]+)\s*(?:USD|EUR|GBP)?\s*Buy-in")
+_FEE = re.compile(r"\+\s*([$€£]?\s?[\d,.]+)\s*(?:USD|EUR|GBP)?\s*Entry Fee")
+_TRNY = re.compile(r"Trny: ?(\d+)(?:\s+Level: ?(\d+))?")
+_STAKES = re.compile(r"(?:Blinds|Stakes)(?:-Antes)?\(([\d, ]+)/([\d, ]+)")
+_TOURNEY_DATE = re.compile(r"\)?\s+-\s+(\w+day, .*|\w+ \d.*\d{4})$")
 _SEAT = re.compile(r"^Seat (\d+): (.+) \( ?([$€£]?[\d,.]+)(?: USD| EUR| GBP)? ?\)")
 _STREET = {
     "** Dealing Fourth street **": 4,
@@ -59,6 +65,7 @@ _WINS = re.compile(
 # button, the players' count, the hand a show makes, no low.
 _KNOWN = re.compile(
     r"^Seat \d+ is the button$|^Total number of players\b|^There was no qualifying low hand$"
+    r"|^Trny: ?\d+(?:\s+Level: ?\d+)?$|^(?:Blinds|Stakes)(?:-Antes)?\([\d, ]+/[\d, ]+"
 )
 _KNOWN_SAID = re.compile(r"^opens$|^shows.* for (?:high|low)\.?$")
 _SHOWS = re.compile(r"^(.+?) (shows|doesn't show) \[([^\]]*)\]")
@@ -81,9 +88,8 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
         raise BadLine(n0, "the hand is truncated after its header")
     g = _GAME.match(lines[1].strip())
     if g is None:
-        tourney = _TOURNEY.match(lines[1].strip())
-        if tourney is not None:
-            return _parse_tourney(lines, n0, file, head.group(1), tourney)
+        if _TOURNEY.search(lines[1]):
+            return _parse_tourney(lines, n0, file, head.group(1), lines[1].strip())
         raise BadLine(n0 + 1, f"cannot read the game line {lines[1].strip()!r}")
     stud = stud_game(g.group(6))  # 7 Card Stud Hi-Lo, 7 Card Stud, Razz
     if stud is None:
@@ -104,25 +110,60 @@ def _parse(lines: list[str], before: int, file: str) -> PokerStarsHand | Skipped
 
 
 def _parse_tourney(
-    lines: list[str], n0: int, file: str, hand_id: str, g: re.Match[str]
+    lines: list[str], n0: int, file: str, hand_id: str, header: str
 ) -> PokerStarsHand | Skipped:
-    stud = stud_game(g.group(2))
+    g = _TOURNEY_GAME.match(header)
+    game = g.group(2) if g else header
+    stud = stud_game(game)
     if stud is None:
-        return Skipped(file, n0, hand_id, f"not a Stud-family hand: {g.group(2)}")
+        return Skipped(file, n0, hand_id, f"not a Stud-family hand: {game}")
     b = HandBuilder(file=file, line=n0, hand_id=hand_id)
     b.game = stud
-    b.tournament, b.level = g.group(5), g.group(6)
-    if g.group(3):
-        fee = f"+{g.group(4).replace(' ', '')}" if g.group(4) else ""
-        b.buy_in = g.group(3).replace(" ", "") + fee
-    b.small_bet = money(g.group(7).replace(" ", ""), n0 + 1, False)
-    b.big_bet = money(g.group(8).replace(" ", ""), n0 + 1, False)
-    b.structure = {"PL": "Pot Limit", "NL": "No Limit"}.get(g.group(1) or "", "Limit")
-    b.date = pokerstars_date(g.group(9))
-    return _play(b, lines, n0, n0 - 1, False)
+    b.structure = {"PL": "Pot Limit", "NL": "No Limit"}.get(
+        (g.group(1) if g else "") or "", "Limit"
+    )
+    buy_in, fee = _BUY_IN.search(header), _FEE.search(header)
+    if buy_in:
+        b.buy_in = buy_in.group(1).replace(" ", "") + (
+            f"+{fee.group(1).replace(' ', '')}" if fee else ""
+        )
+    date = _TOURNEY_DATE.search(header)
+    b.date = pokerstars_date(date.group(1)) if date else ""
+    # the number, level and stakes: in the game line, else in lines of their own
+    for text in [header] + [t.strip() for t in lines[2:12]]:
+        trny, stakes = _TRNY.search(text), _STAKES.search(text)
+        if trny and not b.tournament:
+            b.tournament, b.level = trny.group(1), trny.group(2) or ""
+        if stakes and not b.small_bet:
+            b.small_bet = money(stakes.group(1).replace(" ", ""), n0 + 1, False)
+            b.big_bet = money(stakes.group(2).replace(" ", ""), n0 + 1, False)
+    b.tournament = b.tournament or "0"  # a sit & go that names no number
+    _read_play(b, lines, n0, n0 - 1, False)
+    if b.small_bet:
+        return b.build()
+    # No stakes written: the small bet is the first completion, or 4th street's bet.
+    first = next((a for a in b.actions if a.verb in ("bets", "raises")), None)
+    if first is None:
+        return Skipped(
+            file,
+            n0,
+            hand_id,
+            "a PartyPoker tournament hand that names no stakes and has no completion nor "
+            "bet: its limits cannot be known",
+        )
+    small = first.to if first.to is not None else first.amount or 0
+    if first.street >= 5:
+        small //= 2
+    b.small_bet, b.big_bet = small, 2 * small
+    return b.build()
 
 
 def _play(b: HandBuilder, lines: list[str], n0: int, before: int, cents: bool) -> PokerStarsHand:
+    _read_play(b, lines, n0, before, cents)
+    return b.build()
+
+
+def _read_play(b: HandBuilder, lines: list[str], n0: int, before: int, cents: bool) -> None:
     """The table, seats and play after the game line (cash and tournament alike)."""
     street = 3
     for i, raw in enumerate(lines[2:], start=n0 + 2):
@@ -168,7 +209,6 @@ def _play(b: HandBuilder, lines: list[str], n0: int, before: int, cents: bool) -
         _action(b, line, i, cents)
     if not b.collected:
         raise BadLine(before + len(lines), "the hand is truncated: nobody wins the pot")
-    return b.build()
 
 
 def _action(b: HandBuilder, line: str, n: int, cents: bool) -> None:
