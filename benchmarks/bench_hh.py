@@ -20,8 +20,8 @@ from pathlib import Path
 
 from stud8.core import Deck, Hand, HeadsUpCap, TableRules
 from stud8.formats.phh import hand_to_phh, read_phh
-from stud8.formats.phh_verify import verify_phh
-from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.phh.verify import verify_phh
+from stud8.formats.pokerstars.read import parse_text
 from stud8.formats.verify import verify_pokerstars
 from stud8.tools.bots import BOTS
 from stud8.tools.bots.base import play_hand

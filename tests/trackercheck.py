@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from stud8.core.events import HandCancelled, PotAwarded
-from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, format_money
+from stud8.formats.pokerstars.write import CURRENCY_SYMBOLS, format_money
 from stud8.formats.record import HandRecord
 
 ORACLE = Path(__file__).resolve().parents[2] / "shared" / "oracles" / "fpdb-check"

@@ -13,7 +13,7 @@ import pytest
 
 from stud8.cli import main
 from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
-from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.pokerstars.read import parse_text
 from stud8.formats.record import HandRecord
 from stud8.formats.registry import reader_for
 from stud8.formats.site_readers import site_reader

@@ -20,9 +20,9 @@ from sharedhh import NEEDED, SHARED_HH, files_in
 from stud8.core.events import HandShown, PotAwarded
 from stud8.core.rules import BettingStructure, TableRules
 from stud8.formats.pokerstars import PokerStarsHand
-from stud8.formats.pokerstars_read import read_file
-from stud8.formats.pokerstars_record import record_of_pokerstars
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.pokerstars.read import read_file
+from stud8.formats.pokerstars.record import record_of_pokerstars
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord, TableLine, Tournament, VoluntaryShow
 from stud8.tools.simulate import SimulationConfig, simulate
 from trackercheck import fpdb_check, totals_are_ours, trackable

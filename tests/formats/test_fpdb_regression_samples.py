@@ -13,7 +13,7 @@ import pytest
 from sharedhh import FPDB_REGRESSION, NEEDED
 from stud8.cli import main
 from stud8.formats.pokerstars import PokerStarsHand, Skipped
-from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.pokerstars.read import parse_text
 from stud8.formats.registry import Status
 from stud8.terminal.hh import check_file, load_records
 
@@ -97,7 +97,7 @@ def test_a_merge_cash_horse_hand_is_read_by_its_multigametype() -> None:
 
 
 def test_a_mixed_game_file_skips_its_other_games_by_name() -> None:
-    from stud8.formats.pokerstars_read import read_file
+    from stud8.formats.pokerstars.read import read_file
 
     items = read_file(
         DATA / "pokerstars_stud8_8-Game-2max-STT-play-100-201306.homeGame.shootout.stud8-level.txt"

@@ -18,11 +18,11 @@ from stud8.cli import main
 from stud8.core.events import HandShown
 from stud8.core.rules import Game, TableRules, TimeoutPolicy
 from stud8.formats.phh import hand_to_phh, read_phh_file
-from stud8.formats.phh_verify import record_of_phh, verify_phh
+from stud8.formats.phh.verify import record_of_phh, verify_phh
 from stud8.formats.pokerstars import PokerStarsHand
-from stud8.formats.pokerstars_read import parse_text
-from stud8.formats.pokerstars_record import record_of_pokerstars
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.pokerstars.read import parse_text
+from stud8.formats.pokerstars.record import record_of_pokerstars
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.terminal.hh import sniff
 from trackercheck import fpdb_check, totals_are_ours, trackable

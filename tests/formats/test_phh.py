@@ -71,8 +71,8 @@ from stud8.formats.phh import (
     read_phh,
     read_phh_file,
 )
-from stud8.formats.phh_verify import verify_phh
-from stud8.formats.phh_write import VARIANTS
+from stud8.formats.phh.verify import verify_phh
+from stud8.formats.phh.write import VARIANTS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "phh"
 MASTER_SEED = 20_251_122

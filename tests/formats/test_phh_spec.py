@@ -22,7 +22,7 @@ from sharedhh import NEEDED, POKERKIT_PHH, files_in
 from stud8.core import Hand
 from stud8.core.pots import build_pots
 from stud8.formats.phh import PhhError, hand_to_phh, read_phh, read_phh_file
-from stud8.formats.phh_verify import verify_phh
+from stud8.formats.phh.verify import verify_phh
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "phh"
 POKERKIT_FILES = files_in(POKERKIT_PHH, "pokerkit_wsop_*.phh")
@@ -190,8 +190,8 @@ def test_raked_hands_replay_in_pokerkit_to_our_stacks() -> None:
 
 
 def _stars_header(phh_text: str) -> str:
-    from stud8.formats.phh_verify import record_of_phh
-    from stud8.formats.pokerstars_write import to_pokerstars
+    from stud8.formats.phh.verify import record_of_phh
+    from stud8.formats.pokerstars.write import to_pokerstars
 
     record = record_of_phh(read_phh(phh_text))
     return to_pokerstars(record, everything=True).split("\n", 1)[0]

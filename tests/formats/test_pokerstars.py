@@ -28,9 +28,9 @@ from stud8.core.evaluate import best_high, best_low
 from stud8.core.events import PotAwarded
 from stud8.formats import HandHistoryError
 from stud8.formats.pokerstars import PokerStarsHand, PSAction, PSCollect, PSSeat, ReadError, Skipped
-from stud8.formats.pokerstars_read import parse_text, read_file
-from stud8.formats.pokerstars_record import record_of_pokerstars
-from stud8.formats.pokerstars_write import (
+from stud8.formats.pokerstars.read import parse_text, read_file
+from stud8.formats.pokerstars.record import record_of_pokerstars
+from stud8.formats.pokerstars.write import (
     describe_high,
     describe_low,
     format_money,

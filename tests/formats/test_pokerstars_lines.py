@@ -9,9 +9,9 @@ from __future__ import annotations
 from stud8.core import Deck, Game, Hand, TableRules
 from stud8.core.actions import ActionKind
 from stud8.formats.pokerstars import PokerStarsHand, ReadError
-from stud8.formats.pokerstars_read import parse_text
-from stud8.formats.pokerstars_record import record_of_pokerstars
-from stud8.formats.pokerstars_write import to_pokerstars
+from stud8.formats.pokerstars.read import parse_text
+from stud8.formats.pokerstars.record import record_of_pokerstars
+from stud8.formats.pokerstars.write import to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.formats.verify import verify_pokerstars
 

@@ -17,8 +17,8 @@ from test_record import random_hand, record_of
 from sharedhh import FPDB_REGRESSION, NEEDED, OTHER_SITES
 from stud8.cli import main
 from stud8.core.rules import BettingStructure, TableRules
-from stud8.formats.pokerstars_stakes import LIMIT_BIG_BETS, why_trackers_refuse
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.pokerstars.stakes import LIMIT_BIG_BETS, why_trackers_refuse
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord, Tournament
 from stud8.server.table.spec import TableSpec
 from stud8.terminal.hh import load_records

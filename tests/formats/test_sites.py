@@ -15,7 +15,7 @@ from sharedhh import NEEDED, OTHER_SITES, SHARED_HH, files_in
 from stud8.cli import main
 from stud8.core.cards import Card
 from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
-from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.pokerstars.read import parse_text
 from stud8.formats.registry import Status
 from stud8.formats.sites import SITES, Site, decode, detect, site_named, verify_hand
 from stud8.formats.verify import Verdict, verify_pokerstars

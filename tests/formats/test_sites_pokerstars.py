@@ -15,7 +15,7 @@ import pytest
 from sharedhh import FPDB_REGRESSION, NEEDED, OTHER_SITES, files_in
 from stud8.cli import main
 from stud8.formats.pokerstars import header_date, read_header_date
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.terminal.hh import load_records
 from trackercheck import fpdb_check, totals_are_ours

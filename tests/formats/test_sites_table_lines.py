@@ -21,8 +21,8 @@ import pytest
 
 from sharedhh import NEEDED, OTHER_SITES, params
 from stud8.formats.pokerstars import PokerStarsHand, ReadError
-from stud8.formats.pokerstars_read import parse_text
-from stud8.formats.pokerstars_record import WRITER
+from stud8.formats.pokerstars.read import parse_text
+from stud8.formats.pokerstars.record import WRITER
 from stud8.formats.record import HandRecord
 from stud8.formats.registry import View
 from stud8.formats.site_readers import site_reader

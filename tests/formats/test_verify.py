@@ -25,8 +25,8 @@ from stud8.core.events import TimedOut
 from stud8.core.hand import HandSetup
 from stud8.core.rules import Game, TimeoutPolicy
 from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
-from stud8.formats.pokerstars_read import parse_text, read_file
-from stud8.formats.pokerstars_write import GAME_NAMES, to_pokerstars
+from stud8.formats.pokerstars.read import parse_text, read_file
+from stud8.formats.pokerstars.write import GAME_NAMES, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.formats.verify import (
     Verdict,

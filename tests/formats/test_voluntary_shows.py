@@ -11,11 +11,11 @@ import pytest
 from sharedhh import NEEDED, STARS_BIG, STARS_CASH
 from stud8.core.cards import parse_cards
 from stud8.formats.phh import read_phh
-from stud8.formats.phh_verify import record_of_phh, verify_phh
+from stud8.formats.phh.verify import record_of_phh, verify_phh
 from stud8.formats.pokerstars import PokerStarsHand
-from stud8.formats.pokerstars_read import parse_text
-from stud8.formats.pokerstars_record import record_of_pokerstars
-from stud8.formats.pokerstars_write import to_pokerstars
+from stud8.formats.pokerstars.read import parse_text
+from stud8.formats.pokerstars.record import record_of_pokerstars
+from stud8.formats.pokerstars.write import to_pokerstars
 from stud8.formats.record import HandRecord, VoluntaryShow
 from stud8.formats.registry import View, writers
 from stud8.formats.verify import verify_pokerstars

@@ -11,7 +11,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, hand_number
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, hand_number
 
 
 def by_hand(text: str, hand_ids: Iterable[str] = ()) -> dict[str, str]:

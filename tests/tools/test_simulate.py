@@ -19,7 +19,7 @@ from stud8.core import BettingStructure, Deck, Game, Hand, TableRules
 from stud8.core.actions import Action
 from stud8.formats.phh import PhhHand, read_phh_file
 from stud8.formats.pokerstars import PokerStarsHand
-from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.pokerstars.read import parse_text
 from stud8.formats.record import HandRecord, read_file
 from stud8.formats.registry import Status
 from stud8.terminal.hh import check_file

@@ -201,8 +201,8 @@ def test_the_hands_are_written_as_pokerstars_tournament_text_and_fpdb_takes_them
     """--format pokerstars: every hand in hands.txt as the room writes a tournament's
     hands (its number, buy-in and level; the table NUMBER TABLE; a date), each one
     reproducing in stud8, and fpdb (through the oracle) takes them with our totals."""
-    from stud8.formats.pokerstars_read import read_file
-    from stud8.formats.pokerstars_record import record_of_pokerstars
+    from stud8.formats.pokerstars.read import read_file
+    from stud8.formats.pokerstars.record import record_of_pokerstars
     from trackercheck import fpdb_check, totals_are_ours
 
     out = tmp_path / "run"

@@ -4,8 +4,8 @@
   about one finished hand, stored losslessly as one JSON line
   (:mod:`stud8.formats.jsonlog` holds the JSON codec).
 - PokerStars Seven Card Stud Hi/Lo text: :mod:`stud8.formats.pokerstars` (the hands
-  as a file tells them), :mod:`stud8.formats.pokerstars_read` (the reader) and
-  :mod:`stud8.formats.pokerstars_write` (the writer).
+  as a file tells them), :mod:`stud8.formats.pokerstars.read` (the reader) and
+  :mod:`stud8.formats.pokerstars.write` (the writer).
 - :mod:`stud8.formats.verify`: replays a PokerStars hand through the engine and
   says whether it reproduces, or exactly where it departs.
 

@@ -51,14 +51,14 @@ __all__ = [
 #: formats are tried: the other sites' first (their text may mention PokerStars).
 READER_MODULES = (
     "stud8.formats.site_readers",
-    "stud8.formats.pokerstars_record",
-    "stud8.formats.phh_verify",
+    "stud8.formats.pokerstars.record",
+    "stud8.formats.phh.verify",
     "stud8.formats.record",
 )
 #: The modules that hold a ``WRITER``.
 WRITER_MODULES = (
-    "stud8.formats.pokerstars_record",
-    "stud8.formats.phh_verify",
+    "stud8.formats.pokerstars.record",
+    "stud8.formats.phh.verify",
     "stud8.formats.record",
 )
 

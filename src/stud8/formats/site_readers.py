@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from stud8.formats import HandHistoryError
 from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
-from stud8.formats.pokerstars_record import record_of_pokerstars
+from stud8.formats.pokerstars.record import record_of_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.formats.registry import HandCheck, Reader, Status
 from stud8.formats.sites import Site, sites, verify_hand

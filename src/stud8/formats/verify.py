@@ -44,9 +44,9 @@ from stud8.core.rules import Game, OddChipHalf, TableRules, TimeoutPolicy
 from stud8.core.showdown import high_only, odd_chip_keys
 from stud8.formats.concede import weakest_fill
 from stud8.formats.pokerstars import PokerStarsHand, PSAction, ReadError, Skipped
-from stud8.formats.pokerstars_read import read_file
-from stud8.formats.pokerstars_rules import game_of, pokerstars_rules, timeout_policy_of
-from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, format_money, pot_name
+from stud8.formats.pokerstars.read import read_file
+from stud8.formats.pokerstars.rules import game_of, pokerstars_rules, timeout_policy_of
+from stud8.formats.pokerstars.write import CURRENCY_SYMBOLS, format_money, pot_name
 
 __all__ = [
     "Verdict",

@@ -24,8 +24,8 @@ from typing import Any, TextIO
 
 from stud8.core.errors import Stud8Error
 from stud8.formats import HandHistoryError, ReplayError, UnwritableError
-from stud8.formats.pokerstars_stakes import why_trackers_refuse
-from stud8.formats.pokerstars_write import to_pokerstars
+from stud8.formats.pokerstars.stakes import why_trackers_refuse
+from stud8.formats.pokerstars.write import to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.formats.registry import (
     HandCheck,

@@ -238,7 +238,7 @@ def _render(hand: Hand, fmt: str, names: dict[int, str]) -> str:
     record = HandRecord.from_hand(hand, names=names, table="stud8 simulate")
     if fmt == "json":
         return record.dumps()
-    from stud8.formats.pokerstars_write import to_pokerstars
+    from stud8.formats.pokerstars.write import to_pokerstars
 
     return to_pokerstars(record, everything=True)
 

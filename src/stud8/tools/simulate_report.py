@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from stud8.formats.pokerstars_write import GAME_NAMES
+from stud8.formats.pokerstars.write import GAME_NAMES
 from stud8.tools.simulate import (
     GAMES,
     BotStats,

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from stud8.core import Deck, Game, Hand, TableRules
-from stud8.formats.pokerstars_tournament import buy_in_text, roman
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.pokerstars.tournament import buy_in_text, roman
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord, Tournament
 from stud8.tools.bots import BOTS, Bot, make_bot
 from stud8.tools.bots.window import deciders, play_fast

@@ -20,7 +20,7 @@ from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import Deck
 from stud8.core.events import CardDealt
 from stud8.core.rules import TableRules
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.server.books.hands import HandNotFoundError, HandStore
 from stud8.server.storage.models import HandInProgress, HandPlayer

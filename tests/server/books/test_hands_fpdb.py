@@ -15,7 +15,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 from server.roomdb import serving
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, hand_number
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, hand_number
 from stud8.server.runtime import memory_app
 from stud8.server.settings import Settings
 from trackercheck import fpdb_check, totals_are_ours, trackable

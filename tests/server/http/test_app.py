@@ -15,7 +15,7 @@ from server.schemacheck import SCHEMAS, conforms
 from stud8.cli import build_parser
 from stud8.core.rules import TimeoutPolicy
 from stud8.formats.pokerstars import PokerStarsHand
-from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.pokerstars.read import parse_text
 from stud8.formats.verify import verify_pokerstars
 from stud8.server.accounts.auth import MemoryAuth
 from stud8.server.books.memory import MemoryBooks

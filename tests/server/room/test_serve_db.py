@@ -25,7 +25,7 @@ from server.handplay import by_hand, fold_twice
 from server.roomprocess import PASSWORD, audit, bearer, register, running_server
 from stud8.cli import main
 from stud8.core.events import CardDealt
-from stud8.formats.pokerstars_write import HAND_SEPARATOR
+from stud8.formats.pokerstars.write import HAND_SEPARATOR
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger
 from stud8.server.books.seats import TableStore

@@ -39,7 +39,7 @@ from typing import Any
 from sqlalchemy import Connection, CursorResult, Engine, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.server.storage.db import reads_of, session_factory
 from stud8.server.storage.models import HandInProgress, HandPlayer, StoredHand, as_utc

@@ -20,7 +20,7 @@ import threading
 from collections import deque
 from collections.abc import Sequence
 
-from stud8.formats.pokerstars_write import HAND_SEPARATOR, to_pokerstars
+from stud8.formats.pokerstars.write import HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.server.books.hands import DEFAULT_LIMIT, MAX_LIMIT, HandNotFoundError
 

@@ -20,10 +20,10 @@ from stud8.core.errors import Stud8Error
 from stud8.core.events import CardDealt
 from stud8.formats import HandHistoryError
 from stud8.formats.phh import PhhError, read_phh_file
-from stud8.formats.phh_verify import record_of_phh
+from stud8.formats.phh.verify import record_of_phh
 from stud8.formats.pokerstars import PokerStarsHand, ReadError, Skipped
-from stud8.formats.pokerstars_read import iter_hands
-from stud8.formats.pokerstars_record import record_of_pokerstars
+from stud8.formats.pokerstars.read import iter_hands
+from stud8.formats.pokerstars.record import record_of_pokerstars
 from stud8.formats.record import HandRecord
 from stud8.formats.registry import reader_for
 from stud8.formats.sites import decode, sites

@@ -18,7 +18,7 @@ import asyncio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stud8.formats.pokerstars_write import hand_number
+from stud8.formats.pokerstars.write import hand_number
 from stud8.server.accounts.auth import Account
 from stud8.server.http.accounts import address_of
 from stud8.server.http.errors import (

@@ -9,7 +9,7 @@ from typing import TypeVar, cast
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
-from stud8.formats.pokerstars_summary import SummaryPlace, tournament_summary
+from stud8.formats.pokerstars.summary import SummaryPlace, tournament_summary
 from stud8.server.http.errors import BadRequest, Conflict, NotFound, ServiceUnavailable
 from stud8.server.http.requests import account_of, json_body, operator_of
 from stud8.server.tournaments.manager import (

@@ -12,7 +12,7 @@ of 10 is ``$100+$10 USD``; a tournament with neither is a ``Freeroll``.
 
 from __future__ import annotations
 
-from stud8.formats.pokerstars_tournament import buy_in_text, roman
+from stud8.formats.pokerstars.tournament import buy_in_text, roman
 from stud8.server.table.events import TournamentInfo
 from stud8.tournament.director import Director, Phase
 from stud8.tournament.payouts import default_payouts, prizes

@@ -34,7 +34,7 @@ from typing import Any
 import msgspec
 
 from stud8.core.events import CardDealt
-from stud8.formats.pokerstars_write import hand_number
+from stud8.formats.pokerstars.write import hand_number
 from stud8.formats.record import HandRecord
 from stud8.server.wire.events import encode_event
 from stud8.server.wire.limits import MAX_REPLAY_BYTES, MAX_REPLAY_HANDS

@@ -30,7 +30,7 @@ from datetime import datetime
 
 from stud8.core.rules import Game
 from stud8.formats.pokerstars import header_date
-from stud8.formats.pokerstars_write import GAME_NAMES
+from stud8.formats.pokerstars.write import GAME_NAMES
 
 __all__ = ["SummaryPlace", "tournament_summary"]
 

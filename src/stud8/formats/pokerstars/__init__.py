@@ -1,8 +1,8 @@
 """PokerStars Seven Card Stud Hi/Lo hands as a file tells them: the data model.
 
-The reader (:mod:`stud8.formats.pokerstars_read`) gives these; the verifier
+The reader (:mod:`stud8.formats.pokerstars.read`) gives these; the verifier
 (:mod:`stud8.formats.verify`) replays them through the engine; the writer
-(:mod:`stud8.formats.pokerstars_write`) prints engine hands in the same text.
+(:mod:`stud8.formats.pokerstars.write`) prints engine hands in the same text.
 Amounts are integers: cents at a table with a currency, chips in a tournament or
 at a play-money table. Seats are the seat numbers of the file.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from stud8.core.rules import BettingStructure, Game, TableRules, TimeoutPolicy
 from stud8.formats.pokerstars import PokerStarsHand, PSAction
-from stud8.formats.pokerstars_write import GAME_NAMES
+from stud8.formats.pokerstars.write import GAME_NAMES
 
 __all__ = ["game_of", "pokerstars_rules", "timeout_policy_of"]
 

@@ -48,8 +48,8 @@ from stud8.core.events import TimedOut
 from stud8.core.hand import Hand, HandSetup
 from stud8.core.rules import TableRules
 from stud8.formats.concede import weakest_fill
-from stud8.formats.phh_pokerkit import alone_with_chips, full_raise
-from stud8.formats.phh_write import (
+from stud8.formats.phh.pokerkit import alone_with_chips, full_raise
+from stud8.formats.phh.write import (
     CODES,
     GAME_OF_VARIANT,
     TIMED_OUT,

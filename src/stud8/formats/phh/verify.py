@@ -25,7 +25,7 @@ from stud8.formats.phh import (
     phh_to_hand,
     read_phh_file,
 )
-from stud8.formats.phh_write import CODES, GAME_OF_VARIANT
+from stud8.formats.phh.write import CODES, GAME_OF_VARIANT
 from stud8.formats.record import HandRecord, VoluntaryShow
 from stud8.formats.registry import HandCheck, Reader, Status, View, Writer
 

@@ -31,7 +31,7 @@ limit, so such hands stay as they are, and ``stud8 hh convert`` says which they 
 from __future__ import annotations
 
 from stud8.core.rules import BettingStructure, TableRules
-from stud8.formats.pokerstars_write import CURRENCY_SYMBOLS, format_money
+from stud8.formats.pokerstars.write import CURRENCY_SYMBOLS, format_money
 
 __all__ = ["LIMIT_BIG_BETS", "why_trackers_refuse"]
 

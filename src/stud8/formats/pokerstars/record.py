@@ -5,7 +5,7 @@ reproduce) and keeps, beside the play, what PokerStars text says of the table:
 the header's date and local zone, the tournament and the mixed game, the seats
 sitting out or not dealt in, the table's other lines where they stood, the rake
 the site took and the hands shown of the players' own accord. Written again
-(:func:`~stud8.formats.pokerstars_write.to_pokerstars`), the hand reads as it did.
+(:func:`~stud8.formats.pokerstars.write.to_pokerstars`), the hand reads as it did.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from stud8.core.events import AntePosted, Event, StreetStarted
 from stud8.core.hand import Hand
 from stud8.formats import HandHistoryError, ReplayError
 from stud8.formats.pokerstars import PokerStarsHand, PSNote, ReadError, Skipped, read_header_date
-from stud8.formats.pokerstars_read import iter_hands
-from stud8.formats.pokerstars_write import ENDING_EVENTS, HAND_SEPARATOR, to_pokerstars
+from stud8.formats.pokerstars.read import iter_hands
+from stud8.formats.pokerstars.write import ENDING_EVENTS, HAND_SEPARATOR, to_pokerstars
 from stud8.formats.record import HandRecord, SeatRecord, TableLine, Tournament, VoluntaryShow
 from stud8.formats.registry import HandCheck, Reader, Status, View, Writer
 from stud8.formats.verify import verify_pokerstars
