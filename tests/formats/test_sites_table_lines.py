@@ -18,15 +18,18 @@ import re
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sharedhh import NEEDED, OTHER_SITES, params
-from stud8.formats.pokerstars import PokerStarsHand, ReadError
+from stud8.formats.pokerstars import BadLine, PokerStarsHand, ReadError
 from stud8.formats.pokerstars.read import parse_text
 from stud8.formats.pokerstars.record import WRITER
 from stud8.formats.record import HandRecord
 from stud8.formats.registry import View
 from stud8.formats.site_readers import site_reader
 from stud8.formats.sites import decode, site_named, verify_hand
+from stud8.formats.sites._text import PLAY_WORDS, table_line
 
 
 @dataclass(frozen=True)
@@ -176,3 +179,59 @@ def test_merge_keeps_a_chat_event_and_refuses_an_event_it_does_not_know() -> Non
     odd = text.replace('type="CHAT"', 'type="DANCE"')
     errors = [i for i in site.read(odd, name) if isinstance(i, ReadError)]
     assert [e.message for e in errors] == ["cannot read the event type 'DANCE'"]
+
+
+class _Notes:
+    """What table_line needs of a hand being built: its seated players and notes."""
+
+    def __init__(self) -> None:
+        self.by_name = {"Ann": 1, "Ann Lee": 2, "Bob": 3}
+        self.total: int | None = None
+        self.rake: int | None = None
+        self.notes: list[str] = []
+
+    def seat(
+        self, seat: int, name: str, stack: int, line: int, *, sitting_out: bool = False
+    ) -> None:
+        raise AssertionError("table_line seats nobody")
+
+    def note(self, text: str, line: int) -> None:
+        self.notes.append(text)
+
+
+_WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz$0123456789[], ", max_size=30)
+
+
+@given(
+    name=st.sampled_from(["Ann", "Ann Lee", "Bob"]),
+    verb=st.sampled_from(sorted(PLAY_WORDS)),
+    rest=_WORDS,
+)
+def test_a_seated_players_line_of_the_play_is_never_kept(name: str, verb: str, rest: str) -> None:
+    for sep in (" ", ": "):
+        b = _Notes()
+        with pytest.raises(BadLine):
+            table_line(b, f"{name}{sep}{verb.upper() if rest[:1] == 'a' else verb} {rest}", 7)
+        assert b.notes == []
+
+
+@given(words=_WORDS)
+def test_a_line_of_nobodys_is_kept_as_it_stands_unless_it_has_the_sites_markers(words: str) -> None:
+    line = f"Notice {words}".strip()
+    b = _Notes()
+    table_line(b, line, 7, play=("*** ", "Seat "))
+    assert b.notes == [line]
+    with pytest.raises(BadLine):
+        table_line(b, f"*** {words}", 8, play=("*** ", "Seat "))
+    assert b.notes == [line]  # nothing kept of the refused line
+
+
+@given(
+    words=_WORDS.filter(
+        lambda w: w.strip().partition(" ")[0].lower().rstrip(".,:") not in PLAY_WORDS
+    )
+)
+def test_a_players_chat_is_kept_in_pokerstars_words(words: str) -> None:
+    b = _Notes()
+    table_line(b, f"Bob: {words}", 7)
+    assert b.notes == [f'Bob said, "{words.strip()}"']
