@@ -389,6 +389,7 @@ def open_cluster_room(
     from stud8.server.books.fencing import TableEpochs, TournamentEpochs
     from stud8.server.bus.redis import RedisBus
     from stud8.server.cluster import PREFIX
+    from stud8.server.cluster.console import ClusterConsole
     from stud8.server.cluster.keeper import ClusterKeeper
     from stud8.server.cluster.leases import Leases, tournament_leases
     from stud8.server.cluster.node import ClusterNode
@@ -512,6 +513,7 @@ def open_cluster_room(
         invitations=StoredInvitations(engine),
     )
     room.keep_console(engine, ledger)
+    room.nodes = ClusterConsole(nodes, Leases(redis, name), bus.directory())
     app = create_app(room)
     app.state.node = node
     app.state.tournaments = tournaments

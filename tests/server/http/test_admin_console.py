@@ -66,9 +66,9 @@ def test_every_admin_endpoint_refuses_no_session_and_a_player(tmp_path: Path) ->
     async def body() -> None:
         async with db_room(tmp_path, ONE_TABLE) as (http, _, _):
             player = bearer(await sign_up(http, "ann"))
-            assert len(ADMIN_ENDPOINTS) == 13
+            assert len(ADMIN_ENDPOINTS) == 20
             for endpoint in ADMIN_ENDPOINTS:
-                path = endpoint.path.replace("{name}", "ann")
+                path = endpoint.path.replace("{name}", "ann").replace("{node}", "a")
                 for headers, status in (({}, 401), (player, 403), (bearer("made-up"), 401)):
                     r = await http.request(
                         endpoint.method, path, headers=headers, json={"reason": "x", "amount": 5}

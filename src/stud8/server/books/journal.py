@@ -140,16 +140,23 @@ class Journal:
             for row in rows
         ]
 
-    def rake(self, by: RakeBy) -> list[RakeLine]:
-        """The rake taken, summed by day, table or stakes (largest key first for a
-        day, else by key), each with how many transactions it came from."""
+    def rake(self, by: RakeBy, *, day: date | None = None) -> list[RakeLine]:
+        """The rake taken (on ``day`` only, UTC, if given), summed by day, table or
+        stakes (largest key first for a day, else by key), each with how many
+        transactions it came from."""
+        query = (
+            select(Transaction.id, Transaction.created_at, Entry.amount)
+            .join(Entry, Entry.transaction_id == Transaction.id)
+            .join(Account, Account.id == Entry.account_id)
+            .where(Account.name == RAKE, Entry.amount != 0)
+        )
+        if day is not None:
+            start = datetime(day.year, day.month, day.day, tzinfo=UTC)
+            query = query.where(
+                Transaction.created_at >= start, Transaction.created_at < start + timedelta(1)
+            )
         with self._reads.connect() as conn:
-            raked = conn.execute(
-                select(Transaction.id, Transaction.created_at, Entry.amount)
-                .join(Entry, Entry.transaction_id == Transaction.id)
-                .join(Account, Account.id == Entry.account_id)
-                .where(Account.name == RAKE, Entry.amount != 0)
-            ).all()
+            raked = conn.execute(query).all()
             tables: dict[int, str | None] = {}
             stakes: dict[str, str] = {}
             if by is not RakeBy.DAY and raked:

@@ -61,6 +61,8 @@ class Edge:
         # told each action's seconds, from its message to the table's answer (metrics)
         self.actions: Callable[[float], None] | None = None
         self.notices: list[str] = []  # the room's word to everyone (it is closing), encoded
+        # the operator's message to everyone now (encoded), said after each welcome
+        self.lobby_message: str | None = None
         # the buckets shared by the connections of one account, and of one address
         self._shared: dict[str, _Shared] = {}
 
@@ -141,7 +143,7 @@ class Edge:
                 shared=shared,
                 close=close,
                 meter=self.actions,
-                notices=self.notices,
+                notices=self._said_on_connect(),
             )
             await connection.run(receive, last_seen, inlet)
         finally:
@@ -153,6 +155,22 @@ class Edge:
         """Send ``text`` (a message already encoded) to every connection of this node,
         and to each one that connects from now on; how many had it now."""
         self.notices.append(text)
+        sent = 0
+        for held in self._channels.values():
+            for viewer in held.channel.viewers:
+                viewer.push(text)
+                sent += 1
+        return sent
+
+    def _said_on_connect(self) -> list[str]:
+        shown = [] if self.lobby_message is None else [self.lobby_message]
+        return [*self.notices, *shown]
+
+    def show_lobby_message(self, text: str, *, shown: bool) -> int:
+        """The operator's message changed: ``text`` (encoded) to every connection of
+        this node, and, while ``shown`` (not withdrawn), to each that connects from
+        now on; how many had it now."""
+        self.lobby_message = text if shown else None
         sent = 0
         for held in self._channels.values():
             for viewer in held.channel.viewers:

@@ -26,27 +26,28 @@ from stud8.server.accounts.auth import Account
 from stud8.server.books.journal import MAX_TRANSACTIONS, TRANSACTION_KINDS, Journal
 from stud8.server.books.moderation import (
     MAX_LOG,
-    LobbyMessage,
     Moderation,
     ModerationError,
     NoSuchPlayerError,
 )
 from stud8.server.books.moderation import LoggedAct as Act
 from stud8.server.http.errors import BadRequest, NotFound
+from stud8.server.http.lobbymessage import notice_of as lobby_notice
 from stud8.server.http.requests import json_body, operator_of, room_of
 from stud8.server.http.services import RoomServices
 from stud8.server.wire import admin as wire
 from stud8.server.wire.codec import read_object, to_json
-from stud8.server.wire.rest import LobbyNotice
 
 __all__ = [
     "account_act",
     "account_detail",
+    "console_of",
     "journal",
     "lobby_notice",
     "moderation_log",
     "online_players",
     "post_message",
+    "query_of",
     "rake",
     "withdraw_message",
 ]
@@ -57,7 +58,7 @@ RECENT_HANDS = 20
 RECENT_ACTS = 20
 
 
-async def _console(request: Request) -> tuple[Account, RoomServices, Moderation, Journal]:
+async def console_of(request: Request) -> tuple[Account, RoomServices, Moderation, Journal]:
     operator = await operator_of(request)
     room = room_of(request)
     if room.moderation is None or room.journal is None:
@@ -65,7 +66,7 @@ async def _console(request: Request) -> tuple[Account, RoomServices, Moderation,
     return operator, room, room.moderation, room.journal
 
 
-def _query(request: Request, allowed: set[str]) -> dict[str, str]:
+def query_of(request: Request, allowed: set[str]) -> dict[str, str]:
     query = dict(request.query_params)
     extra = set(query) - allowed
     if extra:
@@ -96,20 +97,13 @@ def act_info(act: Act) -> wire.LoggedAct:
     )
 
 
-def lobby_notice(message: LobbyMessage | None) -> LobbyNotice | None:
-    """The lobby's message as the wire has it (``GET /api/v1/tables``'s ``message``)."""
-    if message is None:
-        return None
-    return LobbyNotice(message.id, message.text, message.posted_by, message.posted_at.isoformat())
-
-
 # ------------------------------------------------------------------ who, where
 async def online_players(request: Request) -> Response:
     """``GET /api/v1/admin/players``: who is connected (this node's websockets) or
     seated (any table of the room), and at which tables."""
-    await _console(request)
+    await console_of(request)
     room = room_of(request)
-    _query(request, set())
+    query_of(request, set())
     watching = room.sockets.watching()
     seated: dict[str, tuple[str, set[str]]] = {}
     for table_id, listed in room.lobby.room_bus.directory().items():
@@ -133,8 +127,8 @@ async def online_players(request: Request) -> Response:
 
 async def account_detail(request: Request) -> Response:
     """``GET /api/v1/admin/accounts/{name}``: the account whole (404 if none)."""
-    _, room, moderation, books = await _console(request)
-    _query(request, set())
+    _, room, moderation, books = await console_of(request)
+    query_of(request, set())
     name = request.path_params["name"]
     found = await asyncio.to_thread(books.role_of, name)
     if found is None:
@@ -200,7 +194,7 @@ def _do(moderation: Moderation, operator: str, verb: str, name: str, body: Any) 
 async def account_act(request: Request) -> Response:
     """``POST /api/v1/admin/accounts/{name}/{credit|debit|ban|unban|silence|unsilence}``:
     the act, written to the moderation log; its log entry."""
-    operator, room, moderation, _ = await _console(request)
+    operator, room, moderation, _ = await console_of(request)
     verb, name = request.path_params["act"], request.path_params["name"]
     shape = _ACTS.get(verb)
     if shape is None:
@@ -225,8 +219,8 @@ async def account_act(request: Request) -> Response:
 # ------------------------------------------------------------------ the books
 async def journal(request: Request) -> Response:
     """``GET /api/v1/admin/journal?account=&kind=&day=&before=&limit=&format=csv``."""
-    _, _, _, books = await _console(request)
-    query = _query(request, {"account", "kind", "day", "before", "limit", "format"})
+    _, _, _, books = await console_of(request)
+    query = query_of(request, {"account", "kind", "day", "before", "limit", "format"})
     kind = query.get("kind")
     if kind is not None and kind not in TRANSACTION_KINDS:
         raise BadRequest(f"kind is one of {list(TRANSACTION_KINDS)}, not {kind[:40]!r}")
@@ -278,8 +272,8 @@ async def journal(request: Request) -> Response:
 
 async def rake(request: Request) -> Response:
     """``GET /api/v1/admin/rake?by=day|table|stakes``."""
-    _, _, _, books = await _console(request)
-    query = _query(request, {"by"})
+    _, _, _, books = await console_of(request)
+    query = query_of(request, {"by"})
     raw = query.get("by", "day")
     try:
         by = wire.RakeBy(raw)
@@ -296,8 +290,8 @@ async def rake(request: Request) -> Response:
 
 async def moderation_log(request: Request) -> Response:
     """``GET /api/v1/admin/log?player=NAME&limit=N``: newest first."""
-    _, _, moderation, _ = await _console(request)
-    query = _query(request, {"player", "limit"})
+    _, _, moderation, _ = await console_of(request)
+    query = query_of(request, {"player", "limit"})
     player = query.get("player")
     if player is not None and not 1 <= len(player) <= 200:
         raise BadRequest("player is an account's name")
@@ -309,21 +303,25 @@ async def moderation_log(request: Request) -> Response:
 # ------------------------------------------------------------------ the lobby's message
 async def post_message(request: Request) -> Response:
     """``POST /api/v1/admin/message`` ``{"text"}``: shown to everyone until withdrawn."""
-    operator, _, moderation, _ = await _console(request)
+    operator, room, moderation, _ = await console_of(request)
     body = read_object(wire.MessageRequest, await json_body(request), "message")
     try:
         posted = await asyncio.to_thread(moderation.post_message, operator.name, body.text)
     except ModerationError as exc:
         raise BadRequest(str(exc)) from None
+    if room.message_watch is not None:
+        room.message_watch.poke()  # this node's tables at once; the others within seconds
     log.warning("%s posted the lobby message: %s", operator.name, posted.text)
     return JSONResponse(to_json(lobby_notice(posted)))
 
 
 async def withdraw_message(request: Request) -> Response:
     """``DELETE /api/v1/admin/message``: the lobby's message withdrawn (404 if none)."""
-    operator, _, moderation, _ = await _console(request)
+    operator, room, moderation, _ = await console_of(request)
     try:
         withdrawn = await asyncio.to_thread(moderation.withdraw_message, operator.name)
     except ModerationError as exc:
         raise NotFound(str(exc)) from None
+    if room.message_watch is not None:
+        room.message_watch.poke()
     return JSONResponse(to_json(lobby_notice(withdrawn)))

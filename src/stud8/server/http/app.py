@@ -85,7 +85,9 @@ from stud8.server.http.admin import (
 )
 from stud8.server.http.bodylimit import BodyLimit
 from stud8.server.http.chat import silence, silenced, table_chat, unsilence
+from stud8.server.http.console import audit, drain_node, nodes, tables, undrain_node
 from stud8.server.http.errors import EXCEPTION_HANDLERS
+from stud8.server.http.fairness import fairness, run_fairness
 from stud8.server.http.hands import hands
 from stud8.server.http.headers import SecurityHeaders
 from stud8.server.http.health import health, ready
@@ -168,6 +170,13 @@ ROUTES = [
     Route("/api/v1/admin/log", moderation_log, methods=["GET"]),
     Route("/api/v1/admin/message", post_message, methods=["POST"]),
     Route("/api/v1/admin/message", withdraw_message, methods=["DELETE"]),
+    Route("/api/v1/admin/tables", tables, methods=["GET"]),
+    Route("/api/v1/admin/nodes", nodes, methods=["GET"]),
+    Route("/api/v1/admin/nodes/{node}/drain", drain_node, methods=["POST"]),
+    Route("/api/v1/admin/nodes/{node}/drain", undrain_node, methods=["DELETE"]),
+    Route("/api/v1/admin/audit", audit, methods=["GET"]),
+    Route("/api/v1/admin/fairness", fairness, methods=["GET"]),
+    Route("/api/v1/admin/fairness", run_fairness, methods=["POST"]),
     Route("/api/v1/schemas", schemas, methods=["GET"]),
     Route("/health", health, methods=["GET"]),
     Route("/ready", ready, methods=["GET"]),
@@ -186,6 +195,9 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     pacer = asyncio.create_task(collect_regularly()) if paced() else None
     # the sockets of a session ended elsewhere (a ban by stud8 admin, an expiry) close
     sweeper = asyncio.create_task(room.sockets.sweep_regularly(room.auth.live_tokens))
+    # the operator's message to everyone, pushed to this node's tables when it changes
+    watch = room.message_watch
+    watching = asyncio.create_task(watch.run()) if watch is not None else None
     measured: RoomMetrics = app.state.metrics
     measured.node = getattr(app.state, "node", None)
     measured.alarms = getattr(app.state, "books_alarms", None)
@@ -204,6 +216,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if pacer is not None:
             pacer.cancel()
         sweeper.cancel()
+        if watching is not None:
+            watching.cancel()
         room.edge.close()
         for step in room.shutdown:
             await step()

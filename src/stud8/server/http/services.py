@@ -27,11 +27,13 @@ from stud8.server.books.writer import RoomWriter
 from stud8.server.edge import Edge
 from stud8.server.http.addresses import Proxies
 from stud8.server.http.guard import AccountGuard, Guard
+from stud8.server.http.lobbymessage import LobbyMessageWatch
 from stud8.server.http.sessions import OpenSockets
 from stud8.server.room.lobby import Lobby
 from stud8.server.settings import Settings
+from stud8.server.wire.admin import FairnessReport, NodeLine
 
-__all__ = ["ChatBook", "HandTexts", "RoomServices"]
+__all__ = ["ChatBook", "HandTexts", "NodeConsole", "RoomServices"]
 
 
 class HandTexts(Protocol):
@@ -79,6 +81,21 @@ class ChatBook(Protocol):
     def silence_of(self, name: str) -> tuple[bool, datetime | None]: ...
 
 
+class NodeConsole(Protocol):
+    """The room's nodes as the operator's console sees and drains them (a room on
+    several nodes: :class:`~stud8.server.cluster.console.ClusterConsole`)."""
+
+    async def nodes(self) -> list[NodeLine]: ...
+
+    async def owners(self, table_ids: Sequence[str]) -> dict[str, str | None]:
+        """The node holding each table's lease (None: nobody)."""
+        ...
+
+    async def drain(self, name: str, *, undo: bool = False) -> bool:
+        """Ask node ``name`` to drain (or call it off); False if it is not live."""
+        ...
+
+
 @dataclass(slots=True)
 class RoomServices:
     """The room as the web app serves it (see the module)."""
@@ -108,12 +125,19 @@ class RoomServices:
     moderation: Moderation | None = None
     journal: Journal | None = None
     proxies: Proxies = field(init=False)  # whose X-Forwarded-For says the client's address
+    # the lobby's message watched, and pushed to this node's viewers (None: in memory)
+    message_watch: LobbyMessageWatch | None = None
+    # the room's nodes (None: a room in one process)
+    nodes: NodeConsole | None = None
+    # the last fairness report this node ran for the console, and whether one runs
+    fairness: FairnessReport = field(default_factory=lambda: FairnessReport(running=False))
 
     def keep_console(self, engine: Engine, ledger: Ledger) -> None:
         """The operator's console on the room's database: his acts and their log
         (:class:`Moderation`), the books read for him (:class:`Journal`)."""
         self.moderation = Moderation(engine, ledger)
         self.journal = Journal(engine)
+        self.message_watch = LobbyMessageWatch(self.moderation, self.edge)
 
     def __post_init__(self) -> None:
         self.guard = self.guard_for(self.settings)

@@ -21,7 +21,13 @@ __all__ = [
     "AccountSeat",
     "AccountSession",
     "ActRequest",
+    "Audit",
     "ChipsRequest",
+    "ConsoleTable",
+    "ConsoleTables",
+    "FairnessReport",
+    "FairnessRequest",
+    "FairnessTest",
     "Journal",
     "JournalEntry",
     "JournalQuery",
@@ -31,6 +37,8 @@ __all__ = [
     "MessageRequest",
     "ModerationAct",
     "ModerationLog",
+    "NodeLine",
+    "NodeLines",
     "OnlinePlayer",
     "OnlinePlayers",
     "Rake",
@@ -231,6 +239,111 @@ class Rake(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     total: int
 
 
+class ConsoleTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A table now: who sits there (``players``, bots too), whether it is
+    ``dealing`` (open, not paused, two or more seated), why it is ``paused`` (its
+    books cannot be written, or they diverged) or null, its hands an hour and
+    average pot over the last hour, the rake its hands paid today (UTC), and the
+    ``node`` that runs it (null: a room in one process)."""
+
+    table_id: str
+    name: str
+    private: bool
+    small_bet: int
+    big_bet: int
+    seats: int
+    players: list[str]
+    waiting: int
+    dealing: bool
+    paused: str | None
+    hands_played: int
+    hands_per_hour: float
+    average_pot: float
+    rake_today: int
+    node: str | None
+
+
+class ConsoleTables(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    tables: list[ConsoleTable]
+
+
+class NodeLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A node of the room: its ``url``, the ``tables`` it runs (its heartbeat's load,
+    tournaments' tables too), the ``players`` seated at them, the table ``leases``
+    it holds, whether it is ``draining``, and how many seconds ago it last beat
+    (``beat_age``; a room in one process: 0)."""
+
+    name: str
+    url: str
+    tables: int
+    players: int
+    leases: int
+    draining: bool
+    beat_age: float
+
+
+class NodeLines(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``clustered``: a room on several nodes (drain and undo are for those); else
+    one line, the process itself."""
+
+    clustered: bool
+    nodes: list[NodeLine]
+
+
+class Audit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The books checked now (``stud8 admin audit``): the chips ``issued`` equal the
+    chips held (``banks + tables + pots + rake + prizes + fees``); every transaction
+    balances; and (``hands_and_seats``) every hand has its settlement and every seat
+    its chips. ``problems`` says what does not hold (empty: ``ok``)."""
+
+    ok: bool
+    issued: int
+    held: int
+    banks: int
+    tables: int
+    pots: int
+    rake: int
+    prizes: int
+    fees: int
+    accounts: int
+    transactions: int
+    entries: int
+    problems: list[str]
+
+
+class FairnessRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """How many ``deals`` of the room's shuffle to test (1,000 to 200,000; default
+    25,000: a few seconds)."""
+
+    deals: int = 25_000
+
+
+class FairnessTest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One test of the report: its key, what it is, its p-value (Holm-adjusted:
+    ``adjusted``) and verdict (``pass``, ``fail``, ``not run``)."""
+
+    key: str
+    title: str
+    p_value: float | None
+    adjusted: float | None
+    verdict: str
+
+
+class FairnessReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The last fairness report this node ran (``stud8 admin rng-report``'s, in
+    short), or null if none yet; ``running``: one is being run now."""
+
+    running: bool
+    made_at: str | None = None
+    description: str | None = None
+    deals: int | None = None
+    seconds: float | None = None
+    verdict: str | None = None
+    failed: list[str] = []
+    power: str | None = None
+    tests: list[FairnessTest] = []
+
+
 def _act(verb: str, doc: str, request: type = ActRequest) -> Endpoint:
     path = f"/api/v1/admin/accounts/{{name}}/{verb}"
     return Endpoint("POST", path, doc, request, LoggedAct, login=True)
@@ -306,6 +419,66 @@ ADMIN_ENDPOINTS: tuple[Endpoint, ...] = (
         "Withdraw the lobby's message (404 if none is shown). Logged.",
         None,
         LobbyNotice,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/admin/tables",
+        "Every table of the room now: dealing or paused (and why), hands an hour, "
+        "average pot, rake today, its node.",
+        None,
+        ConsoleTables,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/admin/nodes",
+        "The room's nodes: tables, players, leases, heartbeat, draining (one line for a "
+        "room in one process).",
+        None,
+        NodeLines,
+        login=True,
+    ),
+    Endpoint(
+        "POST",
+        "/api/v1/admin/nodes/{node}/drain",
+        "Drain a node (it hands its tables over between hands, takes no more; "
+        "stud8 admin drain). 404 if no such node is live; 400 in one process.",
+        None,
+        NodeLines,
+        login=True,
+    ),
+    Endpoint(
+        "DELETE",
+        "/api/v1/admin/nodes/{node}/drain",
+        "Call a drain off (stud8 admin drain --undo): the node takes tables again.",
+        None,
+        NodeLines,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/admin/audit",
+        "The books audited now (stud8 admin audit): the ledger's figures and problems.",
+        None,
+        Audit,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/v1/admin/fairness",
+        "The last fairness report this node ran, and whether one is running.",
+        None,
+        FairnessReport,
+        login=True,
+    ),
+    Endpoint(
+        "POST",
+        "/api/v1/admin/fairness",
+        "Run a short fairness report on the room's shuffle (off the event loop: the "
+        "room keeps serving); its answer when done. 409 if one is running.",
+        FairnessRequest,
+        FairnessReport,
         login=True,
     ),
 )

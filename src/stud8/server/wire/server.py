@@ -24,12 +24,13 @@ from stud8.server.table.events import AnyEvent, TimerStarted, TournamentInfo
 from stud8.server.table.snapshot import OfferSnapshot, SeatSnapshot
 from stud8.server.wire.codec import JSON, dumps, envelope, to_json
 from stud8.server.wire.events import encode_event
-from stud8.server.wire.rest import TableInfo
+from stud8.server.wire.rest import LobbyNotice, TableInfo
 
 __all__ = [
     "SERVER_MESSAGES",
     "AckMessage",
     "EventMessage",
+    "LobbyMessageShown",
     "NoticeMessage",
     "PongMessage",
     "RejectMessage",
@@ -158,6 +159,17 @@ class NoticeMessage(ServerMessage, frozen=True):
     numbered: ClassVar[bool] = False
 
 
+class LobbyMessageShown(ServerMessage, frozen=True):
+    message: LobbyNotice | None
+    t: ClassVar[str] = "message"
+    doc: ClassVar[str] = (
+        "The operator's message to everyone (POST /api/v1/admin/message), shown at the "
+        "table until withdrawn: sent after the welcome while one is shown, and to every "
+        "viewer when it changes; message null: withdrawn."
+    )
+    numbered: ClassVar[bool] = False
+
+
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     WelcomeMessage,
     SnapshotMessage,
@@ -167,4 +179,5 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     RejectMessage,
     PongMessage,
     NoticeMessage,
+    LobbyMessageShown,
 )

@@ -1,0 +1,92 @@
+"""The console's fairness report (``/api/v1/admin/fairness``): the last one this node
+ran, and a short one run on the operator's word.
+
+``stud8 admin rng-report`` (:mod:`stud8.tools.fairness`) runs millions of deals on
+every core; the console's is short (:data:`MAX_DEALS` at most: seconds) and runs in
+a process of its own (spawned, one core), so the room's event loop keeps serving
+meanwhile: the deals are counted in Python and numpy, which a thread would run
+under the room's GIL. The last report is kept by the room (this node) until it
+stops; ``stud8 admin rng-report --json`` keeps one for good.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stud8.server.http.admin import console_of, query_of
+from stud8.server.http.errors import BadRequest, Conflict
+from stud8.server.http.requests import json_body
+from stud8.server.wire import admin as wire
+from stud8.server.wire.codec import read_object, to_json
+
+__all__ = ["MAX_DEALS", "MIN_DEALS", "fairness", "report_of", "run_fairness"]
+
+log = logging.getLogger("stud8.server")
+
+MIN_DEALS = 1_000
+MAX_DEALS = 200_000
+
+
+def _run(deals: int) -> dict[str, Any]:
+    """In the worker process: the report on ``deals`` deals of the room's shuffle."""
+    from stud8.tools.fairness import Shuffle
+    from stud8.tools.fairness.run import run_offline
+
+    return run_offline(deals, Shuffle.ROOM, jobs=1).to_json()
+
+
+def report_of(data: dict[str, Any], *, running: bool = False) -> wire.FairnessReport:
+    """The console's report from the report's JSON (``rng-report --json``)."""
+    source = data["source"]
+    return wire.FairnessReport(
+        running=running,
+        made_at=data["made_at"],
+        description=source["description"],
+        deals=source["deals"],
+        seconds=source["seconds"],
+        verdict=data["verdict"],
+        failed=list(data["failed"]),
+        power=data["power"]["said"],
+        tests=[
+            wire.FairnessTest(t["key"], t["title"], t["p_value"], t["adjusted_p"], t["verdict"])
+            for t in data["tests"]
+        ],
+    )
+
+
+async def fairness(request: Request) -> Response:
+    """``GET /api/v1/admin/fairness``: the last report, and whether one runs."""
+    _, room, _, _ = await console_of(request)
+    query_of(request, set())
+    return JSONResponse(to_json(room.fairness))
+
+
+async def run_fairness(request: Request) -> Response:
+    """``POST /api/v1/admin/fairness`` ``{"deals"}``: run one; its report when done."""
+    operator, room, _, _ = await console_of(request)
+    body = read_object(wire.FairnessRequest, await json_body(request), "fairness")
+    if isinstance(body.deals, bool) or not MIN_DEALS <= body.deals <= MAX_DEALS:
+        raise BadRequest(f"deals is a whole number from {MIN_DEALS:,} to {MAX_DEALS:,}")
+    if room.fairness.running:
+        raise Conflict("a fairness report is running: wait for it")
+    before = room.fairness
+    room.fairness = msgspec.structs.replace(before, running=True)  # the last one, still shown
+    log.warning("%s runs a fairness report on %d deals", operator.name, body.deals)
+    try:
+        loop = asyncio.get_running_loop()
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as worker:
+            data = await loop.run_in_executor(worker, _run, body.deals)
+    except BaseException:
+        room.fairness = before
+        raise
+    room.fairness = report_of(data)
+    return JSONResponse(to_json(room.fairness))
