@@ -7,6 +7,7 @@ import { tableView } from "./table.js";
 import { replayerView, replayFileLater } from "./replayer.js";
 import { joinCode, joinView } from "./invite.js";
 import { tournamentsView, tournamentView } from "./tournaments.js";
+import { adminView } from "./admin.js";
 
 const app = $("#app");
 let current = null; // the view that is showing: {stop()}
@@ -20,6 +21,7 @@ function route() {
   const t = hash.match(/^#\/tournament\/(\d{1,12})$/);
   const replay = hash.match(/^#\/replay(?:\/([^/?]+))?\/?$/);
   const code = joinCode(hash);
+  const admin = hash.match(/^#\/admin(?:\/([a-z]+))?$/);
   if (replay) {
     // a link to a hand is for anyone: without a log-in, the cards an observer sees
     current = replayerView(app, replay[1] ? decodeURIComponent(replay[1]) : null);
@@ -32,6 +34,8 @@ function route() {
     current = tableView(app, decodeURIComponent(m[1]), query);
   } else if (t) {
     current = tournamentView(app, t[1]);
+  } else if (admin) {
+    current = adminView(app, admin[1]); // the operator's console (its REST refuses players)
   } else if (hash === "#/tournaments") {
     current = tournamentsView(app);
   } else {

@@ -9,6 +9,7 @@ import { rulesBrief } from "./words.js";
 import { refreshBank, rememberBuyIn, rememberedBuyIn } from "./hud.js";
 import { privateMark, inviteButton, openInvitation, showInvitation } from "./invite.js";
 import { watchMyTournaments } from "./tournaments.js";
+import { setRoomMessage } from "./roommessage.js";
 
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
@@ -72,6 +73,7 @@ export function lobbyView(app) {
     const body = $("#tables");
     if (r.status !== 200) { body.innerHTML = `<tr><td colspan="7">Could not load the tables</td></tr>`; return; }
     tables = new Map(r.data.tables.map((t) => [t.table_id, t]));
+    setRoomMessage(r.data.message); // the operator's message to everyone, until withdrawn
     const typed = {}; // keep what the player is typing in a buy-in box
     for (const input of $$("input.buyin", body)) typed[input.dataset.table] = input.value;
     // the rows are drawn again: the focus stays where the keyboard left it

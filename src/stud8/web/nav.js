@@ -20,7 +20,8 @@ export function header() {
 export function tabsHTML(active) {
   const tab = (key, href, text) =>
     `<a href="${href}" class="tab${key === active ? " active" : ""}" id="tab-${key}"${key === active ? ' aria-current="page"' : ""}>${text}</a>`;
-  return `<nav class="tabs" aria-label="lobby">${tab("cash", "#/", "Cash tables")}${tab("tournaments", "#/tournaments", "Tournaments")}</nav>`;
+  const consoleTab = session.operator ? tab("admin", "#/admin", "Console") : ""; // operators only
+  return `<nav class="tabs" aria-label="lobby">${tab("cash", "#/", "Cash tables")}${tab("tournaments", "#/tournaments", "Tournaments")}${consoleTab}</nav>`;
 }
 
 export function bindLogout() {

@@ -15,6 +15,7 @@ import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
 import { bankHTML, refreshBank, clockText, myHandHTML, TurnSound } from "./hud.js";
 import * as tour from "./tourtable.js";
 import { awayWhy } from "./awaywords.js";
+import { setRoomMessage } from "./roommessage.js";
 
 const PHASES = { action: "", time_bank: " (time bank)", reconnect: " (extra time)" };
 
@@ -155,6 +156,8 @@ export function tableView(app, tableId, query) {
     } else if (t === "reject") {
       toast(d.reason);
       state.sentFor = null; // the buttons come back
+    } else if (t === "message") {
+      setRoomMessage(d.message); // the operator's message to everyone (null: withdrawn)
     } else if (t === "notice") {
       roomNotice = d.text;
       showBanner(d.text); // the room's word to everyone (it is closing after this hand)

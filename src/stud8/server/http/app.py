@@ -216,8 +216,9 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if pacer is not None:
             pacer.cancel()
         sweeper.cancel()
-        if watching is not None:
-            watching.cancel()
+        if watch is not None and watching is not None:
+            watch.stop()
+            await watching
         room.edge.close()
         for step in room.shutdown:
             await step()

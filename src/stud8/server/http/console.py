@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
 from datetime import UTC, datetime
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -109,7 +109,9 @@ async def _drain(request: Request, *, undo: bool) -> Response:
         raise NotFound(f"no live node {name[:40]!r}")
     answer = await _node_lines(room)
     # the node reads its drain at its next round: say now what was asked
-    shown = [replace(n, draining=not undo) if n.name == name else n for n in answer.nodes]
+    shown = [
+        msgspec.structs.replace(n, draining=not undo) if n.name == name else n for n in answer.nodes
+    ]
     log.warning(
         "%s %s node %s", operator.name, "called off the drain of" if undo else "drained", name
     )

@@ -45,6 +45,7 @@ class LobbyMessageWatch:
         self.seconds = seconds
         self.shown: LobbyNotice | None = None  # what this node's viewers were told
         self._poked = asyncio.Event()
+        self._stopping = False
 
     def poke(self) -> None:
         """Read the message now (this node's console changed it)."""
@@ -63,8 +64,8 @@ class LobbyMessageWatch:
         return True
 
     async def run(self) -> None:
-        """Look now, then every ``seconds`` or when poked, until cancelled."""
-        while True:
+        """Look now, then every ``seconds`` or when poked, until :meth:`stop`."""
+        while not self._stopping:
             self._poked.clear()
             try:
                 await self.look()
@@ -72,3 +73,9 @@ class LobbyMessageWatch:
                 log.exception("the lobby message could not be read")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._poked.wait(), self.seconds)
+
+    def stop(self) -> None:
+        """End :meth:`run` after its look in hand (not cancelled: a read in its
+        thread would outlive the room's engine)."""
+        self._stopping = True
+        self._poked.set()
