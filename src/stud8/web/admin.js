@@ -5,6 +5,7 @@
 
 import { $, $$, esc, session } from "./util.js";
 import { go, header, bindLogout } from "./nav.js";
+import { refreshBank } from "./hud.js";
 import { playersSection, tablesSection, nodesSection } from "./admin_now.js";
 import { accountsSection, moderationSection } from "./admin_accounts.js";
 import { journalSection, rakeSection } from "./admin_books.js";
@@ -34,6 +35,7 @@ export function adminView(app, key) {
   <p class="admin-refused error" id="admin-refused" role="alert" hidden></p>
   <div role="tablist" aria-label="console sections" class="admin-tabs">${tabs}</div>${panels}</main>`;
   bindLogout();
+  refreshBank();
   if (!session.operator) refused("The console is for operators only.");
 
   let shown = null; // the section drawn: {stop()}
@@ -45,6 +47,7 @@ export function adminView(app, key) {
       tab.setAttribute("aria-selected", String(on));
       tab.tabIndex = on ? 0 : -1;
       $(`#admin-${other}`).hidden = !on;
+      if (!on) $(`#admin-${other} .admin-body`).innerHTML = ""; // drawn afresh when opened
     }
     const [, , section] = SECTIONS.find(([other]) => other === k);
     shown = section($(`#admin-${k} .admin-body`), { refused }) || { stop() {} };

@@ -37,7 +37,7 @@ function detailHTML(a) {
         ${a.role === "banned" ? `<button type="button" data-act="unban">Unban</button>` : `<button type="button" data-act="ban" class="danger">Ban</button>`}
         ${a.silenced ? `<button type="button" data-act="unsilence">Unsilence</button>` : `<button type="button" data-act="silence">Silence</button>`}
       </div><p class="error" id="act-error" role="alert"></p></form>
-    <h4>Moderation</h4>${logTable(a.log, `moderation of ${a.name}`)}</div>`;
+    <h4>Moderation</h4><div class="admin-scroll">${logTable(a.log, `moderation of ${a.name}`)}</div></div>`;
 }
 
 export function accountsSection(root) {

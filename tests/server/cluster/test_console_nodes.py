@@ -30,9 +30,7 @@ def test_the_nodes_seen_drained_and_undrained_from_the_console(
     async def main() -> None:
         async with cluster(pg, redis_url, ("a", "b")) as (a, b):
             boss = {"Authorization": f"Bearer {await operator(b)}"}
-            r = await b.http.post(
-                "/api/v1/tables", json={"table_id": "t1", **SPEC}, headers=boss
-            )
+            r = await b.http.post("/api/v1/tables", json={"table_id": "t1", **SPEC}, headers=boss)
             assert r.status_code == 201, r.text
             await until("t1 owned", lambda: "t1" in a.lobby.tables or "t1" in b.lobby.tables)
             holder = await owner(redis_url, "t1")

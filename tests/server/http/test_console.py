@@ -172,7 +172,7 @@ def test_a_message_posted_elsewhere_reaches_this_node_s_tables(tmp_path: Path) -
     node would) posts a message: this node's watch reads it and pushes it."""
 
     async def body() -> None:
-        async with db_room(tmp_path, ONE_TABLE) as (http, room, port):
+        async with db_room(tmp_path, ONE_TABLE) as (_, room, port):
             ws_url = f"ws://127.0.0.1:{port}/ws/v1/tables/t1"
             async with websockets.connect(ws_url) as ws:
                 assert json.loads(await ws.recv())["t"] == "welcome"
