@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stud8.server.http.admin import console_of, query_of
-from stud8.server.http.errors import BadRequest, Conflict
+from stud8.server.http.errors import BadRequest, Conflict, ServiceUnavailable
 from stud8.server.http.requests import json_body
 from stud8.server.wire import admin as wire
 from stud8.server.wire.codec import read_object, to_json
@@ -80,13 +80,18 @@ async def run_fairness(request: Request) -> Response:
     before = room.fairness
     room.fairness = msgspec.structs.replace(before, running=True)  # the last one, still shown
     log.warning("%s runs a fairness report on %d deals", operator.name, body.deals)
+    # not `with`: its exit joins the worker, which would hold the event loop
+    worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     try:
-        loop = asyncio.get_running_loop()
-        spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as worker:
-            data = await loop.run_in_executor(worker, _run, body.deals)
+        data = await asyncio.get_running_loop().run_in_executor(worker, _run, body.deals)
+    except Exception as exc:  # the worker could not start, or died: said, not a traceback
+        room.fairness = before
+        log.error("the fairness report could not be run: %r", exc)
+        raise ServiceUnavailable(f"the fairness report could not be run: {exc!r}"[:300]) from None
     except BaseException:
         room.fairness = before
         raise
+    finally:
+        worker.shutdown(wait=False, cancel_futures=True)
     room.fairness = report_of(data)
     return JSONResponse(to_json(room.fairness))
