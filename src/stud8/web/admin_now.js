@@ -70,9 +70,9 @@ export function nodesSection(root) {
       ? `<button class="undrain" data-node="${esc(n.name)}" aria-label="undo the drain of node ${esc(n.name)}">Undo drain</button>`
       : `<button class="drain" data-node="${esc(n.name)}" aria-label="drain node ${esc(n.name)}">Drain</button>`;
     const rows = data.nodes.map((n) => `<tr><td>${esc(n.name)}</td><td>${n.tables}</td><td>${n.players}</td><td>${data.clustered ? n.leases : "—"}</td>
-      <td>${data.clustered ? `${n.beat_age} s ago` : "—"}</td><td>${n.draining ? "draining" : "serving"}</td><td>${button(n)}</td></tr>`).join("");
+      <td>${data.clustered ? `${n.beat_age} s ago` : "—"}</td><td><div class="node-state">${n.draining ? "draining" : "serving"} ${button(n)}</div></td></tr>`).join("");
     out.innerHTML = `${data.clustered ? "" : `<p class="muted-dark">A room in one process: no nodes to drain.</p>`}
-      <table class="admin-table" aria-label="nodes"><thead><tr><th>Node</th><th>Tables</th><th>Players</th><th>Leases</th><th>Heartbeat</th><th>State</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
+      <table class="admin-table" aria-label="nodes"><thead><tr><th>Node</th><th>Tables</th><th>Players</th><th>Leases</th><th>Heartbeat</th><th>State</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
   root.onclick = async (e) => {
     const b = e.target.closest("button.drain, button.undrain");
