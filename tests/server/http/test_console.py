@@ -3,7 +3,7 @@
 and today's rake, the nodes of a room in one process (no drain), the audit's
 figures, the fairness report run off the loop, and the lobby message pushed to a
 table's viewer as the typed ``message`` event, said again to one who connects and
-withdrawn to both. Every answer conforms to its generated schema."""
+withdrawn to both, and kept through a restart. Every answer conforms to its generated schema."""
 
 from __future__ import annotations
 
@@ -181,5 +181,20 @@ def test_a_message_posted_elsewhere_reaches_this_node_s_tables(tmp_path: Path) -
                 await asyncio.to_thread(services.moderation.post_message, "boss", "from node b")
                 frame = await _until_message(ws)  # within the watch's seconds
                 assert frame["d"]["message"]["text"] == "from node b"
+
+    run(body)
+
+
+def test_the_lobby_message_survives_a_restart(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with db_room(tmp_path, ONE_TABLE) as (http, _, _):
+            boss = await boss_of(http)
+            r = await http.post("/api/v1/admin/message", json={"text": "kept"}, headers=boss)
+            assert r.status_code == 200
+        async with db_room(tmp_path, ONE_TABLE) as (http, _, port):  # the same database
+            assert (await http.get("/api/v1/tables")).json()["message"]["text"] == "kept"
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/v1/tables/t1") as ws:
+                assert json.loads(await ws.recv())["t"] == "welcome"
+                assert (await _until_message(ws))["d"]["message"]["text"] == "kept"
 
     run(body)
