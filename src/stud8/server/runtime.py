@@ -326,7 +326,7 @@ def open_room(
         store = HandStore(engine)
         report = recover(engine, ledger, store)
         tables = TableStore(engine)
-        plan = prepare_restore(tables, ledger)
+        plan = prepare_restore(tables, ledger, store)
         for hand in report.hands:
             log.warning("hand %s at %s was unfinished: %s", hand.hand_id, hand.table, hand.outcome)
         for table, players in plan.returned.items():

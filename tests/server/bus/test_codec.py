@@ -112,7 +112,7 @@ def round_trip(kind: str, message: object) -> Any:
     assert_same(back, message, kind)
     assert encode(back) == data  # one message, one text
     # a node before msgspec wrote the same JSON with every other character escaped
-    # (and a float as Python's repr): format 5 still, read the same
+    # (and a float as Python's repr): the same format still, read the same
     escaped = json.dumps(json.loads(data), separators=(",", ":")).encode()
     assert_same(decode(escaped), message, kind)
     return back
@@ -149,10 +149,10 @@ def test_every_kind_of_command_round_trips() -> None:
 
 
 def test_a_command_s_bytes_are_its_kind_and_fields_in_order() -> None:
-    assert encode_command(Sit(player="ann", seat=2, amount=50)) == b'[5,"sit","ann",null,2,50]'
+    assert encode_command(Sit(player="ann", seat=2, amount=50)) == b'[6,"sit","ann",null,2,50]'
     assert (
         encode_command(Act(player="a", action=Complete()))
-        == b'[5,"act","a",null,["complete",null]]'
+        == b'[6,"act","a",null,["complete",null]]'
     )
 
 
@@ -199,9 +199,9 @@ def test_a_numbered_event_is_written_as_in_a_catch_up() -> None:
     the layout a catch-up's events are written with."""
     session = table_session()
     for item in session.numbered:
-        body = encode_numbered(item).removeprefix(b'[5,"numbered",').removesuffix(b"]")
+        body = encode_numbered(item).removeprefix(b'[6,"numbered",').removesuffix(b"]")
         caught = encode_catch_up(CatchUp(item.seq, events=(item,)))
-        assert caught == b'[5,"catch_up",%d,[[%s]],null]' % (item.seq, body)
+        assert caught == b'[6,"catch_up",%d,[[%s]],null]' % (item.seq, body)
 
 
 def test_a_numbered_event_s_bytes() -> None:
@@ -212,7 +212,7 @@ def test_a_numbered_event_s_bytes() -> None:
         (LegalAction(ActionKind.FOLD), LegalAction(ActionKind.CALL, 8, 8, 4)),
     )
     assert encode_numbered(item) == (
-        b'[5,"numbered",9,{"k":"timer","seat":3,"phase":"action","seconds":10.0,'
+        b'[6,"numbered",9,{"k":"timer","seat":3,"phase":"action","seconds":10.0,'
         b'"deadline":1015.25},[[1,"ann"],[3,"bob"]],'
         b'[["fold",null,null,0,false],["call",8,8,4,false]]]'
     )
@@ -313,7 +313,7 @@ def test_a_chat_line_crosses_the_bus_as_it_was_said() -> None:
         round_trip("command", Chat(player="ann", text=text, command_id="c1"))
     data = encode_numbered(Numbered(7, ChatSaid("ann", "hi", None, None)))
     assert data == (
-        b'[5,"numbered",7,{"k":"chat","player":"ann","text":"hi","seat":null,"hand_id":null},'
+        b'[6,"numbered",7,{"k":"chat","player":"ann","text":"hi","seat":null,"hand_id":null},'
         b"null,null]"
     )
     with pytest.raises(BusCodecError, match="text"):
@@ -679,22 +679,101 @@ hand event award: pot, seat, amount, half
 hand event end: stacks
 hand event cancel: refunds, reason
 legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount""",
+    # format 6: a snapshot's hand_log (the events of the hand on the table, for a
+    # reload) and refunded (the hands a restart cancelled); the hand_refunded event
+    6: """format 6
+reply: ok bool, reason str, seq int
+sit: player str, command_id str?, seat int, amount int
+seat_bot: player str, command_id str?, seat int, amount int, policy str, seed int?
+top_up: player str, command_id str?, amount int
+sit_out: player str, command_id str?
+come_back: player str, command_id str?
+leave: player str, command_id str?, reason str
+act: player str, command_id str?, action action
+connect: player str, command_id str?
+disconnect: player str, command_id str?
+join_waitlist: player str, command_id str?
+leave_waitlist: player str, command_id str?
+chat: player str, command_id str?, text str
+numbered: seq int, event event, seats seats?, legal legal_actions?
+catch_up: seq int, events numbereds?, snapshot table_snapshot?
+listed: table_id str, name str, spec table_spec, status table_status
+seat_view: seat int, stack int, bet int, contributed int, folded bool, all_in bool, \
+up_cards cards, down_cards cards?
+hand_view: hand_id str, viewer int?, street int, to_act int?, bring_in_seat int?, pot int, \
+current_bet int, community_card card?, seats seat_views, legal_actions legal_actions, \
+is_over bool
+seat_snapshot: seat int, player str, chips int, bot bool, sitting_out bool, connected bool, \
+in_hand bool, out_reason str
+offer_snapshot: seat int, player str, seconds_left float
+table_snapshot: table_id str, seq int, seats seat_snapshots, hand hand_view?, \
+hand_seats seats, turn timer?, waiting_list strs, offer offer_snapshot?, tournament tournament?, \
+hand_log numbereds, refunded hand_refunded_events
+table_spec: game str, ante int, bring_in int, small_bet int, big_bet int, structure str, \
+seats int, min_buy_in int, max_buy_in int, action_seconds int, time_bank_seconds int, \
+reconnect_seconds int, rake_percent str, rake_cap int?, bots int, bot_policy str, \
+between_hands float, showdown_seconds float, bot_delay float, offer_seconds float, \
+timeout_policy str, sit_out_seconds float, sit_out_on_timeout bool, observer_chat bool, \
+private bool
+table_status: table_id str, players strs, waiting int, hands_played int, average_pot float, \
+hands_per_hour float, paused str?
+event sit: seat int, player str, chips int, bot bool
+event leave: seat int, player str, chips int, reason str
+event top_up: seat int, amount int, chips int
+event sit_out: seat int, reason str
+event come_back: seat int
+event disconnected: seat int
+event reconnected: seat int
+event hand_start: hand_id str, stacks pairs
+event timer: seat int, phase str, seconds float, deadline float
+event waiting_list: players strs
+event seat_offered: seat int, player str, seconds float
+event hand_finish: hand_id str, cancelled bool
+event hand_refunded: hand_id str, number int
+event chat: player str, text str, seat int?, hand_id str?
+event tournament: tournament_id int, name str, table_number int, phase str, level int, \
+ante int, bring_in int, small_bet int, big_bet int, next_ante int, next_bring_in int, \
+next_small_bet int, next_big_bet int, seconds_left float, on_break bool, players_left int, \
+entries int, average_stack int, prize_pool int, places pairs, results strs, \
+result_prizes pairs, notice str
+event moved: player str, to_table str, to_seat int, reason str
+hand event ante: seat, amount, all_in
+hand event street: street
+hand event deal: seat, card, face_up, street
+hand event community: card
+hand event first_to_act: street, seat
+hand event bring_in: seat, amount, all_in
+hand event complete: seat, to, adds, all_in
+hand event bet: seat, to, adds, all_in
+hand event raise: seat, to, adds, all_in
+hand event call: seat, to, adds, all_in
+hand event check: seat
+hand event fold: seat
+hand event timeout: seat, outcome
+hand event uncalled: seat, amount
+hand event show: seat, cards, high, low
+hand event muck: seat
+hand event rake: amount
+hand event award: pot, seat, amount, half
+hand event end: stacks
+hand event cancel: refunds, reason
+legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount""",
 }
 
 
 # ---------------------------------------------------------------- hostile
-SIT = b'[5,"sit","ann",null,2,50]'
-REPLY = b'[5,"reply",true,"",41]'
+SIT = b'[6,"sit","ann",null,2,50]'
+REPLY = b'[6,"reply",true,"",41]'
 TIMER = b'{"k":"timer","seat":3,"phase":"action","seconds":10.0,"deadline":1015.0}'
 
 
 def numbered(event: bytes, seats: bytes = b"null", legal: bytes = b"null") -> bytes:
-    return b'[5,"numbered",9,' + event + b"," + seats + b"," + legal + b"]"
+    return b'[6,"numbered",9,' + event + b"," + seats + b"," + legal + b"]"
 
 
 def snapshot(seats: bytes = b"[]", turn: bytes = b"null") -> bytes:
-    body = b'["t1",5,' + seats + b",null,[]," + turn + b",[],null,null]"
-    return b'[5,"catch_up",5,null,' + body + b"]"
+    body = b'["t1",5,' + seats + b",null,[]," + turn + b",[],null,null,[],[]]"
+    return b'[6,"catch_up",5,null,' + body + b"]"
 
 
 HOSTILE: list[tuple[Callable[[bytes], Any], bytes, str, str]] = [
@@ -705,15 +784,16 @@ HOSTILE: list[tuple[Callable[[bytes], Any], bytes, str, str]] = [
     (decode_reply, REPLY + b" x", "reply", "has more after its JSON"),
     (decode_reply, b" " + REPLY, "reply", "is not JSON"),
     (decode_reply, b"[" * 200_000, "reply", "cannot be read"),
-    (decode_reply, b'[5,"reply",true,"",' + b"9" * 5000 + b"]", "reply", "cannot be read"),
+    (decode_reply, b'[6,"reply",true,"",' + b"9" * 5000 + b"]", "reply", "cannot be read"),
     (decode_reply, b'{"v":1,"k":"reply"}', "reply", "must be a list [format, kind, ...]"),
     (decode_reply, b"[1]", "reply", "must be a list [format, kind, ...]"),
-    (decode_reply, REPLY.replace(b"[5,", b"[6,"), "reply", "format 6 is newer than this node"),
-    (decode_reply, REPLY.replace(b"[5,", b"[4,"), "reply", "format 4 is no longer read"),
-    (decode_reply, REPLY.replace(b"[5,", b"[3,"), "reply", "format 3 is no longer read"),
-    (decode_reply, REPLY.replace(b"[5,", b"[2,"), "reply", "format 2 is no longer read"),
-    (decode_reply, REPLY.replace(b"[5,", b'["5",'), "reply", "format must be a whole number"),
-    (decode_reply, REPLY.replace(b"[5,", b"[5.0,"), "reply", "format must be a whole number"),
+    (decode_reply, REPLY.replace(b"[6,", b"[7,"), "reply", "format 7 is newer than this node"),
+    (decode_reply, REPLY.replace(b"[6,", b"[5,"), "reply", "format 5 is no longer read"),
+    (decode_reply, REPLY.replace(b"[6,", b"[4,"), "reply", "format 4 is no longer read"),
+    (decode_reply, REPLY.replace(b"[6,", b"[3,"), "reply", "format 3 is no longer read"),
+    (decode_reply, REPLY.replace(b"[6,", b"[2,"), "reply", "format 2 is no longer read"),
+    (decode_reply, REPLY.replace(b"[6,", b'["5",'), "reply", "format must be a whole number"),
+    (decode_reply, REPLY.replace(b"[6,", b"[5.0,"), "reply", "format must be a whole number"),
     (decode_reply, REPLY[:-1] + b",0]", "reply", "must be [format, kind, ok, reason, seq]"),
     (decode_reply, REPLY.replace(b"41", b"9223372036854775808"), "reply.seq", "fit in 64 bits"),
     (decode_reply, REPLY.replace(b"41", b"41.0"), "reply.seq", "must be a whole number"),
@@ -724,9 +804,9 @@ HOSTILE: list[tuple[Callable[[bytes], Any], bytes, str, str]] = [
     (decode_command, SIT.replace(b"50", b'"50"'), "sit.amount", "must be a whole number"),
     (decode_command, SIT.replace(b",50", b""), "sit", "must be a list of its 4 fields"),
     (decode_command, SIT.replace(b'"ann"', b"null"), "sit.player", "must be a string"),
-    (decode_command, b'[5,"act","a",null,["fold",5]]', "act.action", "fold takes no amount"),
-    (decode_command, b'[5,"act","a",null,["jump",null]]', "act.action.kind", "must be one of"),
-    (decode_command, b'[5,"act","a",null,"fold"]', "act.action", "must be [kind, amount]"),
+    (decode_command, b'[6,"act","a",null,["fold",5]]', "act.action", "fold takes no amount"),
+    (decode_command, b'[6,"act","a",null,["jump",null]]', "act.action.kind", "must be one of"),
+    (decode_command, b'[6,"act","a",null,"fold"]', "act.action", "must be [kind, amount]"),
     # JSON has no NaN nor Infinity, and a float beyond any range is none
     (decode_numbered, numbered(TIMER.replace(b"10.0", b"NaN")), "numbered", "is not JSON"),
     (decode_numbered, numbered(TIMER.replace(b"10.0", b"1e999")), "numbered", "cannot be read"),
@@ -787,7 +867,7 @@ HOSTILE: list[tuple[Callable[[bytes], Any], bytes, str, str]] = [
         "catch_up.snapshot.turn",
         "must be a timer event",
     ),
-    (decode_listed, b'[5,"listed","t1","Main",[],["t1",[],0,0,0.0,0.0,null]]', "listed.spec", "25"),
+    (decode_listed, b'[6,"listed","t1","Main",[],["t1",[],0,0,0.0,0.0,null]]', "listed.spec", "25"),
 ]
 
 

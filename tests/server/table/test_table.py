@@ -7,6 +7,7 @@ import asyncio
 from server.tableharness import PLAYERS, Harness, play_passively, run, seat_players
 from stud8.core.actions import make_action
 from stud8.core.events import HandMucked, HandShown
+from stud8.formats.pokerstars_write import hand_number
 from stud8.server.table.commands import (
     Act,
     Leave,
@@ -59,7 +60,9 @@ def test_rule_7_every_hand_has_a_unique_id_and_every_event_its_time() -> None:
             assert h.table.hand is not None and h.table.hand.seats == (1, 2, 3)
             ids.append(h.table.hand.hand_id)
             await play_passively(h)
-        assert len(set(ids)) == 3 and all(len(i) == 32 for i in ids)
+        # each id is its PokerStars number: 18 digits, the same number everywhere
+        assert len(set(ids)) == 3 and all(len(i) == 18 and i.isdigit() for i in ids)
+        assert all(hand_number(i) == int(i) for i in ids)
         assert [r.hand_id for r in h.records] == ids
         assert all(
             sum(isinstance(e, (HandShown, HandMucked)) for e in r.events) == 3 for r in h.records

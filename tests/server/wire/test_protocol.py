@@ -10,6 +10,7 @@ import pytest
 from server.schemacheck import SCHEMAS, conforms
 from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import Deck
+from stud8.core.events import CardDealt
 from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
 from stud8.server.table.commands import Act, Sit
@@ -18,6 +19,7 @@ from stud8.server.table.events import (
     CameBack,
     Disconnected,
     HandFinished,
+    HandRefunded,
     HandStarted,
     Reconnected,
     SatOut,
@@ -49,6 +51,7 @@ from stud8.server.wire.server import (
     SERVER_MESSAGES,
     AckMessage,
     EventMessage,
+    LoggedEvent,
     PongMessage,
     RejectMessage,
     SnapshotMessage,
@@ -203,6 +206,14 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
         turn=TimerStarted(1, TurnPhase.ACTION, 10.0, 1010.0),
         waiting_list=("cat", "dan"),
         offer=OfferSnapshot(3, "cat", 12.5),
+        # the hand so far, as this viewer saw it: the other's down card null
+        log=(
+            LoggedEvent(7, HandStarted(live.hand_id, ((1, 100), (2, 100)))),
+            LoggedEvent(8, CardDealt(2, None, False, 3)),
+            *(LoggedEvent(9 + i, e) for i, e in enumerate(live.events)),
+        ),
+        log_seats=((1, "ann"), (2, "bob")),
+        refunded=(HandRefunded("123456789012345678", 123456789012345678),),
     )
     others = [
         WelcomeMessage("t1", None, None, info).encode(None),
@@ -238,6 +249,13 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
         "waiting_list",
         "offer",
         "tournament",
+        "log",
+        "log_seats",
+        "refunded",
+    ]
+    assert snap["log"][1] == {"v": 8, "d": hidden}
+    assert snap["refunded"] == [
+        {"k": "hand_refunded", "hand_id": "123456789012345678", "number": 123456789012345678}
     ]
     assert snap["turn"] == {"k": "timer", "seat": 1, "phase": "action", "seconds": 10.0,
                             "deadline": 1010.0}  # fmt: skip

@@ -255,6 +255,21 @@ class HandStore:
         found = self.fetch(hand_id)
         return None if found is None else found.record
 
+    def cut_short(self, table: str, limit: int = 3) -> list[str]:
+        """The ids of the latest ``limit`` hands of ``table`` a restart or a failover
+        cancelled (stored by :meth:`close_unfinished`, cancelled and without a
+        record), the oldest first."""
+        query = (
+            select(StoredHand.hand_id)
+            .where(StoredHand.table_id == table)
+            .where(StoredHand.cancelled.is_(True))
+            .where(StoredHand.record.is_(None))
+            .order_by(StoredHand.id.desc())
+            .limit(max(0, limit))
+        )
+        with self._reads() as session:
+            return list(reversed(list(session.scalars(query))))
+
     def hands_of(
         self, player: str, limit: int = DEFAULT_LIMIT, *, table: str | None = None
     ) -> list[str]:

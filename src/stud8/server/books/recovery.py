@@ -34,8 +34,10 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
+from stud8.formats.pokerstars_write import hand_number
 from stud8.server.books.hands import HandStore, InProgress
 from stud8.server.books.ledger import AuditReport, DuplicateHandError, Ledger, LedgerError
+from stud8.server.table.events import HandRefunded
 
 CANCELLED_NOTE = "cancelled: the server stopped during the hand; every chip went back"
 SETTLED_NOTE = "settled before the server stopped; the hand's history was lost"
@@ -83,6 +85,13 @@ def table_stacks(ledger: Ledger) -> dict[str, dict[str, int]]:
         if chips:
             tables.setdefault(table, {})[player] = chips
     return tables
+
+
+def cut_short_at(hands: HandStore, table_id: str) -> tuple[HandRefunded, ...]:
+    """The latest hands of ``table_id`` a restart or a failover cancelled, as the
+    table tells them when it comes back (:meth:`HandStore.cut_short`: read from the
+    stored hands, so a second restart still knows them), the oldest first."""
+    return tuple(HandRefunded(h, hand_number(h)) for h in hands.cut_short(table_id))
 
 
 def _stacks_memo(hand: InProgress) -> str:

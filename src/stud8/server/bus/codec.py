@@ -5,11 +5,11 @@ UTF-8 (written and read by msgspec, in C), an array that starts with the
 **format** and the message's **kind**, then its fields in the order its class
 declares them::
 
-    [5,"act","ann","c7",["raise",8]]                    a command (its kind: act, sit, ...)
-    [5,"reply",true,"",41]                              a Reply
-    [5,"numbered",42,{"k":"call","seat":3,"to":8,"adds":4,"all_in":false},[[1,"ann"],[3,"bob"]],null]
-    [5,"catch_up",42,null,[...a snapshot...]]           a CatchUp
-    [5,"listed","t1","Main",[...spec...],[...status...]]
+    [6,"act","ann","c7",["raise",8]]                    a command (its kind: act, sit, ...)
+    [6,"reply",true,"",41]                              a Reply
+    [6,"numbered",42,{"k":"call","seat":3,"to":8,"adds":4,"all_in":false},[[1,"ann"],[3,"bob"]],null]
+    [6,"catch_up",42,null,[...a snapshot...]]           a CatchUp
+    [6,"listed","t1","Main",[...spec...],[...status...]]
 
 An event (a hand's, as in the hand record: :func:`stud8.formats.jsonlog.encode_event`;
 or the table's own) is an object ``{"k": kind, field: value, ...}``; every other record
@@ -31,21 +31,21 @@ formats in :data:`READS`. Any change to what is written (a field added, removed,
 reordered or encoded differently, a kind renamed or added) makes a new format, the
 next integer, and ``tests/server/bus/test_codec.py`` pins the layout of each format
 (:func:`describe`) so that no change slips through unnumbered. A node refuses a
-message of a format it does not read, naming both (``format 6 is newer than this
-node reads (5)``): it never guesses. A rolling upgrade across a new format N+1 takes
+message of a format it does not read, naming both (``format 7 is newer than this
+node reads (6)``): it never guesses. A rolling upgrade across a new format N+1 takes
 two releases: the first reads N and N+1 and still writes N; once every node runs it,
 the next writes N+1 (and may stop reading N once no node writes it).
 
 >>> from stud8.server.table.commands import Act, Reply
 >>> from stud8.core.actions import Raise
 >>> encode_command(Act(player="ann", command_id="c7", action=Raise(to=8)))
-b'[5,"act","ann","c7",["raise",8]]'
+b'[6,"act","ann","c7",["raise",8]]'
 >>> decode_reply(encode_reply(Reply(True, "", 41)))
 Reply(ok=True, reason='', seq=41)
->>> decode_reply(b'[6,"reply",true,"",41]')
+>>> decode_reply(b'[7,"reply",true,"",41]')
 Traceback (most recent call last):
 ...
-stud8.server.bus.fields.BusCodecError: reply: format 6 is newer than this node reads (5)
+stud8.server.bus.fields.BusCodecError: reply: format 7 is newer than this node reads (6)
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ from stud8.server.bus.fields import (
 )
 from stud8.server.table.commands import Command, Reply
 from stud8.server.table.events import (
+    HandRefunded,
     LeaveReason,
     Numbered,
     SatOutReason,
@@ -118,7 +119,7 @@ __all__ = [
     "encode_reply",
 ]
 
-FORMAT = 5  # the format this node writes (see the module's versioning rule)
+FORMAT = 6  # the format this node writes (see the module's versioning rule)
 # Format 2 (a table's spec gained its game and showdown_seconds) replaced format 1
 # before any release wrote format 1; format 3 (the spec gained sit_out_on_timeout)
 # replaced format 2 before any release wrote it: no node reads either any more.
@@ -127,8 +128,10 @@ FORMAT = 5  # the format this node writes (see the module's versioning rule)
 # tournament) replaced format 3 before any release wrote it. Format 5 (the tournament
 # event gives each seat's place at its table, not the whole standings nor the prizes;
 # a seat_snapshot's out_reason: why the seat sits out) replaced format 4 before any
-# release wrote it.
-READS = frozenset({5})  # the formats it reads
+# release wrote it. Format 6 (a snapshot's hand_log: the events of the hand on the
+# table; its refunded: the hands a restart cancelled; the hand_refunded event)
+# replaced format 5 before any release wrote it.
+READS = frozenset({6})  # the formats it reads
 Bytes = bytes | bytearray | memoryview  # what a decoder reads
 
 _pairs = tuple_of(pair_of(read_int, "chips"))
@@ -292,6 +295,13 @@ def _tournament(v: JSON, what: str) -> TournamentInfo:
     return event
 
 
+def _refunded(v: JSON, what: str) -> HandRefunded:
+    event = _event(v, what)
+    if type(event) is not HandRefunded:
+        bad(what, "must be a hand_refunded event", v)
+    return event
+
+
 def _numbered(v: JSON, what: str, start: int = 0) -> Numbered:
     """The generic layout's reading (``_NUMBERED``), written out: the most read."""
     if type(v) is not list or len(v) != start + 4:
@@ -344,6 +354,11 @@ _BY_ANNOTATION: dict[str, Codec] = {
     "AnyEvent": (_enc_event, _event, "event"),
     "TimerStarted | None": (or_none(_enc_event), optional(_timer), "timer?"),
     "TournamentInfo | None": (or_none(_enc_event), optional(_tournament), "tournament?"),
+    "tuple[HandRefunded, ...]": (
+        lambda events: [_enc_event(e) for e in events],
+        tuple_of(_refunded),
+        "hand_refunded_events",
+    ),
 }
 
 
@@ -393,6 +408,13 @@ _COMMANDS = tuple(_layout(cls, snake_case(cls.__name__)) for cls in named_subcla
 _COMMAND_BY_TYPE = {layout.cls: layout for layout in _COMMANDS}
 _COMMAND_BY_KIND = {layout.kind: layout for layout in _COMMANDS}
 
+_NUMBERED = _record(Numbered, {"seats": (_enc_seats_shared, _seats_proxy, "seats?")})
+_legals = tuple_of(_legal)
+_BY_ANNOTATION["tuple[Numbered, ...]"] = (
+    _BY_ANNOTATION["tuple[Numbered, ...]"][0],
+    tuple_of(_numbered),
+    "numbereds",
+)
 _RECORDS = (
     _record(SeatView),
     _record(HandView),
@@ -402,8 +424,6 @@ _RECORDS = (
     _record(TableSpec),
     _record(TableStatus),
 )
-_NUMBERED = _record(Numbered, {"seats": (_enc_seats_shared, _seats_proxy, "seats?")})
-_legals = tuple_of(_legal)
 _BY_ANNOTATION["tuple[Numbered, ...] | None"] = (
     _BY_ANNOTATION["tuple[Numbered, ...] | None"][0],
     optional(tuple_of(_numbered)),

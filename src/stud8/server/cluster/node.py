@@ -56,7 +56,7 @@ from redis.exceptions import RedisError
 from stud8.server.books.fencing import TableEpochs
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger
-from stud8.server.books.recovery import recover_table
+from stud8.server.books.recovery import cut_short_at, recover_table
 from stud8.server.books.seats import TableStore
 from stud8.server.bus import NoSuchTable
 from stud8.server.bus.redis import RedisBus
@@ -353,7 +353,11 @@ class ClusterNode:
                 return False
             # its waiting list as the last owner left it (cluster.waitlists)
             waiting = [] if self.waiting is None else await self.waiting.read(table_id)
-            await self.lobby.reopen(table_id, stored.name, stored.spec, reseats, waiting)
+            # the hands a restart or a failover cut short here: the table tells them
+            refunded = await asyncio.to_thread(cut_short_at, self.hands, table_id)
+            await self.lobby.reopen(
+                table_id, stored.name, stored.spec, reseats, waiting, refunded=refunded
+            )
         except Exception as exc:  # the database away, a bad stored spec...: not ours then
             log.error("node %s could not take table %s: %s", self.name, table_id, exc)
             self.epochs.let_go(table_id)

@@ -12,7 +12,9 @@ A snapshot (:class:`~stud8.server.table.snapshot.TableSnapshot`) is taken whole 
 :func:`snapshot_for` gives one viewer his: his own down cards (a hand in a snapshot
 is in play: nobody's have been shown yet), the legal actions only when it is his
 turn (an operator not in the hand: all of it); ``viewer_seat`` is his seat at the
-table, with or without a hand in play.
+table, with or without a hand in play; the hand's events so far (its ``log``) each
+as the same rule gave it to him live (:func:`sees_whole`), so a reload shows him
+exactly what he saw, and never a card he could not see.
 
 >>> from stud8.core.cards import Card
 >>> from stud8.core.events import CardDealt
@@ -31,14 +33,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 
 from stud8.core.events import CardDealt
-from stud8.server.table.events import Numbered
+from stud8.server.table.events import AnyEvent, HandStarted, Numbered
 from stud8.server.table.snapshot import OfferSnapshot, TableSnapshot
 from stud8.server.wire.events import encode_event
-from stud8.server.wire.server import SnapshotMessage, event_text
+from stud8.server.wire.server import LoggedEvent, SnapshotMessage, event_text
 
-__all__ = ["Encoded", "encode", "snapshot_for"]
+__all__ = ["Encoded", "encode", "event_for", "sees_whole", "snapshot_for"]
+
+
+def sees_whole(
+    owner: str | None, hand: Mapping[int, str] | None, player: str | None, everything: bool
+) -> bool:
+    """Whether a viewer sees an event with a hidden card whole: its ``owner`` (the
+    card's), or an operator (``everything``) not dealt into its ``hand``."""
+    if player is not None and player == owner:
+        return True
+    return everything and (hand is None or player not in hand.values())
+
+
+def _hidden(event: AnyEvent) -> TypeGuard[CardDealt]:
+    """A card dealt face down (not every viewer sees it)."""
+    return type(event) is CardDealt and not event.face_up and event.card is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +75,14 @@ class Encoded:
         whole = self.whole
         if whole is None:
             return self.text
-        if player is not None and player == self.owner:
-            return whole
-        if everything and (self.hand is None or player not in self.hand.values()):
-            return whole
-        return self.text
+        return whole if sees_whole(self.owner, self.hand, player, everything) else self.text
 
 
 def encode(item: Numbered) -> Encoded:
     """The event's text for each visibility class (see the module)."""
     event = item.event
     data = encode_event(event)
-    if type(event) is CardDealt and not event.face_up and event.card is not None:
+    if _hidden(event):
         hidden = dict(data)
         hidden["card"] = None
         seats = item.seats
@@ -80,6 +94,17 @@ def encode(item: Numbered) -> Encoded:
             seats,
         )
     return Encoded(item.seq, event_text(item.seq, data))
+
+
+def event_for(item: Numbered, player: str | None, everything: bool) -> AnyEvent:
+    """The event as this viewer was given it live (:meth:`Encoded.text_for`'s rule):
+    a hidden card he may not see is None."""
+    event = item.event
+    if not _hidden(event):
+        return event
+    seats = item.seats
+    owner = seats.get(event.seat) if seats is not None else None
+    return event if sees_whole(owner, seats, player, everything) else replace(event, card=None)
 
 
 def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> SnapshotMessage:
@@ -118,6 +143,13 @@ def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> S
         s if s.seat == table_seat or not s.out_reason else replace(s, out_reason="")
         for s in snap.seats
     )
+    log = tuple(LoggedEvent(i.seq, event_for(i, player, everything)) for i in snap.hand_log)
+    start = snap.hand_log[0] if snap.hand_log else None
+    log_seats = (
+        tuple(sorted(start.seats.items()))
+        if start is not None and isinstance(start.event, HandStarted) and start.seats
+        else ()
+    )
     return SnapshotMessage(
         table_id=snap.table_id,
         viewer_seat=table_seat,
@@ -128,4 +160,7 @@ def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> S
         waiting_list=snap.waiting_list,
         offer=offer,
         tournament=snap.tournament,
+        log=log,
+        log_seats=log_seats,
+        refunded=snap.refunded,
     )

@@ -31,7 +31,7 @@ from stud8.server.bus.local import LocalBus
 from stud8.server.clock import Clock
 from stud8.server.table.books import TableBooks
 from stud8.server.table.commands import Leave, SeatBot
-from stud8.server.table.events import LeaveReason
+from stud8.server.table.events import HandRefunded, LeaveReason
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
 from stud8.server.wire.codec import to_json
@@ -206,15 +206,20 @@ class Lobby:
         spec: TableSpec,
         seats: Sequence[Reseat],
         waiting: Sequence[str] = (),
+        *,
+        refunded: Sequence[HandRefunded] = (),
     ) -> Table:
         """Start a table of the last run again, with its players in their seats
         (:meth:`Table.restore_seat`), its waiting list as its last owner left it
-        (``waiting``: a room on several nodes), and bots in free seats up to
+        (``waiting``: a room on several nodes), the hands a restart cancelled there
+        (``refunded``: told to its viewers), and bots in free seats up to
         ``spec.bots``, after a free seat for each player waiting (the first of them
         is offered the lowest)."""
         if table_id in self.tables:
             raise LobbyError(f"there is already a table {table_id}")
-        return await self._open(table_id, name, spec, seats, new=False, waiting=waiting)
+        return await self._open(
+            table_id, name, spec, seats, new=False, waiting=waiting, refunded=refunded
+        )
 
     async def _open(
         self,
@@ -225,6 +230,7 @@ class Lobby:
         *,
         new: bool,
         waiting: Sequence[str] = (),
+        refunded: Sequence[HandRefunded] = (),
     ) -> Table:
         try:
             # a table back after a restart numbers its events from the wall clock in
@@ -249,6 +255,8 @@ class Lobby:
             table.restore_seat(reseat.seat, reseat.player, reseat.chips, bot=policy)
         if waiting:
             table.restore_waiting(waiting)
+        if refunded:
+            table.restore_refunded(refunded)
         self.tables[table_id] = TableEntry(table, spec, name)
         self.bus.open(table, name, spec)
         table.start()

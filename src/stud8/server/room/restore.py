@@ -38,10 +38,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger
-from stud8.server.books.recovery import table_stacks
+from stud8.server.books.recovery import cut_short_at, table_stacks
 from stud8.server.books.seats import StoredTable, TableStore
 from stud8.server.room.lobby import Lobby, LobbyError, Reseat
+from stud8.server.table.events import HandRefunded
 from stud8.server.table.spec import TableSpec
 
 log = logging.getLogger("stud8.server")
@@ -60,11 +62,16 @@ class RestorePlan:
     returned: dict[str, dict[str, int]] = field(default_factory=dict)  # cashed out
     first_start: bool = True
     next_bot: int = 1
+    # each table's latest hands a restart cancelled: it tells them when it is back
+    refunded: dict[str, tuple[HandRefunded, ...]] = field(default_factory=dict)
 
 
-def prepare_restore(store: TableStore, ledger: Ledger) -> RestorePlan:
-    """The tables and seats that come back, after recovery; the chips with no
-    seat to come back to are cashed out now (blocking)."""
+def prepare_restore(
+    store: TableStore, ledger: Ledger, hands: HandStore | None = None
+) -> RestorePlan:
+    """The tables and seats that come back, after recovery, with the hands a restart
+    cancelled at each (read from ``hands``); the chips with no seat to come back to
+    are cashed out now (blocking)."""
     stored = store.tables()
     plan = RestorePlan(used=[t.table_id for t in stored], first_start=not stored)
     stacks = table_stacks(ledger)
@@ -75,6 +82,8 @@ def prepare_restore(store: TableStore, ledger: Ledger) -> RestorePlan:
             stacks[table.table_id] = chips_here
         if not table.closed:
             plan.tables.append((table, reseats))
+            if hands is not None:
+                plan.refunded[table.table_id] = cut_short_at(hands, table.table_id)
     for table_id, players in stacks.items():
         for player, chips in players.items():
             ledger.cash_out(player, table_id, chips, memo=RETURNED_MEMO)
@@ -146,7 +155,8 @@ class RoomKeeper:
         lobby.number_bots_from(plan.next_bot)
         for table, seats in plan.tables:
             try:
-                await lobby.reopen(table.table_id, table.name, table.spec, seats)
+                refunded = plan.refunded.get(table.table_id, ())
+                await lobby.reopen(table.table_id, table.name, table.spec, seats, refunded=refunded)
             except LobbyError as exc:  # its chips stay at the table for the next start
                 log.error("table %s cannot come back: %s", table.table_id, exc)
                 continue

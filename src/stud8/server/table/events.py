@@ -172,6 +172,19 @@ class HandFinished(TableEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class HandRefunded(TableEvent):
+    """Hand ``hand_id`` (PokerStars' hand ``number``) was cut short by a restart or a
+    failover and cancelled by the recovery: every chip went back (RULES.md section
+    7). Told by the table that comes back, first thing, and carried in its snapshot
+    (``refunded``) for as long as it runs, so a viewer who saw the hand and comes
+    back later is told too."""
+
+    hand_id: str
+    number: int
+    kind: ClassVar[str] = "hand_refunded"
+
+
+@dataclass(frozen=True, slots=True)
 class ChatSaid(TableEvent):
     """``player`` said ``text`` at the table: from ``seat``, or as an observer (None),
     during hand ``hand_id`` (None: between hands). Text, never markup."""

@@ -42,7 +42,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import uuid
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -69,6 +69,7 @@ from stud8.server.table.divergence import end_durably, seated_after
 from stud8.server.table.events import (
     AnyEvent,
     HandFinished,
+    HandRefunded,
     HandStarted,
     Numbered,
     SatOut,
@@ -111,7 +112,12 @@ _IN_HAND = (Act, BotTurn, Tick)
 
 
 def _new_hand_id() -> str:
-    return uuid.uuid4().hex
+    """A new hand's id: an 18-digit number, which is also its number in PokerStars
+    text (:func:`~stud8.formats.pokerstars_write.hand_number` of a number is the
+    number), so the log, the table, the histories, the replayer and the REST API
+    all name the hand alike. Drawn at random from 9 * 10**17: two hands of a room
+    share one with a chance of about n**2 / 2e18 among n hands."""
+    return str(10**17 + secrets.randbelow(9 * 10**17))
 
 
 class Table:
@@ -190,6 +196,7 @@ class Table:
         self._answers = Answers(config.remembered_commands)
         self._away_dirty = True  # who is away must be checked again
         self.hands_played = 0
+        self._refunded: tuple[HandRefunded, ...] = ()  # hands a restart cancelled here
         self.fenced: str | None = None  # why another node owns the table now (it stopped)
         self._handing_over = False  # no more hands: the table moves to another node
         self._no_hand = asyncio.Event()  # set while no hand is in play
@@ -235,6 +242,14 @@ class Table:
             raise RuntimeError("the waiting list is restored before the table starts")
         self.seating.restore_waiting(players)
 
+    def restore_refunded(self, hands: Sequence[HandRefunded]) -> None:
+        """Before :meth:`start`: the hands of this table a restart or a failover
+        cancelled (the recovery's, read from the hand store): told when the table
+        starts, and in its snapshots from then on."""
+        if self._task is not None:
+            raise RuntimeError("the refunded hands are restored before the table starts")
+        self._refunded = tuple(hands)
+
     def _in_hand(self, number: int) -> bool:
         return self.hand is not None and number in self._hand_players
 
@@ -247,6 +262,9 @@ class Table:
             self._task = asyncio.get_running_loop().create_task(
                 self._run(), name=f"table {self.table_id}"
             )
+            # the hands the restart cancelled here: told before anything else
+            for refunded in self._refunded:
+                self._emit(refunded)
             # seats restored before the start are counted away from now
             self._queue.put_nowait((AwayCheck(), None))
             # restored bots play on by themselves: nobody's arrival will deal for them
@@ -382,6 +400,8 @@ class Table:
             ),
             waiting_list=waiting,
             offer=offer,
+            hand_log=self._feed.on_table(),
+            refunded=self._refunded,
         )
         return self._play.snapshot(snapshot)
 

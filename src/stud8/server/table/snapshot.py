@@ -5,7 +5,9 @@ shows exactly what its events up to ``seq`` told (never an event held back), and
 it is taken **whole**: every card, the legal actions of the seat to act. Its hand,
 if any, is one in play: a hand is over only once it has been shown down, and the
 table takes no snapshot between a hand's last action and its ``hand_finish``, so no
-down card in a snapshot has been shown to everyone yet. What one viewer may see of
+down card in a snapshot's hand has been shown to everyone yet. Its ``hand_log`` is
+the hand's events as the table published them (whole too: the edge blanks each
+hidden card for whoever could not see it live). What one viewer may see of
 it is decided at the edge (:func:`stud8.server.edge.projection.snapshot_for`), like
 the events.
 
@@ -19,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from stud8.core.views import HandView
-from stud8.server.table.events import Numbered, TimerStarted, TournamentInfo
+from stud8.server.table.events import HandRefunded, Numbered, TimerStarted, TournamentInfo
 from stud8.server.table.state import Seat
 
 __all__ = ["CatchUp", "OfferSnapshot", "SeatSnapshot", "TableSnapshot", "seat_snapshot"]
@@ -68,7 +70,12 @@ class TableSnapshot:
 
     ``hand`` is the hand in play seen whole (every card, the legal actions of the
     seat to act), ``hand_seats`` who plays in which of its seats; ``turn`` the clock
-    of the seat to act.
+    of the seat to act. ``hand_log``: the events of the hand on the table (in play,
+    or the last one until the next is dealt: its showdown stays on the screen) from
+    its ``hand_start`` on, whole, and the table's events since, so that a viewer who
+    reloads is shown the same table and the same lines as live; the edge gives each
+    viewer only what he could see of them live. ``refunded``: the hands of this table
+    a restart or a failover cancelled, oldest first.
     """
 
     table_id: str
@@ -80,6 +87,8 @@ class TableSnapshot:
     waiting_list: tuple[str, ...] = ()
     offer: OfferSnapshot | None = None
     tournament: TournamentInfo | None = None
+    hand_log: tuple[Numbered, ...] = ()
+    refunded: tuple[HandRefunded, ...] = ()
 
     def seat_of(self, player: str | None) -> int | None:
         """The seat ``player`` sits in at the table (not only in the hand)."""

@@ -30,7 +30,7 @@ from stud8.server.table.events import TableEvent
 from stud8.server.wire.admin import ADMIN_ENDPOINTS
 from stud8.server.wire.client import CLIENT_MESSAGES
 from stud8.server.wire.codec import JSON
-from stud8.server.wire.events import EVENT_TYPES
+from stud8.server.wire.events import EVENT_TYPES, HAND_EVENT_TYPES, TABLE_EVENT_TYPES
 from stud8.server.wire.limits import LIMITS, NAME_CHARS, NAME_PATTERN, PASSWORD_CHARS
 from stud8.server.wire.replay import REPLAY_ENDPOINTS
 from stud8.server.wire.rest import ENDPOINTS, Failure
@@ -56,6 +56,9 @@ def _schema_of_type(tp: object) -> dict[str, JSON]:
         return {"type": "null"}
     if tp is Card:
         return {"type": "string", "description": "a card: rank and suit, e.g. 'Td'"}
+    if tp is Event or tp is TableEvent:  # any event of the family (a snapshot's log)
+        family = HAND_EVENT_TYPES if tp is Event else TABLE_EVENT_TYPES
+        return {"oneOf": [{"$ref": f"#/events/{cls.kind}"} for cls in family]}
     if isinstance(tp, type) and issubclass(tp, (Event, TableEvent)):
         return {"$ref": f"#/events/{tp.kind}"}
     if isinstance(tp, type) and issubclass(tp, enum.Enum):

@@ -20,7 +20,7 @@ import msgspec
 
 from stud8.core.actions import LegalAction
 from stud8.core.views import HandView
-from stud8.server.table.events import AnyEvent, TimerStarted, TournamentInfo
+from stud8.server.table.events import AnyEvent, HandRefunded, TimerStarted, TournamentInfo
 from stud8.server.table.snapshot import OfferSnapshot, SeatSnapshot
 from stud8.server.wire.codec import JSON, dumps, envelope, to_json
 from stud8.server.wire.events import encode_event
@@ -31,6 +31,7 @@ __all__ = [
     "AckMessage",
     "EventMessage",
     "LobbyMessageShown",
+    "LoggedEvent",
     "NoticeMessage",
     "PongMessage",
     "RejectMessage",
@@ -89,6 +90,14 @@ def event_text(seq: int, data: JSON) -> str:
     return f'{{"t":"event","v":{seq:d},"d":{dumps(data)}}}'
 
 
+class LoggedEvent(msgspec.Struct, frozen=True):
+    """One event of a snapshot's ``log``: its number ``v`` and the event ``d``, as the
+    ``event`` message numbered ``v`` gave it to this viewer."""
+
+    v: int
+    d: AnyEvent
+
+
 class SnapshotMessage(ServerMessage, frozen=True):
     table_id: str
     viewer_seat: int | None
@@ -99,6 +108,9 @@ class SnapshotMessage(ServerMessage, frozen=True):
     waiting_list: tuple[str, ...] = ()
     offer: OfferSnapshot | None = None
     tournament: TournamentInfo | None = None
+    log: tuple[LoggedEvent, ...] = ()
+    log_seats: tuple[tuple[int, str], ...] = ()
+    refunded: tuple[HandRefunded, ...] = ()
     t: ClassVar[str] = "snapshot"
     doc: ClassVar[str] = (
         "The table as you may see it now (sent on connect when no last_seen is given or "
@@ -111,7 +123,15 @@ class SnapshotMessage(ServerMessage, frozen=True):
         "{seat, player, seconds_left}, or null; tournament: at a tournament's table, "
         "the tournament as it stands (the tournament event), else null. A seat's "
         "out_reason says why it sits out (the sit_out event's reason: timed_out, asked, "
-        "disconnected, ...) on your own seat only; on every other seat it is empty."
+        "disconnected, ...) on your own seat only; on every other seat it is empty. "
+        "log: the events of the hand on the table (the one in play, or the last one "
+        "until the next is dealt: its showdown) from its hand_start, and the table's "
+        "since, each {v, d} exactly as its event message gave it to you (another "
+        "player's down card null), so a reload shows the hand and its lines as they "
+        "were seen live; log_seats: who played each seat of that hand, [seat, player]. "
+        "refunded: the hand_refunded events of the hands of this table a restart or a "
+        "failover cancelled (the latest few, oldest first): a client whose hand in "
+        "play was one of them says it was cancelled."
     )
 
     def data(self) -> JSON:  # the engine's values (cards, a hand's view, events)
