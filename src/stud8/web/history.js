@@ -76,7 +76,7 @@ export async function downloadHands() {
 export function summary(text) {
   const lines = text.split("\n");
   const m = lines[0].match(/Hand #(\S+?):/);
-  const number = m ? `#${m[1].slice(0, 8)}` : "Hand";
+  const number = m ? `#${m[1]}` : "Hand"; // the number the table's log and the replayer say
   const won = new Map();
   let money = false;
   for (const line of lines) {

@@ -21,8 +21,11 @@ export function emptyTable(tableId) {
     offer: null, // {seat, player, endsAt}: a seat held for a waiting player
     preAction: null, // {kind: "fold" | "check_fold", hand}: act when the turn comes
     sentFor: null, // the turn my last action was sent for (its buttons stay disabled)
-    notice: null, // the last time-out, said plainly: {seat, text}
+    notice: null, // the last time-out, said plainly: {seat, text}; a hand cancelled by a restart
     log: [],
+    logDropped: 0, // lines dropped off the log's top (it keeps 200): a line's place is logDropped + index
+    lastHand: null, // the hand this client saw dealt and not yet finished (a restart may cancel it)
+    offline: false, // the connection is lost: no action may be sent, the clock is stopped
     unknownKinds: [], // kinds of event this client does not know (each said once on the console)
   };
 }
@@ -51,7 +54,29 @@ function newHandSeat(stack, seated) {
 export function note(state, text) {
   if (!text) return;
   state.log.push(text);
-  if (state.log.length > 200) state.log.shift();
+  if (state.log.length > 200) { state.log.shift(); state.logDropped = (state.logDropped || 0) + 1; }
+}
+
+/** A hand's number as every place names it: its id, PokerStars' hand number (an id of
+ * an older server, not a number, is shortened). */
+export function handLabel(id) {
+  const text = String(id ?? "");
+  return /^\d+$/.test(text) ? text : text.slice(0, 8);
+}
+
+/** The line (and notice) of a hand a restart or a failover cancelled: said once, to a
+ * client that saw it dealt and not finished (its lastHand). True if said. */
+export function tellRefunded(state, ev) {
+  if (!ev || !state.lastHand || ev.hand_id !== state.lastHand) return false;
+  state.lastHand = null;
+  const text = `Hand #${ev.number ?? handLabel(ev.hand_id)} was cancelled: every chip returned`;
+  const hand = state.hand;
+  if (hand && hand.id === ev.hand_id) Object.assign(hand, { over: true, cancelled: true, to_act: null, told: true });
+  state.turn = null;
+  state.timer = null;
+  note(state, text);
+  state.notice = { seat: null, text, refunded: ev.hand_id };
+  return true;
 }
 
 /** Whether the hand on the table is over but has not said all its lines yet: its
@@ -105,35 +130,74 @@ export function seatOf(state, player) {
 }
 
 export function applySnapshot(state, snap, v) {
+  // the hand I saw dealt, cancelled by a restart (or a failover): said before the new lines
+  const refunded = (snap.refunded || []).find((r) => r.hand_id === state.lastHand);
+  const same = !!(state.hand && snap.log && snap.log.length && snap.log[0].d.k === "hand_start"
+    && snap.log[0].d.hand_id === state.hand.id && state.hand.logAt !== undefined);
+  if (refunded) tellRefunded(state, refunded);
   state.seq = v;
-  state.seats = {};
-  for (const s of snap.seats) state.seats[s.seat] = { ...s, leaving: false };
+  const seats = {};
+  for (const s of snap.seats) seats[s.seat] = { ...s, leaving: false };
+  state.seats = seats;
   // the snapshot's viewer_seat is my table seat; the seats list says it too (a server
   // that gave only the hand's seat, null between hands, lost a seated player his buttons)
   state.mySeat = snap.viewer_seat ?? seatOf(state, state.player);
   state.turn = null;
   state.timer = null;
-  handTold(state); // the hand shown before is gone: what waited for it is said
+  if (same) {
+    // the same hand again (back after missing too much): its lines are said anew from its start
+    const keep = Math.max(0, state.hand.logAt - (state.logDropped || 0));
+    state.log.splice(keep);
+  } else {
+    handTold(state); // the hand shown before is gone: what waited for it is said
+  }
   state.hand = null;
+  const told = refunded ? state.notice : null;
   state.notice = null;
+  replayLog(state, snap, seats);
+  if (told) state.notice = told; // the cancelled hand is what the player must read first
+  state.seq = v;
+  // the waiting list and the offer as they are now (the log's were as they were then)
   if (Array.isArray(snap.waiting_list)) state.waiting = [...snap.waiting_list];
   if (snap.offer !== undefined) setOffer(state, snap.offer && { ...snap.offer, seconds: snap.offer.seconds_left });
   const h = snap.hand;
+  if (h && !(state.hand && state.hand.id === h.hand_id)) state.hand = newHand(h.hand_id);
   if (h) {
-    const hand = newHand(h.hand_id);
+    const hand = state.hand;
+    // the hand in play as the table has it now (the log told the same: this is the truth)
     Object.assign(hand, { street: h.street, pot: h.pot, to_act: h.to_act, bring_in_seat: h.bring_in_seat,
       community: h.community_card, over: h.is_over });
     for (const s of h.seats) {
       hand.seats[s.seat] = {
         // nobody leaves a hand in play: its players are the table's seats
-        ...newHandSeat(s.stack, state.seats[s.seat]),
-        bet: s.bet, contributed: s.contributed || 0, folded: s.folded, all_in: s.all_in,
+        ...(hand.seats[s.seat] || newHandSeat(s.stack, state.seats[s.seat])),
+        stack: s.stack, bet: s.bet, contributed: s.contributed || 0, folded: s.folded, all_in: s.all_in,
         up: [...s.up_cards], down: [...s.down_cards],
       };
     }
-    state.hand = hand;
   }
+  state.lastHand = state.hand && !state.hand.finished && !state.hand.cancelled ? state.hand.id : null;
   if (snap.turn && snap.turn.k === "timer") setTimer(state, snap.turn);
+}
+
+/** The snapshot's log: the events of the hand on the table, as they came to me live,
+ * applied again (the same lines, the same table); the seats as the hand was dealt
+ * (log_seats: a player who left at its end still names his cards), then as they are. */
+function replayLog(state, snap, seats) {
+  const log = snap.log || [];
+  if (!log.length || log[0].d.k !== "hand_start") return;
+  const dealt = { ...seats };
+  for (const [seat, player] of snap.log_seats || []) {
+    if (!dealt[seat] || dealt[seat].player !== player) {
+      dealt[seat] = { seat, player, chips: 0, bot: false, sitting_out: false, connected: false, in_hand: true, leaving: false };
+    }
+  }
+  state.seats = dealt;
+  for (const { v, d } of log) applyEvent(state, d, v);
+  state.seats = seats;
+  state.mySeat = snap.viewer_seat ?? seatOf(state, state.player);
+  state.turn = null;
+  state.timer = null;
 }
 
 function setTimer(state, ev) {
@@ -224,7 +288,9 @@ const HANDLERS = {
     state.timer = null;
     state.notice = null;
     state.preAction = null; // pre-action boxes are for one hand
-    note(state, `Hand #${String(ev.hand_id).slice(0, 8)} starts`);
+    state.lastHand = ev.hand_id;
+    h.logAt = (state.logDropped || 0) + state.log.length; // where its lines start
+    note(state, `Hand #${handLabel(ev.hand_id)} starts`);
   },
   ante(state, ev, hand, hs) {
     if (hs) { pay(hs, hand, ev.amount); hs.all_in = !!ev.all_in; }
@@ -306,10 +372,12 @@ const HANDLERS = {
     Object.assign(hand, { over: true, cancelled: true, to_act: null });
     note(state, `The hand was cancelled${ev.reason ? ": " + ev.reason : ""}; every chip goes back`);
   },
-  hand_finish(state) {
+  hand_finish(state, ev) {
     if (state.hand) state.hand.finished = true;
+    if (state.lastHand === ev.hand_id) state.lastHand = null;
     state.timer = null;
   },
+  hand_refunded(state, ev) { tellRefunded(state, ev); },
   timer(state, ev) { setTimer(state, ev); },
   sit(state, ev) {
     state.seats[ev.seat] = { seat: ev.seat, player: ev.player, chips: ev.chips, bot: !!ev.bot,

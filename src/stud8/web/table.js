@@ -22,6 +22,10 @@ const PHASES = { action: "", time_bank: " (time bank)", reconnect: " (extra time
 export function tableView(app, tableId, query) {
   const state = emptyTable(tableId);
   state.player = session.name;
+  // the hand this tab saw dealt and not finished, kept over a reload: if a restart
+  // cancelled it, the table's snapshot says so, and so do we
+  const handKey = `stud8.hand.${tableId}`;
+  state.lastHand = sessionStorage.getItem(handKey);
   let pendingSit = query.buyin ? Number(query.buyin) : null;
   let pendingWait = query.wait === "1";
   let snapshotSeen = false;
@@ -47,6 +51,13 @@ export function tableView(app, tableId, query) {
   ${TALK_HTML}${PANEL_HTML}</aside></main>
   ${DIALOG_HTML}`;
   const actionsRoot = $("#actions");
+  /** The dealer's log is an ARIA log (new lines read out politely), named for its table. */
+  function nameLog(name) {
+    const log = $("#log");
+    log.setAttribute("role", "log");
+    log.setAttribute("aria-label", `Dealer log, table ${name}`);
+  }
+  nameLog(tableId);
 
   const socket = new TableSocket({
     tableId,
@@ -57,10 +68,13 @@ export function tableView(app, tableId, query) {
       // after the room's notice (it is closing), the connection it drops is the room
       // gone, not the player's network: the banner keeps saying why
       const secs = `${Math.ceil(delay / 1000)}s`;
+      // no connection: no action can reach the table, and its clock is not seen running
+      const offline = status === "lost" || status === "reconnecting";
+      if (offline !== state.offline && status !== "not-sent") { state.offline = offline; schedule(); }
       if (status === "lost") showBanner(roomNotice ? `${roomNotice} Reconnecting in ${secs}…` : `Connection lost — reconnecting in ${secs}…`);
       else if (status === "reconnecting") showBanner(roomNotice ? `${roomNotice} Reconnecting…` : "Reconnecting…");
       else if (status === "not-sent") toast("Not connected: try again in a moment");
-      else if (status === "open") { roomNotice = null; showBanner(null); } // a room still closing says it again
+      else if (status === "open") { state.offline = false; roomNotice = null; showBanner(null); schedule(); } // a room still closing says it again
     },
     onFatal(code, reason) {
       if (code === 4401) { session.clear(); go("#/"); return; }
@@ -100,6 +114,7 @@ export function tableView(app, tableId, query) {
     // at a tournament's table the stakes are the level's (the strip says them)
     $("#table-info").textContent = state.tournament ? gameName(t) : `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
     if (t.name && t.name !== tableId) $("#table-name").textContent = t.name;
+    nameLog(t.name || tableId);
     $("#rules-brief").textContent = state.tournament ? "Tournament" : rulesBrief(t);
     const lines = state.tournament ? tour.tournamentRules(rulesLines(t)) : rulesLines(t);
     $("#rules-list").innerHTML = lines.map((line) => `<li>${esc(line)}</li>`).join("");
@@ -140,7 +155,9 @@ export function tableView(app, tableId, query) {
       state.mySeat = d.seat ?? null;
       if (d.table) setRules(d.table);
     } else if (t === "snapshot") {
+      const told = state.notice;
       applySnapshot(state, d, v);
+      if (state.notice && state.notice !== told && state.notice.refunded) announce(state.notice.text);
       if (snapshotSeen) chat.loadHistory(); // back after missing too much: the chat too
       if (!tour.setTournament(state, d.tournament) && state.tournament && state.rules) setRules(state.rules);
       snapshotSeen = true;
@@ -149,6 +166,7 @@ export function tableView(app, tableId, query) {
       if (state.seq !== null && v <= state.seq) return; // seen already
       const mine = state.mySeat;
       applyEvent(state, d, v);
+      if (d.k === "hand_refunded" && state.notice && state.notice.refunded === d.hand_id) announce(state.notice.text);
       if (d.k === "tournament" && !tour.setTournament(state, d) && state.rules) setRules(state.rules);
       onEvent(d, mine);
     } else if (t === "turn") {
@@ -162,6 +180,11 @@ export function tableView(app, tableId, query) {
       roomNotice = d.text;
       showBanner(d.text); // the room's word to everyone (it is closing after this hand)
       announce(d.text);
+    }
+    const kept = state.lastHand || null;
+    if (kept !== sessionStorage.getItem(handKey)) {
+      if (kept) sessionStorage.setItem(handKey, kept);
+      else sessionStorage.removeItem(handKey);
     }
     schedule();
   }
@@ -211,14 +234,17 @@ export function tableView(app, tableId, query) {
     const away = awayHTML();
     if (away !== drawn.away) { drawn.away = away; $("#away").innerHTML = away; }
     const sent = state.turn && state.sentFor === state.turn;
-    const key = barKey(state) + (sent ? ":sent" : "");
+    const key = barKey(state) + (sent ? ":sent" : "") + (state.offline ? ":offline" : "");
     if (key !== drawn.bar) {
       drawn.bar = key;
       const lost = !document.activeElement || document.activeElement === document.body || actionsRoot.contains(document.activeElement);
       actionsRoot.innerHTML = actionBarHTML(state);
-      if (sent) for (const b of actionsRoot.querySelectorAll("button.act")) b.disabled = true;
+      if (sent || state.offline) for (const b of actionsRoot.querySelectorAll("button.act")) b.disabled = true;
+      // the pre-action boxes too: nothing can be sent until the connection is back
+      if (state.offline) for (const box of actionsRoot.querySelectorAll("label.pre input")) box.disabled = true;
+      if (state.offline && barKey(state)) actionsRoot.insertAdjacentHTML("afterbegin", `<div class="offline-note" role="status">Connection lost: your actions wait until it is back</div>`);
       // my turn: the keyboard starts on the passive action (unless it was busy elsewhere)
-      if (!sent && lost) {
+      if (!sent && !state.offline && lost) {
         const passive = ["check", "call", "bring_in"].map((k) => actionsRoot.querySelector(`button.act-${k}`)).find(Boolean);
         const first = passive || actionsRoot.querySelector("button.act:not(.act-fold)");
         if (first) first.focus();
@@ -287,7 +313,13 @@ export function tableView(app, tableId, query) {
     }
     const timer = state.timer;
     const clock = document.querySelector(".seat.to-act .clock");
-    if (clock && timer) {
+    if (clock) clock.classList.toggle("stopped", state.offline);
+    if (clock && timer && state.offline) {
+      // the connection is lost: the clock stands where it was (the table's own goes on;
+      // it is told again when the connection is back)
+      clock.title = "The connection is lost: the clock is not running here";
+      clock.setAttribute("aria-label", clock.title);
+    } else if (clock && timer) {
       const left = Math.max(0, (timer.endsAt - Date.now()) / 1000);
       const secs = `${Math.ceil(left)}s`;
       clock.querySelector(".secs").textContent = secs;
