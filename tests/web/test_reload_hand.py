@@ -39,7 +39,8 @@ HAND_LINES = (
 )
 TABLE = """() => { const s = window.stud8.state; const h = s.hand;
   return h && { id: h.id, street: h.street, pot: h.pot, seats: Object.fromEntries(
-    Object.entries(h.seats).map(([n, x]) => [n, [x.player, x.stack, x.bet, x.folded, x.up, x.down]])) }; }"""
+    Object.entries(h.seats).map(([n, x]) =>
+      [n, [x.player, x.stack, x.bet, x.folded, x.up, x.down]])) }; }"""
 
 
 def frames(page: Page) -> list[str]:
