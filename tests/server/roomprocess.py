@@ -47,7 +47,7 @@ class Server:
 
 @contextmanager
 def running_server(
-    url: str, workdir: Path, *, args: Sequence[str] = (), **env: str
+    url: str, workdir: Path, *, args: Sequence[str] = (), port: int | None = None, **env: str
 ) -> Iterator[Server]:
     """``python -m stud8 serve`` on ``url`` (with ``args``: e.g. ``--redis URL --node
     NAME``), up and answering; stopped at the end.
@@ -55,8 +55,9 @@ def running_server(
     No ready tables, 0.05 s between hands, bots without delay, unless ``env`` says
     otherwise; ``boss`` an operator (made with ``stud8 admin create-operator`` first,
     his password :data:`PASSWORD`). Its output goes to
-    ``workdir/server-PORT.log``."""
-    port = free_port()
+    ``workdir/server-PORT.log``. On ``port`` if given (a restart where the clients
+    were), else on a free one."""
+    port = free_port() if port is None else port
     log = workdir / f"server-{port}.log"
     environ = {
         **os.environ,

@@ -120,7 +120,7 @@ def table_session(hands: int = 14, seed: int = 15) -> Session:
         out.numbered = h.watch()
         h.table.on_status(out.statuses.append)
         # the table comes back from a restart that cut a hand short: it tells it
-        h.table.restore_refunded([HandRefunded("317840224650031249", 317840224650031249)])
+        h.table.restore_refunded([HandRefunded("317840224650031249", "317840224650031249")])
         h.table.start()
         try:
             for i, player in enumerate(PLAYERS):

@@ -729,7 +729,7 @@ event timer: seat int, phase str, seconds float, deadline float
 event waiting_list: players strs
 event seat_offered: seat int, player str, seconds float
 event hand_finish: hand_id str, cancelled bool
-event hand_refunded: hand_id str, number int
+event hand_refunded: hand_id str, number str
 event chat: player str, text str, seat int?, hand_id str?
 event tournament: tournament_id int, name str, table_number int, phase str, level int, \
 ante int, bring_in int, small_bet int, big_bet int, next_ante int, next_bring_in int, \

@@ -99,7 +99,7 @@ def test_a_table_back_from_a_restart_tells_the_hands_it_cancelled() -> None:
     async def main() -> None:
         h = Harness()
         seen = h.watch()
-        cut = HandRefunded("517840224650031249", 517840224650031249)
+        cut = HandRefunded("517840224650031249", "517840224650031249")
         h.table.restore_refunded([cut])
         h.table.start()
         try:

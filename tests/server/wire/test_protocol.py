@@ -213,7 +213,7 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
             *(LoggedEvent(9 + i, e) for i, e in enumerate(live.events)),
         ),
         log_seats=((1, "ann"), (2, "bob")),
-        refunded=(HandRefunded("123456789012345678", 123456789012345678),),
+        refunded=(HandRefunded("123456789012345678", "123456789012345678"),),
     )
     others = [
         WelcomeMessage("t1", None, None, info).encode(None),
@@ -255,7 +255,7 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
     ]
     assert snap["log"][1] == {"v": 8, "d": hidden}
     assert snap["refunded"] == [
-        {"k": "hand_refunded", "hand_id": "123456789012345678", "number": 123456789012345678}
+        {"k": "hand_refunded", "hand_id": "123456789012345678", "number": "123456789012345678"}
     ]
     assert snap["turn"] == {"k": "timer", "seat": 1, "phase": "action", "seconds": 10.0,
                             "deadline": 1010.0}  # fmt: skip

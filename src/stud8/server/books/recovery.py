@@ -91,7 +91,7 @@ def cut_short_at(hands: HandStore, table_id: str) -> tuple[HandRefunded, ...]:
     """The latest hands of ``table_id`` a restart or a failover cancelled, as the
     table tells them when it comes back (:meth:`HandStore.cut_short`: read from the
     stored hands, so a second restart still knows them), the oldest first."""
-    return tuple(HandRefunded(h, hand_number(h)) for h in hands.cut_short(table_id))
+    return tuple(HandRefunded(h, str(hand_number(h))) for h in hands.cut_short(table_id))
 
 
 def _stacks_memo(hand: InProgress) -> str:

@@ -180,7 +180,7 @@ class HandRefunded(TableEvent):
     back later is told too."""
 
     hand_id: str
-    number: int
+    number: str  # decimal text: 18 digits are more than a JSON reader's float keeps
     kind: ClassVar[str] = "hand_refunded"
 
 
