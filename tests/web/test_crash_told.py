@@ -8,6 +8,7 @@ restart); a page opened afterwards says it once, not again."""
 
 from __future__ import annotations
 
+import re
 import signal
 import time
 from dataclasses import dataclass
@@ -78,8 +79,12 @@ def test_a_hand_cut_short_by_a_sigkill_is_told_cancelled_to_who_saw_it(
         clock = page.locator(".seat.to-act .clock")
         assert "stopped" in (clock.get_attribute("class") or "")
         secs = clock.locator(".secs").inner_text()
+        mine = page.locator(".my-clock").inner_text()
+        assert re.fullmatch(r"\d+s", secs), secs  # it shows where it stands
         time.sleep(2.5)
         assert clock.locator(".secs").inner_text() == secs
+        assert page.locator(".my-clock").inner_text() == mine
+        assert "clock stands at" in (clock.get_attribute("title") or "")
         screenshot(page, f"sigkill-lost-{'laptop' if page is ann else 'phone'}")
         # the other player's page is closed meanwhile: he comes back after the restart
         other.goto("about:blank")

@@ -70,7 +70,12 @@ export function tableView(app, tableId, query) {
       const secs = `${Math.ceil(delay / 1000)}s`;
       // no connection: no action can reach the table, and its clock is not seen running
       const offline = status === "lost" || status === "reconnecting";
-      if (offline !== state.offline && status !== "not-sent") { state.offline = offline; schedule(); }
+      if (offline !== state.offline && status !== "not-sent") {
+        state.offline = offline;
+        // the turn's clock stands at what it showed when the connection went
+        if (offline && state.timer) state.timer.frozen = Math.max(0, (state.timer.endsAt - Date.now()) / 1000);
+        schedule();
+      }
       if (status === "lost") showBanner(roomNotice ? `${roomNotice} Reconnecting in ${secs}…` : `Connection lost — reconnecting in ${secs}…`);
       else if (status === "reconnecting") showBanner(roomNotice ? `${roomNotice} Reconnecting…` : "Reconnecting…");
       else if (status === "not-sent") toast("Not connected: try again in a moment");
@@ -314,21 +319,21 @@ export function tableView(app, tableId, query) {
     const timer = state.timer;
     const clock = document.querySelector(".seat.to-act .clock");
     if (clock) clock.classList.toggle("stopped", state.offline);
-    if (clock && timer && state.offline) {
-      // the connection is lost: the clock stands where it was (the table's own goes on;
-      // it is told again when the connection is back)
-      clock.title = "The connection is lost: the clock is not running here";
-      clock.setAttribute("aria-label", clock.title);
-    } else if (clock && timer) {
-      const left = Math.max(0, (timer.endsAt - Date.now()) / 1000);
+    const stopped = state.offline && timer && timer.frozen !== undefined;
+    if (clock && timer) {
+      // the connection lost: the clock stands where it was (the table's own goes on; it
+      // is told again when the connection is back)
+      const left = stopped ? timer.frozen : Math.max(0, (timer.endsAt - Date.now()) / 1000);
       const secs = `${Math.ceil(left)}s`;
       clock.querySelector(".secs").textContent = secs;
       clock.querySelector(".bar i").style.width = `${Math.min(100, (100 * left) / Math.max(0.001, timer.seconds))}%`;
       clock.classList.toggle("bank", timer.phase !== "action");
-      clock.title = `${Math.ceil(left)} seconds to act${PHASES[timer.phase] || ""}`;
+      clock.title = stopped ? `The connection is lost: the clock stands at ${Math.ceil(left)} seconds here`
+        : `${Math.ceil(left)} seconds to act${PHASES[timer.phase] || ""}`;
       clock.setAttribute("aria-label", clock.title);
       const mine = actionsRoot.querySelector(".my-clock");
-      if (mine) mine.textContent = clockText(timer, state.rules);
+      // stopped: as it read when the connection went (its "now" then)
+      if (mine) mine.textContent = clockText(timer, state.rules, stopped ? timer.endsAt - timer.frozen * 1000 : Date.now());
     }
     const offer = state.offer;
     if (offer) {
