@@ -17,14 +17,16 @@ import pytest
 from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import Deck
 from stud8.core.rules import TableRules
+from stud8.formats.pokerstars_write import hand_number
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import HandMoney, Ledger, bank, table_account
-from stud8.server.books.recovery import CANCELLED_NOTE, SETTLED_NOTE, recover
+from stud8.server.books.recovery import CANCELLED_NOTE, SETTLED_NOTE, cut_short_at, recover
 from stud8.server.books.room import RoomBooks
 from stud8.server.books.writer import RoomWriter
 from stud8.server.clock import ManualClock
 from stud8.server.storage import create_engine_for
 from stud8.server.table.commands import Act, Sit
+from stud8.server.table.events import HandRefunded
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableConfig
 
@@ -151,6 +153,12 @@ def test_a_hand_settled_before_the_crash_keeps_its_settlement(
     assert ledger.hand_transaction("h-settled")[1] == "hand_settlement"  # type: ignore[index]
     assert ledger.hand_transaction("h-open")[1] == "refund"  # type: ignore[index]
     assert recover(ledger.engine, ledger, store).hands == ()
+    # the table that comes back tells the hand the restart cancelled, not the settled
+    # one, and so does it after another restart (it is read from the stored hands)
+    told = (HandRefunded("h-open", str(hand_number("h-open"))),)
+    assert cut_short_at(store, "t2") == told
+    assert cut_short_at(HandStore(ledger.engine), "t2") == told
+    assert cut_short_at(store, "t1") == ()
 
 
 def test_nothing_to_recover_after_a_clean_run(fresh: tuple[Ledger, HandStore]) -> None:
