@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +47,7 @@ class Server:
 
 @contextmanager
 def running_server(
-    url: str, workdir: Path, *, args: Sequence[str] = (), port: int | None = None, **env: str
+    url: str, workdir: Path, *, args: Sequence[str] = (), **env: str
 ) -> Iterator[Server]:
     """``python -m stud8 serve`` on ``url`` (with ``args``: e.g. ``--redis URL --node
     NAME``), up and answering; stopped at the end.
@@ -55,9 +55,16 @@ def running_server(
     No ready tables, 0.05 s between hands, bots without delay, unless ``env`` says
     otherwise; ``boss`` an operator (made with ``stud8 admin create-operator`` first,
     his password :data:`PASSWORD`). Its output goes to
-    ``workdir/server-PORT.log``. On ``port`` if given (a restart where the clients
-    were), else on a free one."""
-    port = free_port() if port is None else port
+    ``workdir/server-PORT.log``."""
+    with running_server_on(free_port(), url, workdir, args=args, env=env) as server:
+        yield server
+
+
+@contextmanager
+def running_server_on(
+    port: int, url: str, workdir: Path, *, args: Sequence[str] = (), env: Mapping[str, str]
+) -> Iterator[Server]:
+    """:func:`running_server` on ``port`` (a restart where its clients were)."""
     log = workdir / f"server-{port}.log"
     environ = {
         **os.environ,

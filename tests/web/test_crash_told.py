@@ -19,7 +19,7 @@ import httpx
 from playwright.sync_api import Page
 
 from server.roomdb import free_port
-from server.roomprocess import OPERATOR, open_table, register, running_server
+from server.roomprocess import OPERATOR, open_table, register, running_server_on
 
 from .roomkit import (
     BUY_IN,
@@ -53,7 +53,7 @@ def test_a_hand_cut_short_by_a_sigkill_is_told_cancelled_to_who_saw_it(
     url = f"sqlite:///{tmp_path / 'room.db'}"
     port = free_port()
     env = {"STUD8_BETWEEN_HANDS": "1", "STUD8_SHOWDOWN_SECONDS": "1"}
-    with running_server(url, tmp_path, port=port, **env) as first:
+    with running_server_on(port, url, tmp_path, env=env) as first:
         with httpx.Client(base_url=first.base, timeout=10) as http:
             boss = register(http, OPERATOR)
             open_table(http, boss, "t1", bots=0, action_seconds=30)
@@ -89,7 +89,7 @@ def test_a_hand_cut_short_by_a_sigkill_is_told_cancelled_to_who_saw_it(
         # the other player's page is closed meanwhile: he comes back after the restart
         other.goto("about:blank")
 
-    with running_server(url, tmp_path, port=port, **env) as second:
+    with running_server_on(port, url, tmp_path, env=env) as second:
         # the page that stayed open reconnects, and is told
         line = told(number)
         wait_state(page, f"s.log.includes({line!r}) && !s.offline", timeout=40_000)
