@@ -96,6 +96,10 @@ def test_a_killed_owner_costs_no_chip_and_no_seat(tmp_path: Path, redis_url: str
                 chips = {s["player"]: s["chips"] for s in snap["seats"]}
                 assert chips == {"ann": BUY_IN, "bob": BUY_IN}  # every bet back
                 assert snap["hand"] is None or snap["hand"]["hand_id"] != hand_id
+                # the hand the failover cancelled, told to whoever saw it (issue 28)
+                assert {"k": "hand_refunded", "hand_id": hand_id, "number": hand_id} in snap[
+                    "refunded"
+                ]
                 await play_hands((ann, bob), 2)
                 await leave_between_hands((ann, bob))  # so the nodes stop at once
                 return hand_id, failover
