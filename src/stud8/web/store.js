@@ -186,7 +186,8 @@ export function applySnapshot(state, snap, v) {
 function replayLog(state, snap, seats) {
   const log = snap.log || [];
   if (!log.length || log[0].d.k !== "hand_start") return;
-  const dealt = { ...seats };
+  // copies: the log's events change the seats as they were then, never the snapshot's
+  const dealt = Object.fromEntries(Object.entries(seats).map(([n, s]) => [n, { ...s }]));
   for (const [seat, player] of snap.log_seats || []) {
     if (!dealt[seat] || dealt[seat].player !== player) {
       dealt[seat] = { seat, player, chips: 0, bot: false, sitting_out: false, connected: false, in_hand: true, leaving: false };
