@@ -17,7 +17,7 @@ import pytest
 from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import Deck
 from stud8.core.rules import TableRules
-from stud8.formats.pokerstars_write import hand_number
+from stud8.formats.pokerstars.write import hand_number
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import HandMoney, Ledger, bank, table_account
 from stud8.server.books.recovery import CANCELLED_NOTE, SETTLED_NOTE, cut_short_at, recover

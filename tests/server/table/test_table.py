@@ -7,7 +7,7 @@ import asyncio
 from server.tableharness import PLAYERS, Harness, play_passively, run, seat_players
 from stud8.core.actions import make_action
 from stud8.core.events import HandMucked, HandShown
-from stud8.formats.pokerstars_write import hand_number
+from stud8.formats.pokerstars.write import hand_number
 from stud8.server.table.commands import (
     Act,
     Leave,

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
-from stud8.formats.pokerstars_write import hand_number
+from stud8.formats.pokerstars.write import hand_number
 from stud8.server.books.hands import HandStore, InProgress
 from stud8.server.books.ledger import AuditReport, DuplicateHandError, Ledger, LedgerError
 from stud8.server.table.events import HandRefunded

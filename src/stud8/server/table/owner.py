@@ -113,7 +113,7 @@ _IN_HAND = (Act, BotTurn, Tick)
 
 def _new_hand_id() -> str:
     """A new hand's id: an 18-digit number, which is also its number in PokerStars
-    text (:func:`~stud8.formats.pokerstars_write.hand_number` of a number is the
+    text (:func:`~stud8.formats.pokerstars.write.hand_number` of a number is the
     number), so the log, the table, the histories, the replayer and the REST API
     all name the hand alike. Drawn at random from 9 * 10**17: two hands of a room
     share one with a chance of about n**2 / 2e18 among n hands."""
