@@ -113,10 +113,11 @@ def test_the_console_at_desktop_and_phone_sizes(stage: Stage, tmp_path: Path) ->
     expect(boss.locator("#message-now")).to_contain_text("restarts at 23:00")
     # ann (banned, then unbanned: her session ended) logs in again, at the table
     ann.reload()
-    if ann.locator("#login-form").count():
-        ann.fill("#name", "ann")
-        ann.fill("#password", "secret-ann")
-        ann.click("#login")
+    # (waited for, not counted at once: the page asks /api/v1/me before it draws the form)
+    expect(ann.locator("#login-form")).to_be_visible()
+    ann.fill("#name", "ann")
+    ann.fill("#password", "secret-ann")
+    ann.click("#login")
     expect(ann.locator("#room-message")).to_contain_text("restarts at 23:00")  # the lobby
     ann.click('button.observe[data-table="t1"]')
     ann.wait_for_function("() => window.stud8 && window.stud8.state.seq !== null")
