@@ -331,16 +331,14 @@ def _cards_out(cards: tuple[Card | None, ...]) -> list[str | None]:
 
 
 # The codec of each field, by the type its class declares.
+_TABLE_ENUMS = (LeaveReason, SatOutReason, TurnPhase, Phase, MoveReason)  # (enums: see below)
 _BY_ANNOTATION: dict[str, Codec] = {
     "int": (None, read_int, "int"),
     "int | None": (None, optional(read_int), "int?"),
     "str": (None, read_str, "str"),
     "str | None": (None, optional(read_str), "str?"),
     # a table event's kind of reason or phase: its value, text as any str on the bus
-    **{
-        e.__name__: (None, read_enum(e), "str")
-        for e in (LeaveReason, SatOutReason, TurnPhase, Phase, MoveReason)
-    },
+    **{e.__name__: (None, read_enum(e), "str") for e in _TABLE_ENUMS},
     "bool": (None, read_bool, "bool"),
     "float": (_finite, read_float, "float"),
     "Action": (_enc_action, _action, "action"),
