@@ -680,7 +680,8 @@ hand event end: stacks
 hand event cancel: refunds, reason
 legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount""",
     # format 6: a snapshot's hand_log (the events of the hand on the table, for a
-    # reload) and refunded (the hands a restart cancelled); the hand_refunded event
+    # reload) and refunded (the hands a restart cancelled); the hand_refunded event;
+    # the table_spec carries every option of RULES.md (all_in_low_card ...)
     6: """format 6
 reply: ok bool, reason str, seq int
 sit: player str, command_id str?, seat int, amount int
@@ -714,7 +715,9 @@ seats int, min_buy_in int, max_buy_in int, action_seconds int, time_bank_seconds
 reconnect_seconds int, rake_percent str, rake_cap int?, bots int, bot_policy str, \
 between_hands float, showdown_seconds float, bot_delay float, offer_seconds float, \
 timeout_policy str, sit_out_seconds float, sit_out_on_timeout bool, observer_chat bool, \
-private bool
+private bool, all_in_low_card str, first_to_act_tie str, big_bet_street int, \
+open_pair_big_bet bool, raise_cap int?, heads_up_cap str, community_card_first_to_act str, \
+show_order_no_bet str, rake_third_street bool, odd_chip_half str, odd_chip str
 table_status: table_id str, players strs, waiting int, hands_played int, average_pot float, \
 hands_per_hour float, paused str?
 event sit: seat int, player str, chips int, bot bool
@@ -867,7 +870,7 @@ HOSTILE: list[tuple[Callable[[bytes], Any], bytes, str, str]] = [
         "catch_up.snapshot.turn",
         "must be a timer event",
     ),
-    (decode_listed, b'[6,"listed","t1","Main",[],["t1",[],0,0,0.0,0.0,null]]', "listed.spec", "25"),
+    (decode_listed, b'[6,"listed","t1","Main",[],["t1",[],0,0,0.0,0.0,null]]', "listed.spec", "36"),
 ]
 
 

@@ -129,8 +129,9 @@ FORMAT = 6  # the format this node writes (see the module's versioning rule)
 # event gives each seat's place at its table, not the whole standings nor the prizes;
 # a seat_snapshot's out_reason: why the seat sits out) replaced format 4 before any
 # release wrote it. Format 6 (a snapshot's hand_log: the events of the hand on the
-# table; its refunded: the hands a restart cancelled; the hand_refunded event)
-# replaced format 5 before any release wrote it.
+# table; its refunded: the hands a restart cancelled; the hand_refunded event; the
+# table_spec carries every option of RULES.md: all_in_low_card ... odd_chip) replaced
+# format 5 before any release wrote it.
 READS = frozenset({6})  # the formats it reads
 Bytes = bytes | bytearray | memoryview  # what a decoder reads
 

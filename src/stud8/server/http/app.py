@@ -19,6 +19,7 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``GET /api/v1/me``                          the account: name, role, bank balance
 ``GET /api/v1/tables``                      the lobby: ``{"tables": [...]}``
 ``POST /api/v1/tables``                     create a table (operators only)
+``GET /api/v1/tables/options``              the options of RULES.md a table may have
 ``DELETE /api/v1/tables/{table_id}``        close a table (operators; a private
                                             table's creator)
 ``GET|POST|DELETE /api/v1/tables/{table_id}/invitation``
@@ -102,7 +103,7 @@ from stud8.server.http.metrics import MetricsListener, RoomMetrics, metrics
 from stud8.server.http.replays import hand_list, hand_replay, replay_file
 from stud8.server.http.services import RoomServices
 from stud8.server.http.sockets import table_socket
-from stud8.server.http.tables import close_table, create_table, list_tables
+from stud8.server.http.tables import close_table, create_table, list_tables, table_options
 from stud8.server.http.tournaments import (
     add_bots,
     cancel_tournament,
@@ -141,6 +142,7 @@ ROUTES = [
     Route("/api/v1/accounts/{name}/silence", unsilence, methods=["DELETE"]),
     Route("/api/v1/silenced", silenced, methods=["GET"]),
     Route("/api/v1/tables", list_tables, methods=["GET"]),
+    Route("/api/v1/tables/options", table_options, methods=["GET"]),
     Route("/api/v1/tables", create_table, methods=["POST"]),
     Route("/api/v1/tables/{table_id}", close_table, methods=["DELETE"]),
     Route("/api/v1/tables/{table_id}/chat", table_chat, methods=["GET"]),

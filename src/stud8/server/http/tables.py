@@ -18,9 +18,10 @@ from stud8.server.http.requests import account_of, json_body, room_of
 from stud8.server.table.spec import TableSpec
 from stud8.server.wire.codec import object_fields, to_json
 from stud8.server.wire.limits import TABLE_NAME_CHARS
+from stud8.server.wire.rest import TABLE_OPTIONS
 from stud8.server.wire.text import TextRefused, typed_text
 
-__all__ = ["close_table", "create_table", "list_tables"]
+__all__ = ["close_table", "create_table", "list_tables", "table_options"]
 
 
 async def list_tables(request: Request) -> Response:
@@ -36,6 +37,15 @@ async def list_tables(request: Request) -> Response:
     return JSONResponse(
         {"tables": room.lobby.listing(visible), "may_open_private": may_open, "message": shown}
     )
+
+
+_OPTIONS_JSON = to_json(TABLE_OPTIONS)
+
+
+async def table_options(request: Request) -> Response:
+    """``GET /api/v1/tables/options``: the options of RULES.md a table may be opened
+    with (the operator's form is made from them)."""
+    return JSONResponse(_OPTIONS_JSON)
 
 
 async def create_table(request: Request) -> Response:

@@ -13,19 +13,222 @@ settings (buy-in range, pace, clocks).
 Traceback (most recent call last):
 ...
 ValueError: timeout_policy must be one of all_in_protection, check_or_fold, not 'never'
+
+Each option of RULES.md is a :class:`RuleOption` of :data:`RULE_OPTIONS`, with its
+default (TableRules's), what it allows and one line saying what it does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
+from enum import Enum
 from fractions import Fraction
+from typing import Any, cast
 
 from stud8.core.events import Event, HandMucked, HandShown
-from stud8.core.rules import BettingStructure, Game, TableRules, TimeoutPolicy
+from stud8.core.rules import (
+    AllInLowCard,
+    BettingStructure,
+    CommunityCardFirstToAct,
+    FirstToActTie,
+    Game,
+    HeadsUpCap,
+    OddChip,
+    OddChipHalf,
+    ShowOrderNoBet,
+    TableRules,
+    TimeoutPolicy,
+)
 from stud8.tools.bots import BOTS
 
-__all__ = ["REVEAL_SECONDS", "TableConfig", "TableSpec"]
+__all__ = ["REVEAL_SECONDS", "RULE_OPTIONS", "RuleOption", "TableConfig", "TableSpec"]
+
+Choice = str | int  # an allowed value as JSON carries it (an enum's value, a street)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One option of RULES.md an operator chooses for a table: the one place that says
+    what it is. ``name`` is its field in :class:`TableSpec` and in
+    :class:`~stud8.core.rules.TableRules` (whose default it has: the rule book's); the
+    spec's checks, the REST schema, the operator's form and the lobby's details are
+    all made from these (``GET /api/v1/tables/options``)."""
+
+    name: str
+    label: str  # a few words, for a form's field and the lobby's details
+    doc: str  # one line: what it does, and where RULES.md says so
+    # the allowed values and their words; () for a number or a yes/no
+    choices: tuple[tuple[Choice, str], ...] = ()
+    minimum: int | None = None  # a number's least value
+    nullable: bool = False  # null is allowed (a number: none, no cap)
+    # the kind of value: "choice", "int", "bool" or "rate" (a percentage as text)
+    kind: str = "choice"
+
+    @property
+    def default(self) -> Choice | bool | None:
+        """The table's value when nobody chooses: TableRules's, as JSON carries it."""
+        value = _RULE_DEFAULTS[self.name]
+        if isinstance(value, Enum):
+            return cast(Choice, value.value)
+        if isinstance(value, Fraction):
+            return str(value)
+        return cast(Choice | bool | None, value)
+
+    def refusal(self, value: object) -> str | None:
+        """Why ``value`` is not allowed (naming the option and what is), or None."""
+        if value is None and self.nullable:
+            return None
+        if self.choices:
+            allowed = [v for v, _ in self.choices]
+            if type(value) is type(allowed[0]) and value in allowed:
+                return None
+            return f"{self.name} must be one of {', '.join(map(str, allowed))}, not {value!r}"
+        if self.kind == "bool":
+            return None if type(value) is bool else f"{self.name} must be true or false"
+        if self.kind == "int":
+            least = 0 if self.minimum is None else self.minimum
+            if type(value) is int and value >= least:
+                return None
+            none = " or null (none)" if self.nullable else ""
+            return f"{self.name} must be a whole number of {least} or more{none}, not {value!r}"
+        return None  # a rate: TableRules says what is wrong with it
+
+
+def _enum_choices(enum: type[Enum], *words: str) -> tuple[tuple[Choice, str], ...]:
+    return tuple(zip((m.value for m in enum), words, strict=True))
+
+
+_RULE_DEFAULTS: dict[str, Any] = {
+    f.name: f.default for f in fields(TableRules) if f.default is not MISSING
+}
+
+# Every option of RULES.md, in the order the operator's form shows them.
+RULE_OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        "game",
+        "Game",
+        "The game of the family (RULES.md 8).",
+        _enum_choices(Game, "Stud Hi/Lo (8 or better)", "Seven Card Stud", "Razz"),
+    ),
+    RuleOption(
+        "structure",
+        "Structure",
+        "Fixed limit, pot limit or no limit (RULES.md 3).",
+        _enum_choices(BettingStructure, "Fixed limit", "Pot limit", "No limit"),
+    ),
+    RuleOption(
+        "all_in_low_card",
+        "Low card all-in for the ante",
+        "The player on his left must bring in, or may fold without paying (RULES.md 2).",
+        _enum_choices(AllInLowCard, "next must bring in", "next may fold"),
+    ),
+    RuleOption(
+        "first_to_act_tie",
+        "First to act, tied up cards",
+        "An exact tie of the highest hand showing goes by position, or by suit (RULES.md 3).",
+        _enum_choices(FirstToActTie, "by position", "by highest card's suit"),
+    ),
+    RuleOption(
+        "big_bet_street",
+        "Big bets from street",
+        "Fixed limit's big bet (pot and no limit's minimum bet) from this street (RULES.md 3).",
+        ((4, "4th street"), (5, "5th street"), (6, "6th street"), (7, "7th street")),
+    ),
+    RuleOption(
+        "open_pair_big_bet",
+        "Open pair on 4th allows the big bet",
+        "Seven Card Stud (high), fixed limit: an open pair on 4th street (RULES.md 8).",
+        kind="bool",
+    ),
+    RuleOption(
+        "raise_cap",
+        "Raise cap",
+        "Raises allowed after a round's bet in fixed limit; null: no cap (RULES.md 3).",
+        minimum=1,
+        nullable=True,
+        kind="int",
+    ),
+    RuleOption(
+        "heads_up_cap",
+        "Raise cap heads-up",
+        "When the raise cap is lifted heads-up (RULES.md 3).",
+        _enum_choices(
+            HeadsUpCap, "lifted when heads-up", "lifted if the round starts heads-up", "never"
+        ),
+    ),
+    RuleOption(
+        "community_card_first_to_act",
+        "First to act with a community card",
+        "Who acts first on 7th street when the deck runs out (RULES.md 4).",
+        _enum_choices(CommunityCardFirstToAct, "as on 6th street", "high hand with the card"),
+    ),
+    RuleOption(
+        "show_order_no_bet",
+        "Shows first, no last bet",
+        "Who shows first when nobody bet on the last round (RULES.md 5).",
+        _enum_choices(ShowOrderNoBet, "earliest seat", "first to act on 7th"),
+    ),
+    RuleOption(
+        "rake_percent",
+        "Rake %",
+        "The operator's share of each pot, rounded down to the chip: '5' or '5/2' (RULES.md 5).",
+        kind="rate",
+    ),
+    RuleOption(
+        "rake_cap",
+        "Rake cap",
+        "The most chips raked from a hand; null: no cap (RULES.md 5).",
+        minimum=0,
+        nullable=True,
+        kind="int",
+    ),
+    RuleOption(
+        "rake_third_street",
+        "Rake hands ending on 3rd street",
+        "Whether a hand that ends on 3rd street is raked (RULES.md 5).",
+        kind="bool",
+    ),
+    RuleOption(
+        "odd_chip_half",
+        "Odd chip of a split pot",
+        "Which half of a split pot takes its odd chip (RULES.md 5.2).",
+        _enum_choices(OddChipHalf, "the high half", "the low half"),
+    ),
+    RuleOption(
+        "odd_chip",
+        "Odd chip among tied hands",
+        "Decided by all of the player's cards, or his five-card hand's (RULES.md 5.3).",
+        _enum_choices(OddChip, "all his cards", "his five-card hand"),
+    ),
+    RuleOption(
+        "action_seconds",
+        "Action seconds",
+        "A player's time to act (RULES.md 6).",
+        minimum=0,
+        kind="int",
+    ),
+    RuleOption(
+        "time_bank_seconds",
+        "Time bank seconds",
+        "The visible countdown after the time to act (RULES.md 6).",
+        minimum=0,
+        kind="int",
+    ),
+    RuleOption(
+        "timeout_policy",
+        "When time runs out",
+        "All-in protection, or check if he can, else fold (RULES.md 6).",
+        _enum_choices(TimeoutPolicy, "all-in protection", "check, else fold"),
+    ),
+)
+_OPTION_BY_NAME = {o.name: o for o in RULE_OPTIONS}
+
+
+def _default(name: str) -> Any:
+    """A :class:`TableSpec` field's default: its option's (the rule book's)."""
+    return _OPTION_BY_NAME[name].default
+
 
 # The pace of a showdown on the screen: the clients turn the hands over (and the
 # mucks) one each this many seconds, in show order (the welcome's table says it).
@@ -95,20 +298,22 @@ class TableConfig:
 class TableSpec:
     """What an operator asks for when creating a table (all amounts in chips)."""
 
-    game: str = "stud_hi_lo"  # or "stud_high" (Seven Card Stud), "razz" (RULES.md section 8)
+    # The options of RULES.md (RULE_OPTIONS says what each is, and its default) and
+    # the room's settings. An enum's option is its value's text, as JSON carries it.
+    game: str = _default("game")
     ante: int = 1
     bring_in: int = 2
     small_bet: int = 4
     big_bet: int = 8
-    structure: str = "fixed_limit"
+    structure: str = _default("structure")
     seats: int = 8
     min_buy_in: int = 40
     max_buy_in: int = 400
-    action_seconds: int = 10
-    time_bank_seconds: int = 20
+    action_seconds: int = _default("action_seconds")
+    time_bank_seconds: int = _default("time_bank_seconds")
     reconnect_seconds: int = 20
-    rake_percent: str = "0"
-    rake_cap: int | None = None
+    rake_percent: str = _default("rake_percent")
+    rake_cap: int | None = _default("rake_cap")
     bots: int = 0
     bot_policy: str = "rules"
     between_hands: float = 2.0
@@ -117,7 +322,7 @@ class TableSpec:
     showdown_seconds: float = 5.0
     bot_delay: float = 0.5
     offer_seconds: float = 30.0  # a freed seat is held this long for the first waiting
-    timeout_policy: str = "all_in_protection"  # or "check_or_fold" (RULES.md section 6)
+    timeout_policy: str = _default("timeout_policy")
     sit_out_seconds: float = 600.0  # a player dealt out this long is stood up
     # a player whose time runs out sits out from the next hand until he is back
     sit_out_on_timeout: bool = True
@@ -125,48 +330,41 @@ class TableSpec:
     # a private table: only the accounts its invitation admitted (and operators) see
     # it, watch it or sit at it (stud8.server.books.invitations)
     private: bool = False
+    all_in_low_card: str = _default("all_in_low_card")
+    first_to_act_tie: str = _default("first_to_act_tie")
+    big_bet_street: int = _default("big_bet_street")
+    open_pair_big_bet: bool = _default("open_pair_big_bet")
+    raise_cap: int | None = _default("raise_cap")
+    heads_up_cap: str = _default("heads_up_cap")
+    community_card_first_to_act: str = _default("community_card_first_to_act")
+    show_order_no_bet: str = _default("show_order_no_bet")
+    rake_third_street: bool = _default("rake_third_street")
+    odd_chip_half: str = _default("odd_chip_half")
+    odd_chip: str = _default("odd_chip")
 
     def rules(self) -> TableRules:
-        """The game's rules at this table; ValueError says what is wrong."""
+        """The game's rules at this table; ValueError names the option that is wrong
+        and what it allows."""
+        chosen: dict[str, Any] = {}
+        for option in RULE_OPTIONS:
+            value = getattr(self, option.name)
+            if (why := option.refusal(value)) is not None:
+                raise ValueError(why)
+            chosen[option.name] = value
         try:
-            policy = TimeoutPolicy(self.timeout_policy)
-        except ValueError:
-            choices = ", ".join(p.value for p in TimeoutPolicy)
-            raise ValueError(
-                f"timeout_policy must be one of {choices}, not {self.timeout_policy!r}"
-            ) from None
-        try:
-            game = Game(self.game)
-        except ValueError:
-            choices = ", ".join(g.value for g in Game)
-            raise ValueError(f"game must be one of {choices}, not {self.game!r}") from None
-        try:
-            structure = BettingStructure(self.structure)
-        except ValueError:
-            choices = ", ".join(s.value for s in BettingStructure)
-            raise ValueError(
-                f"structure must be one of {choices}, not {self.structure!r}"
-            ) from None
-        try:
-            rake = Fraction(self.rake_percent)
-        except (ValueError, ZeroDivisionError):
+            chosen["rake_percent"] = Fraction(self.rake_percent)
+        except (TypeError, ValueError, ZeroDivisionError):
             raise ValueError(
                 f"rake_percent must be a number like '5' or '5/2', not {self.rake_percent!r}"
             ) from None
         return TableRules(
-            game=game,
             ante=self.ante,
             bring_in=self.bring_in,
             small_bet=self.small_bet,
             big_bet=self.big_bet,
-            structure=structure,
-            rake_percent=rake,
-            rake_cap=self.rake_cap,
-            action_seconds=self.action_seconds,
-            time_bank_seconds=self.time_bank_seconds,
             reconnect_seconds=self.reconnect_seconds,
             max_seats=self.seats,
-            timeout_policy=policy,
+            **chosen,
         )
 
     def config(

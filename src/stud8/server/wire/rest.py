@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from stud8.server.table.spec import REVEAL_SECONDS, TableSpec
+from stud8.server.table.spec import REVEAL_SECONDS, RULE_OPTIONS, RuleOption, TableSpec
 from stud8.server.table.status import TableStatus
 from stud8.server.wire.limits import CHAT_CHARS, CHAT_RATE
 
@@ -96,7 +96,9 @@ class TableInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ``showdown_seconds`` that the results stay before the next deal; the chat:
     ``observer_chat`` (whether viewers who are not seated may chat) and
     ``chat_chars`` (the most characters in a message); ``private``: only the players
-    its invitation admitted (and operators) see it."""
+    its invitation admitted (and operators) see it; ``rules``: every option of
+    RULES.md by name, as chosen for this table (``GET /api/v1/tables/options`` says
+    what each is and allows)."""
 
     table_id: str
     name: str
@@ -119,6 +121,55 @@ class TableInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     observer_chat: bool
     chat_chars: int
     private: bool
+    rules: dict[str, str | int | bool | None]
+
+
+class OptionChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One allowed value of an option, and its words."""
+
+    value: str | int
+    label: str
+
+
+class TableOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One option of RULES.md an operator may choose for a table (a field of
+    ``POST /api/v1/tables``): its ``name``, ``label`` and one line saying what it does
+    (``doc``); its ``kind``: ``choice`` (one of ``choices``), ``int`` (a whole
+    number of ``minimum`` or more), ``bool`` or ``rate`` (a percentage as text:
+    ``"5"``, ``"5/2"``); ``nullable``: null is allowed (none, no cap); ``default``:
+    the table's value when nobody chooses (the rule book's)."""
+
+    name: str
+    label: str
+    doc: str
+    kind: str
+    choices: list[OptionChoice]
+    minimum: int | None
+    nullable: bool
+    default: str | int | bool | None
+
+
+class TableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Every option of RULES.md a table may be opened with, in the form's order."""
+
+    options: list[TableOption]
+
+
+def table_option(option: RuleOption) -> TableOption:
+    """An option as ``GET /api/v1/tables/options`` says it."""
+    return TableOption(
+        name=option.name,
+        label=option.label,
+        doc=option.doc,
+        kind=option.kind,
+        choices=[OptionChoice(value, label) for value, label in option.choices],
+        minimum=option.minimum,
+        nullable=option.nullable,
+        default=option.default,
+    )
+
+
+TABLE_OPTIONS = TableOptions([table_option(o) for o in RULE_OPTIONS])
 
 
 class LobbyTable(TableInfo, frozen=True, forbid_unknown_fields=True):
@@ -349,6 +400,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         Tables,
     ),
     Endpoint(
+        "GET",
+        "/api/v1/tables/options",
+        "The options of RULES.md a table may be opened with (fields of POST "
+        "/api/v1/tables): each one's kind, allowed values, default and what it does.",
+        None,
+        TableOptions,
+    ),
+    Endpoint(
         "POST",
         "/api/v1/tables",
         "Open a table (operators only; a player may open a private one if the room lets "
@@ -450,6 +509,7 @@ def table_info(table_id: str, name: str, spec: TableSpec) -> TableInfo:
         observer_chat=spec.observer_chat,
         chat_chars=CHAT_CHARS,
         private=spec.private,
+        rules={o.name: getattr(spec, o.name) for o in RULE_OPTIONS},
     )
 
 

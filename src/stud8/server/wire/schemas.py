@@ -27,6 +27,7 @@ import msgspec
 from stud8.core.cards import Card
 from stud8.core.events import Event
 from stud8.server.table.events import TableEvent
+from stud8.server.table.spec import RULE_OPTIONS, RuleOption
 from stud8.server.wire.admin import ADMIN_ENDPOINTS
 from stud8.server.wire.client import CLIENT_MESSAGES
 from stud8.server.wire.codec import JSON
@@ -162,6 +163,27 @@ def _text(chars: tuple[int, int], pattern: str | None = None) -> dict[str, JSON]
     return schema
 
 
+def _option_schema(option: RuleOption) -> dict[str, JSON]:
+    """A table option's schema, from its one definition (RULE_OPTIONS)."""
+    kinds: list[dict[str, JSON]] = []
+    if option.choices:
+        values = [v for v, _ in option.choices]
+        kinds.append({"type": "string" if isinstance(values[0], str) else "integer"})
+        kinds[0]["enum"] = values
+    elif option.kind == "int":
+        kinds.append({"type": "integer", "minimum": option.minimum or 0})
+    elif option.kind == "bool":
+        kinds.append({"type": "boolean"})
+    else:
+        kinds.append({"type": "string", "description": "a number: '5' or '5/2'"})
+    if option.nullable:
+        kinds.append({"type": "null"})
+    schema: dict[str, JSON] = dict(kinds[0]) if len(kinds) == 1 else {"anyOf": kinds}
+    schema["description"] = option.doc
+    schema["default"] = option.default
+    return schema
+
+
 def _rest_schemas() -> dict[str, JSON]:
     out: dict[str, JSON] = {}
     for e in (*ENDPOINTS, *REPLAY_ENDPOINTS, *TOURNAMENT_ENDPOINTS, *ADMIN_ENDPOINTS):
@@ -173,6 +195,8 @@ def _rest_schemas() -> dict[str, JSON]:
                 request = _object_schema(e.request, title="NewTable", doc="a table's settings")
                 request["properties"]["table_id"] = {"type": "string"}
                 request["properties"]["name"] = {"type": "string"}
+                for option in RULE_OPTIONS:  # what each allows, its default, what it does
+                    request["properties"][option.name] = _option_schema(option)
             else:
                 request = _object_schema(e.request, title=e.request.__name__, doc=doc)
             if e.request.__name__ == "Credentials":  # the limits the accounts enforce
