@@ -1,16 +1,16 @@
 // The operators' form that opens a table (POST /api/v1/tables; the fields of the
-// server's TableSpec).
+// server's TableSpec): the room's settings here, the options of RULES.md made from
+// the room's own definition of them (tableoptions.js).
 
 import { $, esc, session, api, toast } from "./util.js";
 import { fieldHTML, formBody } from "./formfields.js";
+import { tableOptions, optionFields, optionValues } from "./tableoptions.js";
 
 // [field, label, kind, default, extra attributes]; kinds: int, num, text, select, bool
 const FIELDS = [
   ["private", "Private: only players with its invitation link", "bool", false, ""],
   ["table_id", "Table id (optional)", "text", "", 'pattern="[A-Za-z_][A-Za-z0-9_]{0,31}" placeholder="e.g. pl1"'],
   ["name", "Name (optional)", "text", "", 'maxlength="40" placeholder="e.g. Low stakes PL"'],
-  ["game", "Game", "select", "stud_hi_lo", ""],
-  ["structure", "Structure", "select", "fixed_limit", ""],
   ["ante", "Ante", "int", 1, 'min="0"'],
   ["bring_in", "Bring-in", "int", 2, 'min="1"'],
   ["small_bet", "Small bet", "int", 4, 'min="1"'],
@@ -18,27 +18,19 @@ const FIELDS = [
   ["seats", "Seats", "int", 8, 'min="2" max="8"'],
   ["min_buy_in", "Min buy-in", "int", 40, 'min="1"'],
   ["max_buy_in", "Max buy-in", "int", 400, 'min="1"'],
-  ["action_seconds", "Action seconds", "int", 10, 'min="0"'],
-  ["time_bank_seconds", "Time bank seconds", "int", 20, 'min="0"'],
   ["reconnect_seconds", "Reconnect seconds", "int", 20, 'min="0"'],
-  ["rake_percent", "Rake %", "text", "0", 'placeholder="5 or 5/2"'],
-  ["rake_cap", "Rake cap", "int", "", 'min="0" placeholder="none"'],
   ["bots", "Bots", "int", 0, 'min="0" max="8"'],
   ["bot_policy", "Bot policy", "select", "rules", ""],
   ["between_hands", "Seconds between hands", "num", 2, 'min="0" step="0.1"'],
   ["showdown_seconds", "Showdown shown (s)", "num", 5, 'min="0" step="0.5" title="how long the results of a showdown stay before the next deal"'],
   ["bot_delay", "Bot delay (s)", "num", 0.5, 'min="0" step="0.1"'],
   ["offer_seconds", "Seat offer (s)", "num", 30, 'min="1" step="1" title="how long a freed seat is held for the first on the waiting list"'],
-  ["timeout_policy", "When time runs out", "select", "all_in_protection", ""],
   ["sit_out_on_timeout", "Sit out a player who times out", "bool", true, 'title="until the player clicks I\'m back"'],
   ["sit_out_seconds", "Stand up after sitting out (s)", "num", 600, 'min="1" step="1" title="a player dealt out this long leaves the table, his chips back to his account"'],
   ["observer_chat", "Observers may chat", "bool", false, 'title="viewers who are not seated may chat too"'],
 ];
 const OPTIONS = {
-  game: [["stud_hi_lo", "Stud Hi/Lo (8 or better)"], ["stud_high", "Seven Card Stud"], ["razz", "Razz"]],
-  structure: [["fixed_limit", "Fixed limit"], ["pot_limit", "Pot limit"], ["no_limit", "No limit"]],
   bot_policy: [["rules", "rules"], ["calling-station", "calling station"], ["random", "random"], ["equity", "equity"]],
-  timeout_policy: [["all_in_protection", "All-in protection"], ["check_or_fold", "Check, else fold"]],
 };
 
 /** Whether to offer the form: to operators only (the log-in says who is one). */
@@ -65,24 +57,36 @@ export function createTableHTML(privateOnly = false) {
   return `<details class="create-table"><summary>${title}</summary>
   <form id="create-table" aria-label="${title.toLowerCase()}">
     <div class="fields">${fields.map((f) => fieldOf(f, privateOnly)).join("")}</div>
+    <h3 class="rule-options-head">Rules</h3>
+    <div class="fields" id="ct-rules"><p>Loading the rules…</p></div>
     <div class="row"><button type="submit" id="create-submit">Open the table</button>
     <p class="error" id="create-error" role="alert"></p></div>
   </form></details>`;
 }
 
-/** The body to POST: every field filled in, with its type (blank ones are left out). */
-export function tableBody(form) {
-  return formBody(form, FIELDS);
+/** The body to POST: every field filled in, with its type (blank ones are left out;
+ * a blank option that may be null is null). */
+export function tableBody(form, options) {
+  const { fields } = optionFields(options);
+  return optionValues(form, options, formBody(form, [...FIELDS, ...fields]));
 }
 
 export function bindCreateTable(root, onCreated) {
   const form = $("#create-table", root);
   const error = $("#create-error", root);
+  let options = [];
+  tableOptions().then((found) => {
+    options = found;
+    const { fields, choices } = optionFields(found);
+    $("#ct-rules", root).innerHTML = found.length
+      ? fields.map((f) => fieldHTML(f, "ct", choices)).join("")
+      : "<p>The rules could not be loaded: the table gets the rule book's defaults.</p>";
+  });
   form.onsubmit = async (e) => {
     e.preventDefault();
     error.textContent = "";
     let body;
-    try { body = tableBody(form); } catch (exc) { error.textContent = exc.message; return; }
+    try { body = tableBody(form, options); } catch (exc) { error.textContent = exc.message; return; }
     const r = await api("POST", "/api/v1/tables", body);
     if (r.status !== 201) {
       error.textContent = r.data.error || `the table could not be opened (${r.status})`;

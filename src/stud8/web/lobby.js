@@ -10,6 +10,7 @@ import { refreshBank, rememberBuyIn, rememberedBuyIn } from "./hud.js";
 import { privateMark, inviteButton, openInvitation, showInvitation } from "./invite.js";
 import { watchMyTournaments } from "./tournaments.js";
 import { setRoomMessage } from "./roommessage.js";
+import { tableOptions, rulesDetailsHTML } from "./tableoptions.js";
 
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
@@ -24,7 +25,15 @@ export function waitingCount(t) {
   return Array.isArray(w) ? w.length : Number(w) || 0;
 }
 
-function rowHTML(t, typed, operator) {
+// a table's options of RULES.md, folded under its game (open ones stay open when
+// the rows are drawn again)
+function rulesHTML(t, options, opened) {
+  if (!options.length || !t.rules) return "";
+  const open = opened.has(t.table_id) ? " open" : "";
+  return `<details class="table-rules" data-table="${esc(t.table_id)}"${open}><summary>Rules</summary>${rulesDetailsHTML(t, options)}</details>`;
+}
+
+function rowHTML(t, typed, operator, options, opened) {
   const s = t.stakes;
   const id = esc(t.table_id);
   const full = t.seats_taken >= t.seats;
@@ -37,7 +46,7 @@ function rowHTML(t, typed, operator) {
        <button class="sit" data-table="${id}" aria-label="Sit at table ${id}">Sit</button>`;
   const name = (t.name && t.name !== t.table_id ? `${esc(t.name)} <small>${id}</small>` : id) + privateMark(t);
   const brief = t.action_seconds === undefined ? "" : ` <small class="rules-brief">${esc(rulesBrief(t))}</small>`;
-  return `<tr data-table="${id}"><td class="tid">${name}</td><td>${esc(gameName(t))}${brief}</td>
+  return `<tr data-table="${id}"><td class="tid">${name}</td><td>${esc(gameName(t))}${brief}${rulesHTML(t, options, opened)}</td>
     <td>${s.small_bet}/${s.big_bet} <small>ante ${s.ante}, bring-in ${s.bring_in}</small></td>
     <td>${seatCell}</td><td class="players">${t.players.map(esc).join(", ") || "—"}</td>
     <td>${Math.round(t.average_pot)}</td>
@@ -68,7 +77,7 @@ export function lobbyView(app) {
   let tables = new Map(); // table id -> its lobby entry (its stakes: the buy-in remembered)
 
   async function load() {
-    const r = await api("GET", "/api/v1/tables");
+    const [r, options] = await Promise.all([api("GET", "/api/v1/tables"), tableOptions()]);
     if (stopped) return;
     const body = $("#tables");
     if (r.status !== 200) { body.innerHTML = `<tr><td colspan="7">Could not load the tables</td></tr>`; return; }
@@ -80,7 +89,8 @@ export function lobbyView(app) {
     const el = document.activeElement;
     const focused = el && el.closest("#tables") && el.dataset.table
       ? `${el.tagName.toLowerCase()}.${el.classList[0]}[data-table="${el.dataset.table}"]` : null;
-    body.innerHTML = r.data.tables.map((t) => rowHTML(t, typed, mayOpenTables())).join("")
+    const opened = new Set($$("details.table-rules[open]", body).map((d) => d.dataset.table));
+    body.innerHTML = r.data.tables.map((t) => rowHTML(t, typed, mayOpenTables(), options, opened)).join("")
       || `<tr><td colspan="7">No tables open</td></tr>`;
     if (arming && Date.now() < arming.until) armed($(`button.close-table[data-table="${arming.table}"]`, body));
     if (focused) { const again = $(focused, body); if (again) again.focus(); }

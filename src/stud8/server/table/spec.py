@@ -159,7 +159,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     ),
     RuleOption(
         "community_card_first_to_act",
-        "First to act with a community card",
+        "Community card: first to act",
         "Who acts first on 7th street when the deck runs out (RULES.md 4).",
         _enum_choices(CommunityCardFirstToAct, "as on 6th street", "high hand with the card"),
     ),
