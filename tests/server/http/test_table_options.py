@@ -8,6 +8,7 @@ stored JSON, ``room_tables``) and on another node (the bus's ``listed``)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,9 +19,10 @@ from stud8.core.rules import TableRules
 from stud8.formats.pokerstars import PokerStarsHand
 from stud8.formats.pokerstars_read import parse_text
 from stud8.formats.verify import verify_pokerstars
-from stud8.server.books.seats import spec_from_json, spec_json
+from stud8.server.books.seats import TableStore, spec_from_json, spec_json
 from stud8.server.bus import Listed
 from stud8.server.bus.codec import decode_listed, encode_listed
+from stud8.server.storage import create_engine_for, upgrade
 from stud8.server.table.spec import RULE_OPTIONS, RuleOption, TableSpec
 from stud8.server.table.status import TableStatus
 
@@ -195,3 +197,18 @@ def test_each_option_is_kept_and_carried(name: str, value: Any) -> None:
     assert decode_listed(encode_listed(listed)).spec == spec
     old = spec_json(TableSpec()).replace(f'"{name}":', '"gone":')  # a spec stored before
     assert getattr(spec_from_json(old), name) == OPTIONS[name].default
+
+
+def test_a_table_with_every_option_comes_back_after_a_restart(tmp_path: Path) -> None:
+    """room_tables keeps the spec a restart reads back (room/restore.py): every
+    option as chosen, on a migrated database."""
+    engine = create_engine_for(f"sqlite:///{tmp_path}/room.db")
+    try:
+        upgrade(engine)
+        spec = TableSpec(**ALL_CHOSEN)
+        TableStore(engine).save("every", "Every option", spec)
+        [stored] = TableStore(engine).tables()
+        assert stored.spec == spec
+        assert stored.spec.rules() == spec.rules()
+    finally:
+        engine.dispose()
