@@ -25,6 +25,7 @@ def test_an_operator_opens_a_table_of_each_game_and_closes_one(stage: Stage) -> 
     players = stage.start(start_room(TableSpec(bots=0), operators=["oper"]))
     op = players.new("oper", existing=True)
     op.click("details.create-table summary")
+    op.wait_for_selector("#ct-game")  # the rule fields come from GET /api/v1/tables/options
     options = op.locator("#ct-game option").all_inner_texts()
     assert options == ["Stud Hi/Lo (8 or better)", "Seven Card Stud", "Razz"], options
     for table_id, game, name in (
