@@ -19,7 +19,7 @@ from server.http.test_table_options import ALL_CHOSEN
 from server.roomclient import passive, play, sit
 from server.roomdb import fresh_database
 from stud8.formats.pokerstars import PokerStarsHand
-from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.pokerstars.read import parse_text
 from stud8.formats.verify import verify_pokerstars
 from stud8.server.table.spec import TableSpec
 

@@ -17,7 +17,7 @@ from server.handplay import by_hand
 from server.roomclient import OPERATOR, Room, play, serve, sit
 from stud8.core.rules import TableRules
 from stud8.formats.pokerstars import PokerStarsHand
-from stud8.formats.pokerstars_read import parse_text
+from stud8.formats.pokerstars.read import parse_text
 from stud8.formats.verify import verify_pokerstars
 from stud8.server.books.seats import TableStore, spec_from_json, spec_json
 from stud8.server.bus import Listed
