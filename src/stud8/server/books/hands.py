@@ -172,9 +172,16 @@ class HandStore:
             return self.store_in(conn, record, ended_at)
 
     @staticmethod
-    def store_in(conn: Connection, record: HandRecord, ended_at: datetime | None = None) -> bool:
-        """:meth:`store` in the connection's open transaction."""
-        if conn.execute(_STORED, {"hand_id": record.hand_id}).first() is not None:
+    def store_in(
+        conn: Connection,
+        record: HandRecord,
+        ended_at: datetime | None = None,
+        *,
+        known_new: bool = False,
+    ) -> bool:
+        """:meth:`store` in the connection's open transaction; ``known_new``: the
+        caller read in this transaction that the hand is not stored."""
+        if not known_new and conn.execute(_STORED, {"hand_id": record.hand_id}).first():
             return False
         HandStore._add(
             conn,

@@ -45,15 +45,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, CursorResult, Engine, bindparam, func, insert, select, update
+from sqlalchemy import Connection, CursorResult, Engine, bindparam, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import Session
 
 from stud8.core.events import Event, HandCancelled
 from stud8.core.showdown import HandResult
+from stud8.server.books.audit import AuditReport as AuditReport  # (its home before)
+from stud8.server.books.audit import audit_in
 from stud8.server.storage.db import is_sqlite, reads_of, session_factory
 from stud8.server.storage.models import Account, Entry, Transaction
 from stud8.server.table.books import HandEnd, gross_amounts
@@ -155,6 +156,23 @@ def _chips(amount: int, what: str) -> int:
     return amount
 
 
+def _balanced(kind: str, legs: Sequence[tuple[str, int]]) -> None:
+    for name, amount in legs:
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise LedgerError(f"the amount for {name} is not a whole number: {amount!r}")
+    total = sum(amount for _, amount in legs)
+    if total != 0:
+        raise UnbalancedTransactionError(f"{kind}: the entries sum to {total}, not 0")
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A transaction written, and balances after it (by account name or player)."""
+
+    transaction_id: int
+    balances: dict[str, int]
+
+
 # ------------------------------------------------------------- hand money
 @dataclass(frozen=True)
 class HandMoney:
@@ -186,44 +204,6 @@ class HandMoney:
             if isinstance(event, HandCancelled):
                 return {players[seat]: chips for seat, chips in event.refunds}
         raise LedgerError("the hand was not cancelled (no HandCancelled event)")
-
-
-# ------------------------------------------------------------------ audit
-@dataclass(frozen=True)
-class AuditReport:
-    """The books checked: ``issued`` must equal ``banks + tables + pots + rake +
-    prizes + fees`` (the tournaments' prize pools and fees)."""
-
-    issued: int
-    banks: int
-    tables: int
-    pots: int
-    rake: int
-    accounts: int
-    transactions: int
-    entries: int
-    prizes: int = 0
-    fees: int = 0
-    problems: tuple[str, ...] = field(default=())
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    @property
-    def held(self) -> int:
-        return self.banks + self.tables + self.pots + self.rake + self.prizes + self.fees
-
-    def __str__(self) -> str:
-        lines = [
-            f"issued {self.issued} = banks {self.banks} + tables {self.tables}"
-            f" + pots {self.pots} + rake {self.rake}"
-            f" + prizes {self.prizes} + fees {self.fees} ({self.held})",
-            f"{self.accounts} accounts, {self.transactions} transactions, {self.entries} entries",
-            "OK" if self.ok else f"{len(self.problems)} PROBLEM(S):",
-            *(f"  - {p}" for p in self.problems),
-        ]
-        return "\n".join(lines)
 
 
 # ----------------------------------------------------------------- ledger
@@ -335,6 +315,16 @@ class Ledger:
     ) -> int:
         """Settle a finished hand in one transaction keyed by its id: every
         contribution into the table's pot, every payout and the rake out of it."""
+        legs, create = self._settlement_legs(hand_id, table, money)
+        return self.transfer(
+            "hand_settlement", legs, hand_id=hand_id, memo=memo, create=create, conn=conn
+        )
+
+    @staticmethod
+    def _settlement_legs(
+        hand_id: str, table: str, money: HandMoney
+    ) -> tuple[list[tuple[str, int]], frozenset[str]]:
+        """A settlement's legs and the accounts it may create (refused: LedgerError)."""
         _part(hand_id)
         for player, chips in money.contributions.items():
             _chips(chips, f"the contribution of {player}")
@@ -354,14 +344,7 @@ class Ledger:
         for player, chips in sorted(money.payouts.items()):
             legs += [(the_pot, -chips), (table_account(table, player), chips)]
         legs += [(the_pot, -money.rake), (RAKE, money.rake)]
-        return self.transfer(
-            "hand_settlement",
-            legs,
-            hand_id=hand_id,
-            memo=memo,
-            create=(the_pot, RAKE),
-            conn=conn,
-        )
+        return legs, frozenset((the_pot, RAKE))
 
     def refund_hand(
         self,
@@ -374,6 +357,14 @@ class Ledger:
     ) -> int:
         """Record a cancelled hand: every contribution goes back to who made it.
         Keyed by the hand id, like a settlement (a hand gets one or the other)."""
+        legs, create = self._refund_legs(hand_id, table, contributions)
+        return self.transfer("refund", legs, hand_id=hand_id, memo=memo, create=create, conn=conn)
+
+    @staticmethod
+    def _refund_legs(
+        hand_id: str, table: str, contributions: Mapping[str, int]
+    ) -> tuple[list[tuple[str, int]], frozenset[str]]:
+        """A refund's legs and the accounts it may create (refused: LedgerError)."""
         _part(hand_id)
         the_pot = pot(table)
         legs: list[tuple[str, int]] = []
@@ -383,9 +374,7 @@ class Ledger:
                 continue  # nothing moves (a tournament's seat has no table account)
             seat = table_account(table, player)
             legs += [(seat, -chips), (the_pot, chips), (the_pot, -chips), (seat, chips)]
-        return self.transfer(
-            "refund", legs, hand_id=hand_id, memo=memo, create=(the_pot,), conn=conn
-        )
+        return legs, frozenset((the_pot,))
 
     def transfer(
         self,
@@ -405,16 +394,38 @@ class Ledger:
         Every account but ``issuance`` must cover its outflows in this transaction
         from the balance it had before it (a pot account may pass on what flows in).
         """
-        for name, amount in legs:
-            if isinstance(amount, bool) or not isinstance(amount, int):
-                raise LedgerError(f"the amount for {name} is not a whole number: {amount!r}")
-        total = sum(amount for _, amount in legs)
-        if total != 0:
-            raise UnbalancedTransactionError(f"{kind}: the entries sum to {total}, not 0")
+        _balanced(kind, legs)
         creatable = frozenset(create)
         if conn is not None:
-            return self._write(conn, kind, legs, hand_id, memo, creatable)
-        return self._retrying(lambda c: self._write(c, kind, legs, hand_id, memo, creatable))
+            return self._write(conn, kind, legs, hand_id, memo, creatable).transaction_id
+        return self._retrying(
+            lambda c: self._write(c, kind, legs, hand_id, memo, creatable).transaction_id
+        )
+
+    def close_hand_in(self, conn: Connection, end: HandEnd, watched: Iterable[str]) -> Written:
+        """A hand's end (its settlement, or its refund if cancelled) in the
+        connection's open transaction, the caller having read that the hand has no
+        transaction yet (:class:`DuplicateHandError` is not looked for again); with the
+        balances after it of the table accounts of ``watched`` players (0: no
+        account), read in the same locked read as the hand's own accounts: the
+        self-check costs no statement of its own."""
+        if end.cancelled:
+            kind, legs, create = (
+                "refund",
+                *self._refund_legs(end.hand_id, end.table_id, end.contributions),
+            )
+        else:
+            kind, legs, create = (
+                "hand_settlement",
+                *self._settlement_legs(end.hand_id, end.table_id, HandMoney.of(end)),
+            )
+        _balanced(kind, legs)
+        watch = {table_account(end.table_id, p): p for p in watched}
+        written = self._write(
+            conn, kind, legs, end.hand_id, "", create, known_new=True, watched=frozenset(watch)
+        )
+        after = written.balances
+        return Written(written.transaction_id, {p: after.get(n, 0) for n, p in watch.items()})
 
     def _write(
         self,
@@ -424,9 +435,15 @@ class Ledger:
         hand_id: str | None,
         memo: str,
         creatable: frozenset[str],
-    ) -> int:
+        *,
+        known_new: bool = False,
+        watched: frozenset[str] = frozenset(),
+    ) -> Written:
+        """Write the transaction; ``known_new``: its hand's transaction was looked for
+        already; the balances after it of its accounts and of ``watched`` (by name,
+        those that exist)."""
         # Statements built once (below), not ORM objects: this runs for every hand.
-        if hand_id is not None:
+        if hand_id is not None and not known_new:
             done = conn.execute(_HAND_DONE, {"hand_id": hand_id}).first()
             if done is not None:
                 raise DuplicateHandError(hand_id, done.id, done.kind)
@@ -434,7 +451,7 @@ class Ledger:
         query = _ACCOUNTS_LOCKED if self._lock_rows else _ACCOUNTS
         found = {
             row.name: (row.id, row.kind, row.balance)
-            for row in conn.execute(query, {"names": names})
+            for row in conn.execute(query, {"names": sorted(watched.union(names))})
         }
         for name in names:
             if name not in found and name not in creatable:
@@ -479,7 +496,12 @@ class Ledger:
         ]
         if balances:
             conn.execute(_SET_BALANCE, balances)  # one executemany for every account
-        return txn_id
+        # what the accounts hold now: read under the lock above (or SQLite's write
+        # lock, held since BEGIN IMMEDIATE) and changed by this transaction alone
+        after = {name: row[2] for name, row in found.items()}
+        for name in names:
+            after[name] = after.get(name, 0) + net.get(name, 0)
+        return Written(txn_id, after)
 
     def _retrying(self, work: Callable[[Connection], T]) -> T:
         for attempt in range(self.attempts):
@@ -545,54 +567,7 @@ class Ledger:
         with self._reads.begin() as session:
             if not is_sqlite(self.engine):
                 session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-            return _audit(session)
-
-
-def _audit(session: Session) -> AuditReport:
-    problems: list[str] = []
-    unbalanced = session.execute(
-        select(Entry.transaction_id, func.sum(Entry.amount))
-        .group_by(Entry.transaction_id)
-        .having(func.sum(Entry.amount) != 0)
-    ).all()
-    problems += [f"transaction {t} sums to {s}" for t, s in unbalanced]
-    sums: dict[int, int] = {
-        account_id: int(total)
-        for account_id, total in session.execute(
-            select(Entry.account_id, func.sum(Entry.amount)).group_by(Entry.account_id)
-        )
-    }
-    totals = dict.fromkeys(("issuance", "bank", "table", "pot", "rake", "prizes", "fees"), 0)
-    accounts = list(session.scalars(select(Account).order_by(Account.name)))
-    for account in accounts:
-        derived = int(sums.get(account.id, 0))
-        if derived != account.balance:
-            problems.append(f"{account.name}: balance {account.balance} but entries sum {derived}")
-        if account.kind not in totals:
-            problems.append(f"{account.name}: unknown kind {account.kind!r}")
-            continue
-        totals[account.kind] += derived
-        if account.kind == "issuance" and derived > 0:
-            problems.append(f"{account.name}: positive issuance {derived}")
-        elif account.kind != "issuance" and derived < 0:
-            problems.append(f"{account.name}: negative balance {derived}")
-        elif account.kind == "pot" and derived != 0:
-            problems.append(f"{account.name}: {derived} chips left in the pot")
-    report = AuditReport(
-        issued=-totals["issuance"],
-        banks=totals["bank"],
-        tables=totals["table"],
-        pots=totals["pot"],
-        rake=totals["rake"],
-        prizes=totals["prizes"],
-        fees=totals["fees"],
-        accounts=len(accounts),
-        transactions=session.scalar(select(func.count()).select_from(Transaction)) or 0,
-        entries=session.scalar(select(func.count()).select_from(Entry)) or 0,
-    )
-    if report.issued != report.held:
-        problems.append(f"issued {report.issued} != held {report.held}")
-    return replace(report, problems=tuple(problems))
+            return audit_in(session)
 
 
 def _balance_in(conn: Connection, name: str) -> int:

@@ -59,21 +59,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, bindparam, select
 
 from stud8.server.books.alarms import BooksAlarms
 from stud8.server.books.chat import ChatStore
 from stud8.server.books.fencing import TableEpochs
 from stud8.server.books.hands import HandStore
-from stud8.server.books.ledger import DuplicateHandError, HandMoney, Ledger, LedgerError
+from stud8.server.books.ledger import Ledger, LedgerError
 from stud8.server.books.seats import TableStore
 from stud8.server.books.selfcheck import differences, ledger_stacks, same_end
 from stud8.server.books.writer import RoomWriter
+from stud8.server.storage.models import StoredHand, Transaction
 from stud8.server.table.books import BooksDiverged, BooksRefused, ChatLine, HandEnd, HandNote
 
 T = TypeVar("T")
 
 BOT_MEMO = "bot chips"
+
+# A hand's end reads at once whether the hand has its transaction (and of which
+# kind) and its record: one round trip instead of two.
+_HAND_STATE = select(
+    select(Transaction.id).where(Transaction.hand_id == bindparam("hand_id")).scalar_subquery(),
+    select(Transaction.kind).where(Transaction.hand_id == bindparam("hand_id")).scalar_subquery(),
+    select(StoredHand.id).where(StoredHand.hand_id == bindparam("hand_id")).scalar_subquery(),
+)
 
 
 class RoomBooks:
@@ -156,29 +165,31 @@ class RoomBooks:
         ledger = self.ledger
 
         def work(conn: Connection) -> BooksDiverged | None:
-            try:
-                if end.cancelled:
-                    ledger.refund_hand(end.hand_id, end.table_id, end.contributions, conn=conn)
-                else:
-                    ledger.settle_hand(end.hand_id, end.table_id, HandMoney.of(end), conn=conn)
-            except DuplicateHandError as exc:  # (checked before any write)
-                if not same_end(conn, exc.transaction_id, end):
-                    # closed otherwise (another process's refund): refused, never
-                    # dropped; nothing of this end is written
-                    seated = end.stacks if end.stacks is not None else end.contributions
-                    return BooksDiverged(
-                        f"hand {end.hand_id} was closed otherwise before "
-                        f"(its {exc.kind}, transaction {exc.transaction_id}): "
-                        "another process on this database?",
-                        written=False,
-                        ledger=ledger_stacks(conn, end.table_id, seated),
-                    )
-                # the same end again (a retry after a commit whose answer was lost)
-            HandStore.store_in(conn, end.record)
+            # one read for both: has the hand its transaction, and its record?
+            closed, kind, stored = conn.execute(_HAND_STATE, {"hand_id": end.hand_id}).one()
+            held: dict[str, int] | None = None
+            if closed is None:
+                seated = end.stacks if end.stacks is not None else ()
+                # the self-check's accounts read with the hand's own, under its lock
+                held = ledger.close_hand_in(conn, end, seated).balances
+            elif not same_end(conn, closed, end):
+                # closed otherwise (another process's refund): refused, never
+                # dropped; nothing of this end is written
+                seated = end.stacks if end.stacks is not None else end.contributions
+                return BooksDiverged(
+                    f"hand {end.hand_id} was closed otherwise before "
+                    f"(its {kind}, transaction {closed}): another process on this database?",
+                    written=False,
+                    ledger=ledger_stacks(conn, end.table_id, seated),
+                )
+            # else the same end again (a retry after a commit whose answer was lost)
+            if stored is None:
+                HandStore.store_in(conn, end.record, known_new=True)
             if end.stacks is None:
                 return None
             # the self-check, in the settlement's transaction
-            held = ledger_stacks(conn, end.table_id, end.stacks)
+            if held is None:
+                held = ledger_stacks(conn, end.table_id, end.stacks)
             wrong = differences(end.stacks, held)
             if not wrong:
                 return None

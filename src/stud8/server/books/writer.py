@@ -9,10 +9,15 @@ from one thread of its own:
 - the jobs handed over in one turn of the event loop are released together when
   that turn ends (``loop.call_soon``), and the thread takes every job released so
   far and writes them as **one transaction** (up to :data:`MAX_BATCH` jobs), each
-  job in a savepoint of its own (a batch of one job: its transaction): a job refused (a
-  :class:`~stud8.server.books.ledger.LedgerError`, a fenced table's
-  :class:`~stud8.server.table.books.BooksFenced`, a duplicate key) is undone alone
-  and the others commit;
+  batch written first without a savepoint (each is two round trips more per job on
+  PostgreSQL); if a job is refused (a :class:`~stud8.server.books.ledger.LedgerError`,
+  a fenced table's :class:`~stud8.server.table.books.BooksFenced`, a duplicate key)
+  the transaction is rolled back and the batch written again, each job in a
+  savepoint of its own, so the refused job is undone alone and the others commit
+  (a batch of one job: its transaction is its savepoint);
+- the thread keeps its connection from one batch to the next (taking one from the
+  pool pings the server first: a round trip more per batch); a connection found
+  broken is dropped and the batch tried again on a new one;
 - jobs are written in the order they were handed over, so a cash-out always sees
   the settlements of the hands before it;
 - a job is awaited (:meth:`RoomWriter.call`) until its batch has committed: its
@@ -34,7 +39,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
@@ -85,6 +90,10 @@ class Writes(Protocol):
     async def drain(self) -> None: ...
 
 
+class _Broken(Exception):
+    """The thread's connection broke (its cause: the database's error)."""
+
+
 class RoomWriter:
     """The room's database writes, in order, batched, from one thread."""
 
@@ -101,6 +110,7 @@ class RoomWriter:
         self._thread: threading.Thread | None = None
         # what failed on a database error (not a refusal), until it is asked again
         self._failed: set[str] = set()
+        self._conn: Connection | None = None  # the thread's, kept between batches
 
     # ------------------------------------------------------------ the loop's side
     async def call(self, work: Callable[[Connection], T], *, what: str) -> T:
@@ -190,7 +200,30 @@ class RoomWriter:
             for start in range(0, len(jobs), self.max_batch):
                 self._write(jobs[start : start + self.max_batch])
             if stop:
+                self._let_go()
                 return
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A transaction on the thread's connection (made again if it broke)."""
+        if self._conn is None or self._conn.invalidated or self._conn.closed:
+            self._let_go()
+            self._conn = self.engine.connect()
+        conn = self._conn
+        try:
+            with conn.begin():
+                yield conn
+        except DBAPIError as exc:
+            if exc.connection_invalidated:
+                self._let_go()  # the next transaction takes a new one
+                raise _Broken from exc
+            raise
+
+    def _let_go(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
 
     def _write(self, jobs: list[Job]) -> None:
         outcomes: list[tuple[Job, Any, BaseException | None]]
@@ -214,10 +247,16 @@ class RoomWriter:
         duplicates = 0
         for attempt in range(ATTEMPTS):
             try:
-                with self.engine.begin() as conn:
+                with self._transaction() as conn:
                     return job, job.work(conn), None
             except (LedgerError, BooksFenced) as exc:  # refused: nothing was written
                 return job, None, exc
+            except _Broken as broken:
+                if attempt == 0:  # (what the pool's ping on checkout did)
+                    continue
+                cause = cast(DBAPIError, broken.__cause__)
+                log.error("the room's writer could not write %s: %s", job.what, cause)
+                return job, None, cause
             except IntegrityError as exc:
                 # another connection made the same row first: the next try sees it
                 duplicates += 1
@@ -235,14 +274,28 @@ class RoomWriter:
         return job, None, RuntimeError(f"{job.what}: not written after {ATTEMPTS} tries")
 
     def _together(self, jobs: list[Job]) -> list[tuple[Job, Any, BaseException | None]]:
-        """Several jobs in one transaction, each in a savepoint of its own."""
+        """Several jobs in one transaction: without savepoints, and if one is
+        refused, again each in a savepoint of its own."""
         outcomes: list[tuple[Job, Any, BaseException | None]] = []
+        alone = False  # each job in its savepoint
         for attempt in range(ATTEMPTS):
             outcomes = []
             try:
-                with self.engine.begin() as conn:
-                    for job in jobs:
-                        outcomes.append(self._one(conn, job))
+                with self._transaction() as conn:
+                    if alone:
+                        outcomes = [self._one(conn, job) for job in jobs]
+                    else:
+                        outcomes = [(job, job.work(conn), None) for job in jobs]
+                break
+            except (LedgerError, BooksFenced, IntegrityError):
+                alone = True  # rolled back: written again, each job undone alone
+                continue
+            except _Broken as broken:
+                if attempt == 0:  # (what the pool's ping on checkout did)
+                    continue
+                cause = cast(DBAPIError, broken.__cause__)
+                log.error("the room's writer could not write %d job(s): %s", len(jobs), cause)
+                outcomes = [(job, None, cause) for job in jobs]
                 break
             except DBAPIError as exc:
                 if attempt < ATTEMPTS - 1 and retryable(exc):

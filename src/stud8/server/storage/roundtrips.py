@@ -29,6 +29,7 @@ class _Link:
     client: socket.socket
     server: socket.socket
     server_spoke: bool = True  # the client's first bytes start a round trip
+    closed: bool = False
 
 
 class RoundTripRelay:
@@ -38,6 +39,7 @@ class RoundTripRelay:
     def __init__(self, host: str, port: int) -> None:
         self.target = (host, port)
         self._count = 0
+        self.log: list[tuple[bool, bytes]] | None = None  # (from the client, bytes)
         self._lock = threading.Lock()
         self._listener = socket.create_server(("127.0.0.1", 0))
         self._listener.setblocking(False)
@@ -90,12 +92,15 @@ class RoundTripRelay:
         self._selector.register(server, selectors.EVENT_READ, (link, False))
 
     def _pass(self, link: _Link, from_client: bool) -> None:
+        if link.closed:
+            return  # (both ends were ready when it closed)
         source, sink = (link.client, link.server) if from_client else (link.server, link.client)
         try:
             data = source.recv(_CHUNK)
         except OSError:
             data = b""
         if not data:
+            link.closed = True
             for end in (link.client, link.server):
                 self._selector.unregister(end)
                 end.close()
@@ -104,6 +109,8 @@ class RoundTripRelay:
             with self._lock:
                 self._count += 1
         link.server_spoke = not from_client
+        if self.log is not None:
+            self.log.append((from_client, data))
         sink.sendall(data)
 
     def close(self) -> None:
