@@ -367,6 +367,15 @@ class RedisBus:
         self._send(self.channels.commands(node), pack(request, payload))
 
         def expire() -> None:
+            # its answer may have come in time, unread behind what Redis sent this
+            # node before it (a busy loop reads a backlog a read at a time): late
+            # only if still unanswered once read up to now (or a reply's time after)
+            if request_id in self._pending and self._subscriber.caught_up(give_up):
+                loop.call_later(self.reply_seconds, give_up)
+            else:
+                give_up()
+
+        def give_up() -> None:
             pending = self._pending.pop(request_id, None)
             if pending is not None and not pending.future.done():
                 self.counts.unanswered += 1

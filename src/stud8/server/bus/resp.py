@@ -16,6 +16,7 @@ was published meanwhile is lost (the bus then catches its tables up).
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import ssl
 from collections.abc import Callable, Iterable
@@ -258,6 +259,9 @@ class Publisher(_Link):
         await future
 
 
+_BARRIER = command(b"PING", b"caught-up")
+
+
 class Subscriber(_Link):
     """SUBSCRIBE and UNSUBSCRIBE; every message to ``deliver(channel, data)``, the
     confirmation of a subscription to ``subscribed(channel)``, and ``reconnected()``
@@ -277,12 +281,26 @@ class Subscriber(_Link):
         self.subscribed = subscribed
         self.reconnected = reconnected
         self.channels: set[bytes] = set()
+        self._barriers: collections.deque[Callable[[], None]] = collections.deque()
+
+    def caught_up(self, done: Callable[[], None]) -> bool:
+        """Call ``done`` once every message Redis sent this subscriber before now has
+        been read (a PING's answer comes after them); False if the link is down. A
+        busy loop reads a backlog a socket's read at a time: this is "read up to now"."""
+        if not self.write(_BARRIER):
+            return False
+        self._barriers.append(done)
+        return True
 
     def received(self, reply: object) -> None:
-        if not isinstance(reply, list) or len(reply) < 3:
+        if not isinstance(reply, list) or len(reply) < 2:
             return
         kind = reply[0]
-        if kind == b"message":
+        if kind == b"pong" and self._barriers:
+            self._barriers.popleft()()
+        elif len(reply) < 3:
+            return
+        elif kind == b"message":
             self.deliver(reply[1], reply[2])
         elif kind == b"subscribe":
             self.subscribed(reply[1])
@@ -291,6 +309,9 @@ class Subscriber(_Link):
         if self.channels:
             self.write(command(b"SUBSCRIBE", *sorted(self.channels)))
         if not first:
+            barriers, self._barriers = self._barriers, collections.deque()
+            for done in barriers:  # their answers were lost with the connection
+                done()
             self.reconnected()
 
     def subscribe(self, *channels: bytes) -> None:
