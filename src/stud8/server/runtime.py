@@ -362,6 +362,7 @@ def open_room(
     )
     app.state.books_alarms = alarms
     app.state.room.keep_console(requests_engine, reads)  # the operator's acts, his books
+    app.state.room.keep_accounts_own(requests_engine)  # his notes on players, his settings
     return Room(
         app,
         engine,
@@ -514,6 +515,7 @@ def open_cluster_room(
     )
     room.keep_console(engine, ledger)
     room.nodes = ClusterConsole(nodes, Leases(redis, name), bus.directory())
+    room.keep_accounts_own(engine)
     app = create_app(room)
     app.state.node = node
     app.state.tournaments = tournaments

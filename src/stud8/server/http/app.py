@@ -17,6 +17,9 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``POST /api/v1/accounts/{name}/ban``        an operator bans an account (its sessions
                                             end, its websockets closed, 4403)
 ``GET /api/v1/me``                          the account: name, role, bank balance
+``GET /api/v1/notes``, ``PUT|DELETE /api/v1/notes/{player}``
+                                            the account's private notes on players
+``GET|PUT /api/v1/settings``                the account's settings
 ``GET /api/v1/tables``                      the lobby: ``{"tables": [...]}``
 ``POST /api/v1/tables``                     create a table (operators only)
 ``GET /api/v1/tables/options``              the options of RULES.md a table may have
@@ -100,6 +103,8 @@ from stud8.server.http.invitations import (
 )
 from stud8.server.http.me import me
 from stud8.server.http.metrics import MetricsListener, RoomMetrics, metrics
+from stud8.server.http.notes import delete_note, list_notes, write_note
+from stud8.server.http.preferences import keep_settings, show_settings
 from stud8.server.http.replays import hand_list, hand_replay, replay_file
 from stud8.server.http.services import RoomServices
 from stud8.server.http.sockets import table_socket
@@ -138,6 +143,11 @@ ROUTES = [
     Route("/api/v1/password", change_password, methods=["POST"]),
     Route("/api/v1/accounts/{name}/ban", ban, methods=["POST"]),
     Route("/api/v1/me", me, methods=["GET"]),
+    Route("/api/v1/notes", list_notes, methods=["GET"]),
+    Route("/api/v1/notes/{player}", write_note, methods=["PUT"]),
+    Route("/api/v1/notes/{player}", delete_note, methods=["DELETE"]),
+    Route("/api/v1/settings", show_settings, methods=["GET"]),
+    Route("/api/v1/settings", keep_settings, methods=["PUT"]),
     Route("/api/v1/accounts/{name}/silence", silence, methods=["POST"]),
     Route("/api/v1/accounts/{name}/silence", unsilence, methods=["DELETE"]),
     Route("/api/v1/silenced", silenced, methods=["GET"]),

@@ -18,6 +18,8 @@ from sqlalchemy import Engine
 
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import Auth
+from stud8.server.accounts.notes import MemoryNotes, Notes, StoredNotes
+from stud8.server.accounts.preferences import MemoryPreferences, Preferences, StoredPreferences
 from stud8.server.books.chat import MemoryChat
 from stud8.server.books.invitations import Invitations, MemoryInvitations
 from stud8.server.books.journal import Journal
@@ -124,6 +126,9 @@ class RoomServices:
     # memory, which keeps neither: /api/v1/admin/... answer 404)
     moderation: Moderation | None = None
     journal: Journal | None = None
+    # each account's private notes on players and its settings (the database, or memory)
+    notes: Notes = field(default_factory=MemoryNotes)
+    preferences: Preferences = field(default_factory=MemoryPreferences)
     proxies: Proxies = field(init=False)  # whose X-Forwarded-For says the client's address
     # the lobby's message watched, and pushed to this node's viewers (None: in memory)
     message_watch: LobbyMessageWatch | None = None
@@ -138,6 +143,11 @@ class RoomServices:
         self.moderation = Moderation(engine, ledger)
         self.journal = Journal(engine)
         self.message_watch = LobbyMessageWatch(self.moderation, self.edge)
+
+    def keep_accounts_own(self, engine: Engine) -> None:
+        """Each account's notes and settings on the room's database."""
+        self.notes = StoredNotes(engine)
+        self.preferences = StoredPreferences(engine)
 
     def __post_init__(self) -> None:
         self.guard = self.guard_for(self.settings)

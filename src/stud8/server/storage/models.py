@@ -41,6 +41,11 @@
     A private table's invitation (who opened the table, its code: null once revoked)
     and the accounts the code admitted, who keep their access. See
     ``stud8.server.books.invitations``.
+``player_notes``, ``account_settings``
+    An account's private notes on players (the author, the player, a colour tag of
+    the palette or none, the text: read by their author only) and its settings (one
+    row per account, the ``AccountSettings`` as JSON). See
+    ``stud8.server.accounts.notes`` and ``stud8.server.accounts.preferences``.
 ``tournaments``, ``tournament_entries``
     Every tournament (its ``TournamentDefinition`` as JSON, its phase, and the whole
     state of its director and tables as JSON, written with every change, so a
@@ -338,3 +343,25 @@ class LobbyMessageRow(Base):
     posted_by: Mapped[str] = mapped_column(String(200))
     posted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class PlayerNoteRow(Base):
+    __tablename__ = "player_notes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    author: Mapped[str] = mapped_column(String(200))  # the account that wrote it, the only reader
+    player: Mapped[str] = mapped_column(String(200))
+    colour: Mapped[str | None] = mapped_column(String(16), default=None)  # a NoteColour's value
+    text: Mapped[str] = mapped_column(Text, default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    __table_args__ = (Index("ix_player_notes_author_player", "author", "player", unique=True),)
+
+
+class AccountSettingsRow(Base):
+    __tablename__ = "account_settings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account: Mapped[str] = mapped_column(String(200), unique=True)
+    settings: Mapped[str] = mapped_column(Text)  # JSON: the AccountSettings
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)

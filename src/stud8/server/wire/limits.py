@@ -12,6 +12,8 @@ The accounts enforce the name and password limits from here
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 MAX_MESSAGE_BYTES = 4096  # a client's websocket message
 MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES  # a message the server reads at all (larger: 1009)
 MAX_ID_CHARS = 64  # a command id
@@ -26,6 +28,24 @@ CHAT_CHARS = 200  # characters in a chat message (after its outer spaces are tri
 CHAT_RATE = (5, 10.0)  # chat messages a player may send a table in so many seconds
 TABLE_NAME_CHARS = 40  # characters in a table's name (after its outer spaces are trimmed)
 TOURNAMENT_NAME_CHARS = 60  # characters in a tournament's name (the same)
+NOTE_CHARS = 500  # characters in a private note on a player (after its outer spaces are trimmed)
+MAX_NOTES = 1000  # players an account may keep a note on
+MAX_STAKES_BUY_INS = 100  # stakes an account may keep a default buy-in for
+# the stakes a buy-in is kept for: game, structure and the bets (ante/bring-in/small/big)
+STAKES_PATTERN = "[a-z0-9_]{1,20}:[a-z0-9_]{1,20}:[0-9]{1,9}/[0-9]{1,9}/[0-9]{1,9}/[0-9]{1,9}"
+
+
+class NoteColour(StrEnum):
+    """The colour tags a player may put on another: a fixed palette (the client draws
+    each, and a player who knows the palette knows what his colours mean)."""
+
+    RED = "red"
+    ORANGE = "orange"
+    YELLOW = "yellow"
+    GREEN = "green"
+    BLUE = "blue"
+    PURPLE = "purple"
+
 
 LIMITS: dict[str, tuple[int | str, str]] = {
     "MAX_MESSAGE_BYTES": (MAX_MESSAGE_BYTES, "bytes in a client's websocket message"),
@@ -70,6 +90,22 @@ LIMITS: dict[str, tuple[int | str, str]] = {
     "TOURNAMENT_NAME_CHARS": (
         TOURNAMENT_NAME_CHARS,
         "characters in a tournament's name, by the same rule",
+    ),
+    "NOTE_CHARS": (
+        NOTE_CHARS,
+        "characters in a private note on a player: at most this many, after its outer "
+        "spaces are trimmed (empty: a colour tag only); one line, no control characters, "
+        "as a chat message",
+    ),
+    "MAX_NOTES": (MAX_NOTES, "players an account may keep a note or a colour tag on"),
+    "NOTE_COLOURS": (
+        ", ".join(NoteColour),
+        "the colour tags a note may carry (or none)",
+    ),
+    "MAX_STAKES_BUY_INS": (
+        MAX_STAKES_BUY_INS,
+        "stakes an account's settings may keep a default buy-in for; each named "
+        "game:structure:ante/bring_in/small_bet/big_bet",
     ),
     "CHAT_RATE": (
         f"{CHAT_RATE[0]} in {CHAT_RATE[1]:g} s",

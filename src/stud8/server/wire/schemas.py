@@ -28,6 +28,7 @@ from stud8.core.cards import Card
 from stud8.core.events import Event
 from stud8.server.table.events import TableEvent
 from stud8.server.table.spec import RULE_OPTIONS, RuleOption
+from stud8.server.wire.account import ACCOUNT_ENDPOINTS
 from stud8.server.wire.admin import ADMIN_ENDPOINTS
 from stud8.server.wire.client import CLIENT_MESSAGES
 from stud8.server.wire.codec import JSON
@@ -186,7 +187,14 @@ def _option_schema(option: RuleOption) -> dict[str, JSON]:
 
 def _rest_schemas() -> dict[str, JSON]:
     out: dict[str, JSON] = {}
-    for e in (*ENDPOINTS, *REPLAY_ENDPOINTS, *TOURNAMENT_ENDPOINTS, *ADMIN_ENDPOINTS):
+    endpoints = (
+        *ENDPOINTS,
+        *ACCOUNT_ENDPOINTS,
+        *REPLAY_ENDPOINTS,
+        *TOURNAMENT_ENDPOINTS,
+        *ADMIN_ENDPOINTS,
+    )
+    for e in endpoints:
         entry: dict[str, JSON] = {"description": e.doc, "status": e.status, "login": e.login}
         if e.request is not None:
             what = "query" if e.method == "GET" else "body"
