@@ -2,6 +2,7 @@
 
 import { $, session, api, showBanner, toast } from "./util.js";
 import { go, header } from "./nav.js";
+import { loadSettings, settingsChanged } from "./settings.js";
 import { lobbyView } from "./lobby.js";
 import { tableView } from "./table.js";
 import { replayerView, replayFileLater } from "./replayer.js";
@@ -43,6 +44,8 @@ function route() {
   }
 }
 
+window.addEventListener("stud8:settings", settingsChanged); // each change, kept with the account
+
 function loginView(code) {
   // an invitation link opened logged out: log in, then it opens its table
   const invited = code ? `<p class="invited">You are invited to a private table: log in or register to join it.</p>` : "";
@@ -62,6 +65,7 @@ function loginView(code) {
     // the log-in answers the name as registered and the role: operators get the create-table form
     session.set(r.data.name || creds().name, r.data.token);
     session.operator = r.data.operator === true;
+    await loadSettings(); // the account's settings, kept on the server, replace this browser's
     go(code ? `#/join/${code}` : "#/");
   }
   $("#login-form").onsubmit = (e) => { e.preventDefault(); login(); };

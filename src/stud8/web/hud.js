@@ -30,15 +30,18 @@ function stakesKey(t) {
   return `stud8.buyin.${t.game}:${t.structure}:${s.ante}/${s.bring_in}/${s.small_bet}/${s.big_bet}`;
 }
 
-/** The buy-in chosen last time at these stakes, in this table's range (else its minimum). */
+/** The buy-in chosen last time at these stakes, in this table's range (else its maximum). */
 export function rememberedBuyIn(t) {
   const saved = Number(localStorage.getItem(stakesKey(t)));
   const { min, max } = t.buy_in;
-  return Number.isInteger(saved) && saved > 0 ? Math.min(max, Math.max(min, saved)) : min;
+  return Number.isInteger(saved) && saved > 0 ? Math.min(max, Math.max(min, saved)) : max;
 }
 
 export function rememberBuyIn(t, amount) {
-  if (t && Number.isInteger(amount) && amount > 0) localStorage.setItem(stakesKey(t), String(amount));
+  if (t && Number.isInteger(amount) && amount > 0) {
+    localStorage.setItem(stakesKey(t), String(amount));
+    window.dispatchEvent(new Event("stud8:settings")); // kept with the account (settings.js)
+  }
 }
 
 // ------------------------------------------------------------------ numbers
@@ -99,7 +102,10 @@ export class TurnSound {
   }
 
   get muted() { return localStorage.getItem(MUTE_KEY) === "1"; }
-  set muted(v) { localStorage.setItem(MUTE_KEY, v ? "1" : "0"); }
+  set muted(v) {
+    localStorage.setItem(MUTE_KEY, v ? "1" : "0");
+    window.dispatchEvent(new Event("stud8:settings")); // kept with the account (settings.js)
+  }
 
   /** The mute switch's button (in the table's header). */
   buttonHTML() {

@@ -23,7 +23,10 @@ export const session = {
 
 export const prefs = {
   get fourColor() { return localStorage.getItem("stud8.fourColor") === "1"; },
-  set fourColor(v) { localStorage.setItem("stud8.fourColor", v ? "1" : "0"); },
+  set fourColor(v) {
+    localStorage.setItem("stud8.fourColor", v ? "1" : "0");
+    window.dispatchEvent(new Event("stud8:settings")); // kept with the account (settings.js)
+  },
 };
 
 function authHeaders() {

@@ -1,0 +1,62 @@
+// The settings kept with the account (issue 28, item 7): the four-colour deck, the
+// sounds, the default buy-in per stakes and the auto top-up. The views keep reading
+// them where they always have (localStorage: prefs.fourColor, the mute switch, the
+// buy-in remembered per stakes); this module fills those from the server at log-in
+// (GET /api/v1/settings) and sends every change back (PUT), so they follow the
+// account to any browser. Logged out, what this browser has stays in use.
+
+import { api, session } from "./util.js";
+
+const FOUR = "stud8.fourColor";
+const MUTE = "stud8.mute";
+const AUTO = "stud8.autoTopUp";
+const BUYIN = "stud8.buyin.";
+
+/** The settings as this browser holds them, in the server's shape (AccountSettings). */
+export function localSettings() {
+  const buy_in = {};
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key.startsWith(BUYIN)) continue;
+    const chips = Number(localStorage.getItem(key));
+    if (Number.isInteger(chips) && chips > 0) buy_in[key.slice(BUYIN.length)] = chips;
+  }
+  return {
+    four_colour: localStorage.getItem(FOUR) === "1",
+    sounds: localStorage.getItem(MUTE) !== "1",
+    buy_in,
+    auto_top_up: localStorage.getItem(AUTO) === "1",
+  };
+}
+
+function applyLocally(s) {
+  localStorage.setItem(FOUR, s.four_colour ? "1" : "0");
+  localStorage.setItem(MUTE, s.sounds ? "0" : "1");
+  localStorage.setItem(AUTO, s.auto_top_up ? "1" : "0");
+  for (const key of Object.keys(localStorage)) if (key.startsWith(BUYIN)) localStorage.removeItem(key);
+  for (const [stakes, chips] of Object.entries(s.buy_in || {})) localStorage.setItem(BUYIN + stakes, String(chips));
+}
+
+/** At log-in: the account's settings replace this browser's. */
+export async function loadSettings() {
+  if (!session.token) return null;
+  const r = await api("GET", "/api/v1/settings");
+  if (r.status !== 200) return null;
+  applyLocally(r.data);
+  return r.data;
+}
+
+let pending = null;
+/** A setting changed here: send them all to the server (logged in), once per turn of the loop. */
+export function settingsChanged() {
+  if (!session.token || pending) return;
+  pending = Promise.resolve().then(async () => {
+    pending = null;
+    await api("PUT", "/api/v1/settings", localSettings());
+  });
+}
+
+export const autoTopUp = {
+  get on() { return localStorage.getItem(AUTO) === "1"; },
+  set on(v) { localStorage.setItem(AUTO, v ? "1" : "0"); settingsChanged(); },
+};
