@@ -1,6 +1,7 @@
 // The table view: one websocket, the state it builds, and the screen drawn from it.
 
 import { $, esc, session, prefs, showBanner, toast, announce } from "./util.js";
+import { decorateSeats, loadNotes } from "./notes.js";
 import { go } from "./nav.js";
 import { TableSocket } from "./socket.js";
 import { emptyTable, applySnapshot, applyEvent, applyTurn, maxSeats, note, noteSeating, handTold } from "./store.js";
@@ -34,6 +35,7 @@ export function tableView(app, tableId, query) {
   let roomNotice = null; // the room's last notice on this connection (it is closing)
   const drawn = { bar: null, tools: null, offer: null, log: null, notice: null, mine: null, away: null, strip: null, tnotice: null, tend: null };
   const sound = new TurnSound();
+  if (session.token) loadNotes().then(() => schedule()); // drawn on the seats once read
   let beeped = null; // the turn the sound was played for
 
   app.innerHTML = `<header class="top table-top"><button id="to-lobby" aria-label="back to the lobby">← Lobby</button>
@@ -233,6 +235,7 @@ export function tableView(app, tableId, query) {
     reveal.update(state.hand);
     const focused = document.activeElement && document.activeElement.closest("#table") ? document.activeElement.dataset.focus : null;
     $("#table").innerHTML = tableHTML(state, { fourColor: prefs.fourColor });
+    decorateSeats($("#table"), state, session.name); // my notes on the others (notes.js)
     if (focused) { const el = document.querySelector(`#table [data-focus="${focused}"]`); if (el) el.focus(); }
     const mineHTML = myHandHTML(state);
     if (mineHTML !== drawn.mine) { drawn.mine = mineHTML; $("#my-hand").innerHTML = mineHTML; }
