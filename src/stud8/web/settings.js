@@ -56,7 +56,3 @@ export function settingsChanged() {
   });
 }
 
-export const autoTopUp = {
-  get on() { return localStorage.getItem(AUTO) === "1"; },
-  set on(v) { localStorage.setItem(AUTO, v ? "1" : "0"); settingsChanged(); },
-};
