@@ -90,6 +90,7 @@ def test_the_console_at_desktop_and_phone_sizes(stage: Stage, tmp_path: Path) ->
     # the ban ends ann's session: her page's next requests are 401 until she logs in
     players.console.expect_refusal("GET", "/api/v1/me")
     players.console.expect_refusal("GET", "/api/v1/tables")
+    players.console.expect_refusal("GET", "/api/v1/notes")  # her table's view reads her notes
     act("ban", "collusion")
     expect(boss.locator("#account-name .role")).to_have_text("banned")
     screenshot(boss, "admin-account-banned-desktop")
