@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, fields
-from enum import Enum
+from enum import Enum, StrEnum
 from fractions import Fraction
 from typing import Any, cast
 
@@ -42,9 +42,18 @@ from stud8.core.rules import (
 )
 from stud8.tools.bots import BOTS
 
-__all__ = ["REVEAL_SECONDS", "RULE_OPTIONS", "RuleOption", "TableConfig", "TableSpec"]
+__all__ = ["REVEAL_SECONDS", "RULE_OPTIONS", "OptionKind", "RuleOption", "TableConfig", "TableSpec"]
 
 Choice = str | int  # an allowed value as JSON carries it (an enum's value, a street)
+
+
+class OptionKind(StrEnum):
+    """The kind of an option's value."""
+
+    CHOICE = "choice"  # one of its choices
+    INT = "int"  # a whole number (at least its minimum)
+    BOOL = "bool"  # yes or no
+    RATE = "rate"  # a percentage as text ('5' or '5/2')
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +71,7 @@ class RuleOption:
     choices: tuple[tuple[Choice, str], ...] = ()
     minimum: int | None = None  # a number's least value
     nullable: bool = False  # null is allowed (a number: none, no cap)
-    # the kind of value: "choice", "int", "bool" or "rate" (a percentage as text)
-    kind: str = "choice"
+    kind: OptionKind = OptionKind.CHOICE
 
     @property
     def default(self) -> Choice | bool | None:
@@ -84,9 +92,9 @@ class RuleOption:
             if type(value) is type(allowed[0]) and value in allowed:
                 return None
             return f"{self.name} must be one of {', '.join(map(str, allowed))}, not {value!r}"
-        if self.kind == "bool":
+        if self.kind is OptionKind.BOOL:
             return None if type(value) is bool else f"{self.name} must be true or false"
-        if self.kind == "int":
+        if self.kind is OptionKind.INT:
             least = 0 if self.minimum is None else self.minimum
             if type(value) is int and value >= least:
                 return None
@@ -139,7 +147,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         "open_pair_big_bet",
         "Open pair on 4th allows the big bet",
         "Seven Card Stud (high), fixed limit: an open pair on 4th street (RULES.md 8).",
-        kind="bool",
+        kind=OptionKind.BOOL,
     ),
     RuleOption(
         "raise_cap",
@@ -147,7 +155,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         "Raises allowed after a round's bet in fixed limit; null: no cap (RULES.md 3).",
         minimum=1,
         nullable=True,
-        kind="int",
+        kind=OptionKind.INT,
     ),
     RuleOption(
         "heads_up_cap",
@@ -173,7 +181,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         "rake_percent",
         "Rake %",
         "The operator's share of each pot, rounded down to the chip: '5' or '5/2' (RULES.md 5).",
-        kind="rate",
+        kind=OptionKind.RATE,
     ),
     RuleOption(
         "rake_cap",
@@ -181,13 +189,13 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         "The most chips raked from a hand; null: no cap (RULES.md 5).",
         minimum=0,
         nullable=True,
-        kind="int",
+        kind=OptionKind.INT,
     ),
     RuleOption(
         "rake_third_street",
         "Rake hands ending on 3rd street",
         "Whether a hand that ends on 3rd street is raked (RULES.md 5).",
-        kind="bool",
+        kind=OptionKind.BOOL,
     ),
     RuleOption(
         "odd_chip_half",
@@ -206,14 +214,14 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         "Action seconds",
         "A player's time to act (RULES.md 6).",
         minimum=0,
-        kind="int",
+        kind=OptionKind.INT,
     ),
     RuleOption(
         "time_bank_seconds",
         "Time bank seconds",
         "The visible countdown after the time to act (RULES.md 6).",
         minimum=0,
-        kind="int",
+        kind=OptionKind.INT,
     ),
     RuleOption(
         "timeout_policy",

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from stud8.server.table.spec import REVEAL_SECONDS, RULE_OPTIONS, RuleOption, TableSpec
+from stud8.server.table.spec import REVEAL_SECONDS, RULE_OPTIONS, OptionKind, RuleOption, TableSpec
 from stud8.server.table.status import TableStatus
 from stud8.server.wire.limits import CHAT_CHARS, CHAT_RATE
 
@@ -142,7 +142,7 @@ class TableOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     label: str
     doc: str
-    kind: str
+    kind: OptionKind
     choices: list[OptionChoice]
     minimum: int | None
     nullable: bool

@@ -27,7 +27,7 @@ import msgspec
 from stud8.core.cards import Card
 from stud8.core.events import Event
 from stud8.server.table.events import TableEvent
-from stud8.server.table.spec import RULE_OPTIONS, RuleOption
+from stud8.server.table.spec import RULE_OPTIONS, OptionKind, RuleOption
 from stud8.server.wire.account import ACCOUNT_ENDPOINTS
 from stud8.server.wire.admin import ADMIN_ENDPOINTS
 from stud8.server.wire.client import CLIENT_MESSAGES
@@ -171,9 +171,9 @@ def _option_schema(option: RuleOption) -> dict[str, JSON]:
         values = [v for v, _ in option.choices]
         kinds.append({"type": "string" if isinstance(values[0], str) else "integer"})
         kinds[0]["enum"] = values
-    elif option.kind == "int":
+    elif option.kind is OptionKind.INT:
         kinds.append({"type": "integer", "minimum": option.minimum or 0})
-    elif option.kind == "bool":
+    elif option.kind is OptionKind.BOOL:
         kinds.append({"type": "boolean"})
     else:
         kinds.append({"type": "string", "description": "a number: '5' or '5/2'"})
