@@ -61,9 +61,11 @@ def played(hand_id: str, seed: int) -> Hand:
     """A hand played to its end by players who call or check mostly."""
     rng = random.Random(seed)
     hand = Hand.start(
-        rules=RULES, stacks=dict.fromkeys(range(1, SEATS + 1), BUY_IN),
-        deck=Deck.seeded(seed), hand_id=hand_id,
-    )  # fmt: skip
+        rules=RULES,
+        stacks=dict.fromkeys(range(1, SEATS + 1), BUY_IN),
+        deck=Deck.seeded(seed),
+        hand_id=hand_id,
+    )
     while not hand.is_over:
         legal = hand.legal_actions()
         weights = [{"fold": 1, "check": 6, "call": 6}.get(a.kind.value, 1) for a in legal]
@@ -111,10 +113,11 @@ def measure(url: str | None, hands: int, tables: int, *, relay: Any = None) -> d
         hand = played(f"h{i}", i)
         record = HandRecord.from_hand(hand, names=seat_names, table=table)
         note = HandNote(
-            hand_id=f"h{i}", table_id=table,
+            hand_id=f"h{i}",
+            table_id=table,
             seats=tuple((n, seat_names[n], BUY_IN) for n in range(1, SEATS + 1)),
             started_at=datetime.now(UTC),
-        )  # fmt: skip
+        )
         ends.append((note, HandEnd.of(hand, seat_names, record)))
     writer = RoomWriter(engine)
 

@@ -126,8 +126,12 @@ async def fill_redis(redis: Redis, table_ids: list[str], nodes: int) -> bytes:
             for n, table_id in enumerate(table_ids[start : start + 1000], start):
                 node = f"n{n % nodes}"
                 players = tuple(f"player{n}-{s}" for s in range(8))
-                listed = Listed(table_id, f"Table {table_id}", spec,
-                                TableStatus(table_id, players, 0, 40, 27.5, 60.0))  # fmt: skip
+                listed = Listed(
+                    table_id,
+                    f"Table {table_id}",
+                    spec,
+                    TableStatus(table_id, players, 0, 40, 27.5, 60.0),
+                )
                 entry = f"{node}\n{n:016x}\n".encode() + encode_listed(listed)
                 pipe.set(lease_key(table_id), node, px=3_600_000)
                 pipe.hset(TABLES, table_id, entry)
@@ -160,23 +164,40 @@ async def run(args: argparse.Namespace, redis_url: str) -> None:
                 still_open = await asyncio.to_thread(store.open_among, free)
                 assert len(still_open) == len(free) == args.due
 
-        rows.append(("scan, old: every open id + MGET every lease", await measure(
-            redis, args.rounds, old_scan)))  # fmt: skip
-        rows.append(("scan, new: none due (ZRANGEBYSCORE)", await measure(
-            redis, args.rounds, new_scan)))  # fmt: skip
+        rows.append(
+            (
+                "scan, old: every open id + MGET every lease",
+                await measure(redis, args.rounds, old_scan),
+            )
+        )
+        rows.append(
+            ("scan, new: none due (ZRANGEBYSCORE)", await measure(redis, args.rounds, new_scan))
+        )
         dead = table_ids[: args.due]  # a dead node's tables: leases gone, due
         await redis.delete(*(lease_key(t) for t in dead))
         await redis.zadd(LEASES, dict.fromkeys(dead, 0))
-        rows.append((f"scan, new: {args.due} due (+ their keys, rows)", await measure(
-            redis, args.rounds, new_scan)))  # fmt: skip
+        rows.append(
+            (
+                f"scan, new: {args.due} due (+ their keys, rows)",
+                await measure(redis, args.rounds, new_scan),
+            )
+        )
 
         # ---------------------------------------------------------------- the directory
         bus = RedisBus(redis, "bench", LocalBus(), url=redis_url)
-        rows.append(("directory, old: HGETALL + decode all", await measure(
-            redis, args.rounds, bus._read_directory)))  # fmt: skip
+        rows.append(
+            (
+                "directory, old: HGETALL + decode all",
+                await measure(redis, args.rounds, bus._read_directory),
+            )
+        )
         await bus._read_directory()
-        rows.append(("directory, new: nothing changed", await measure(
-            redis, args.rounds, bus._read_changes)))  # fmt: skip
+        rows.append(
+            (
+                "directory, new: nothing changed",
+                await measure(redis, args.rounds, bus._read_changes),
+            )
+        )
         version = [args.tables]
 
         async def change() -> None:
@@ -189,12 +210,15 @@ async def run(args: argparse.Namespace, redis_url: str) -> None:
                 pipe.set(DIRECTORY_VERSION, version[0])
                 await pipe.execute()
 
-        rows.append((f"directory, new: {args.changes} changed", await measure(
-            redis, args.rounds, bus._read_changes, change)))  # fmt: skip
+        rows.append(
+            (
+                f"directory, new: {args.changes} changed",
+                await measure(redis, args.rounds, bus._read_changes, change),
+            )
+        )
         assert len(bus.directory()) == args.tables
 
-    print(f"{args.tables:,} open tables, {args.rounds} rounds each; ms per round "
-          "(best, median)\n")  # fmt: skip
+    print(f"{args.tables:,} open tables, {args.rounds} rounds each; ms per round (best, median)\n")
     print(f"{'':<46} {'wall':>17}   {'node CPU':>17}   {'Redis CPU':>17}")
     for what, cost in rows:
         print(cost.line(what))
@@ -205,10 +229,14 @@ async def run(args: argparse.Namespace, redis_url: str) -> None:
     old_dir = statistics.median(by[rows[3][0]].cpu) + statistics.median(by[rows[3][0]].redis)
     new_dir = statistics.median(by[rows[5][0]].cpu) + statistics.median(by[rows[5][0]].redis)
     print(f"\n{n} nodes, each scanning every second and reading the directory every 5 s:")
-    print(f"  scan: {n * old_scan_s:.3f} s of waiting a second (old: {n * args.tables:,} "
-          f"rows and keys a second) vs {n * new_scan_s:.4f} s (new)")  # fmt: skip
-    print(f"  directory: {n * old_dir / 5:.3f} CPU-s a second, node + Redis (old) vs "
-          f"{n * new_dir / 5:.4f} (new, {args.changes} changes a read)")  # fmt: skip
+    print(
+        f"  scan: {n * old_scan_s:.3f} s of waiting a second (old: {n * args.tables:,} "
+        f"rows and keys a second) vs {n * new_scan_s:.4f} s (new)"
+    )
+    print(
+        f"  directory: {n * old_dir / 5:.3f} CPU-s a second, node + Redis (old) vs "
+        f"{n * new_dir / 5:.4f} (new, {args.changes} changes a read)"
+    )
 
 
 def main() -> None:
@@ -226,10 +254,22 @@ def main() -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as workdir:
         process = subprocess.Popen(
-            [program, "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-             "--appendonly", "no", "--dir", workdir],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                program,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                workdir,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             time.sleep(0.5)
             asyncio.run(run(args, f"redis://127.0.0.1:{port}/0"))

@@ -269,10 +269,24 @@ def start_redis(workdir: str, helpers: list[subprocess.Popen[bytes]]) -> str:
     """A throwaway redis-server on 127.0.0.1 for the nodes (stopped with the helpers)."""
     port = free_port()
     redis = subprocess.Popen(
-        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-         "--appendonly", "no", "--dir", workdir, "--logfile", "redis.log"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            "redis-server",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            workdir,
+            "--logfile",
+            "redis.log",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     helpers.append(redis)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -657,9 +671,18 @@ def main(argv: list[str] | None = None) -> int:
                 base_url=f"http://127.0.0.1:{port}", timeout=60, trust_env=False
             ) as http:
                 return run(
-                    args, http, servers, ports, ctx, workers, helpers, tables, between, log_path,
+                    args,
+                    http,
+                    servers,
+                    ports,
+                    ctx,
+                    workers,
+                    helpers,
+                    tables,
+                    between,
+                    log_path,
                     db,
-                )  # fmt: skip
+                )
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return 130

@@ -28,9 +28,14 @@ from stud8.tournament.events import Register
 
 def started(players: int, table_size: int) -> Director:
     definition = TournamentDefinition(
-        name="Frame 180", structure=STRUCTURES["turbo"], buy_in=100, fee=10,
-        table_size=table_size, min_entrants=2, max_entrants=players,
-    )  # fmt: skip
+        name="Frame 180",
+        structure=STRUCTURES["turbo"],
+        buy_in=100,
+        fee=10,
+        table_size=table_size,
+        min_entrants=2,
+        max_entrants=players,
+    )
     director = Director(definition, rng=random.Random(1))
     for n in range(players):
         director.handle(Register(now=1000.0 + n, player=f"player{n:03d}"))
@@ -60,8 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     tables = len(director.tables)
     now_sizes, before_sizes = [], []
     for number in sorted(director.tables):
-        info = tournament_info(director, tournament_id=1, table_number=number,
-                               phase=Phase.RUNNING, now=1300.0)  # fmt: skip
+        info = tournament_info(
+            director, tournament_id=1, table_number=number, phase=Phase.RUNNING, now=1300.0
+        )
         data = encode_event(info)
         now_sizes.append(len(event_text(1234, data).encode()))
         before = previous_format(data, director)

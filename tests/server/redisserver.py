@@ -39,11 +39,24 @@ class RedisServer:
                 raise RuntimeError(NO_REDIS)
             pytest.skip(NO_REDIS)
         self.process = subprocess.Popen(
-            [program, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir), "--logfile", "redis.log"],
+            [
+                program,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+                "--logfile",
+                "redis.log",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        )
         client = redis.Redis.from_url(self.url)
         try:
             for _ in range(500):

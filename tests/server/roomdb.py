@@ -110,8 +110,9 @@ def log_tasks(why: str) -> None:
                 lines.append(f"  {code.co_filename}:{frame.f_lineno} {code.co_name}")
             awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "ag_await", None)
             if type(awaited).__name__ == "async_generator_asend":  # on, into its generator
-                awaited = next((g for g in gc.get_referents(awaited) if hasattr(g, "ag_frame")),
-                               None)  # fmt: skip
+                awaited = next(
+                    (g for g in gc.get_referents(awaited) if hasattr(g, "ag_frame")), None
+                )
     log.warning("%s; its tasks:\n%s", why, "\n".join(lines))
 
 

@@ -21,8 +21,12 @@ from stud8.server.throwaway import PREFIX, sweep_stale, throwaway_directory
 
 def _dead_pid() -> int:
     """The id of a process that has ended (and been reaped)."""
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return int(done.stdout)
 
 
@@ -74,8 +78,13 @@ def _serve(port: int, scratch: Path, log: Path) -> subprocess.Popen[bytes]:
     environ = {**os.environ, "TMPDIR": str(scratch), "STUD8_DEFAULT_TABLES": "0"}
     command = [sys.executable, "-m", "stud8", "serve", "--memory", "--host", "127.0.0.1"]
     with log.open("ab") as out:
-        return subprocess.Popen([*command, "--port", str(port)], cwd=scratch.parent,
-                                env=environ, stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+        return subprocess.Popen(
+            [*command, "--port", str(port)],
+            cwd=scratch.parent,
+            env=environ,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
 
 
 def _wait_up(process: subprocess.Popen[bytes], port: int, log: Path) -> None:

@@ -101,10 +101,21 @@ def test_the_report_agrees_with_the_hands_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = [
-        "--hands", "300", "--bots", "rules,equity,rules,random", "--seed", "9",
-        "--stakes", "1/2/5/10", "--stack", "400", "--equity-trials", "50",
-        "--out", str(tmp_path),
-    ]  # fmt: skip
+        "--hands",
+        "300",
+        "--bots",
+        "rules,equity,rules,random",
+        "--seed",
+        "9",
+        "--stakes",
+        "1/2/5/10",
+        "--stack",
+        "400",
+        "--equity-trials",
+        "50",
+        "--out",
+        str(tmp_path),
+    ]
     code, out, err = run_cli([*argv, "--json"], capsys)
     assert code == 0, err
     report = json.loads(out)
@@ -268,10 +279,21 @@ class _Terminal(io.StringIO):
 def test_a_progress_bar_on_a_terminal_and_a_final_line_always() -> None:
     def run(err: io.StringIO) -> str:
         code = simulate_report.run_simulate(
-            hands=1200, players=3, bots="rules", seed=2, stakes=(1, 2, 4, 8), stack=None,
-            jobs=1, out=None, fmt=None, chart=None, equity_trials=None, as_json=False,
-            stdout=io.StringIO(), stderr=err,
-        )  # fmt: skip
+            hands=1200,
+            players=3,
+            bots="rules",
+            seed=2,
+            stakes=(1, 2, 4, 8),
+            stack=None,
+            jobs=1,
+            out=None,
+            fmt=None,
+            chart=None,
+            equity_trials=None,
+            as_json=False,
+            stdout=io.StringIO(),
+            stderr=err,
+        )
         assert code == 0
         return err.getvalue()
 

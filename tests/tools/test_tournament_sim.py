@@ -111,9 +111,14 @@ def test_the_finished_decision_carries_places_with_no_gaps() -> None:
 def test_the_command_prints_places_and_prizes() -> None:
     out, err = io.StringIO(), io.StringIO()
     code = run_tournament_simulate(
-        players=18, table_size=6, structure="turbo", bots="rules,calling-station", seed=3,
-        stdout=out, stderr=err,
-    )  # fmt: skip
+        players=18,
+        table_size=6,
+        structure="turbo",
+        bots="rules,calling-station",
+        seed=3,
+        stdout=out,
+        stderr=err,
+    )
     assert code == 0 and err.getvalue() == ""
     text = out.getvalue()
     assert text.startswith("Stud Hi/Lo tournament (simulated): 18 players, 6-handed tables")
@@ -142,9 +147,23 @@ def test_the_command_in_json_gives_every_level_and_table() -> None:
 
 def test_the_command_line_runs_the_issue_s_example(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
-        ["tournament", "simulate", "--players", "6", "--table-size", "6", "--structure",
-         "hyper", "--bots", "rules,equity", "--equity-trials", "30", "--seed", "3"]
-    )  # fmt: skip
+        [
+            "tournament",
+            "simulate",
+            "--players",
+            "6",
+            "--table-size",
+            "6",
+            "--structure",
+            "hyper",
+            "--bots",
+            "rules,equity",
+            "--equity-trials",
+            "30",
+            "--seed",
+            "3",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "equity: 3 players" in captured.out and "rules: 3 players" in captured.out

@@ -250,9 +250,13 @@ def test_late_registration_and_re_entry_until_the_end_of_level_n() -> None:
 
 def test_a_late_registrant_when_every_table_is_full_opens_a_table_and_it_is_balanced() -> None:
     d = TournamentDefinition(
-        structure=STRUCTURES["turbo"], start=Start.AT_TIME, starts_at=AT, table_size=4,
-        max_entrants=20, late_registration=1,
-    )  # fmt: skip
+        structure=STRUCTURES["turbo"],
+        start=Start.AT_TIME,
+        starts_at=AT,
+        table_size=4,
+        max_entrants=20,
+        late_registration=1,
+    )
     td = Director(d, rng=random.Random(5))
     register_all(td, 8, now=T0 - 1)
     in_play = deals(td.handle(Tick(now=T0)))
@@ -311,14 +315,20 @@ def test_players_busted_in_one_hand_are_placed_by_their_chips_at_its_deal() -> N
     out = finish(td, deal, 3, {y: 0})
     (done,) = of(Finished, out)
     assert [(r.place, r.shared, r.prize) for r in done.results] == [
-        (1, 1, 390), (2, 1, 210), (3, 1, 0), (4, 1, 0), (5, 2, 0), (5, 2, 0),
-    ]  # fmt: skip
+        (1, 1, 390),
+        (2, 1, 210),
+        (3, 1, 0),
+        (4, 1, 0),
+        (5, 2, 0),
+        (5, 2, 0),
+    ]
     assert td.phase is Phase.FINISHED
 
 
 def test_a_tie_in_the_money_shares_the_places_prizes_odd_chip_to_the_lower_seat() -> None:
-    d = TournamentDefinition(structure=STRUCTURES["turbo"], max_entrants=3, buy_in=103,
-                             payouts=(5000, 3000, 2000))  # fmt: skip
+    d = TournamentDefinition(
+        structure=STRUCTURES["turbo"], max_entrants=3, buy_in=103, payouts=(5000, 3000, 2000)
+    )
     td = Director(d, rng=random.Random(2))
     (deal,) = deals(register_all(td, 3)).values()
     _s1, s2, s3 = (s for s, _, _ in deal.seats)
@@ -455,10 +465,14 @@ def test_the_state_goes_through_json_at_every_event_and_plays_on_the_same(seed: 
         for x in td.tables.values():
             assert x.hand is not None
         driver.in_play = {
-            t.number: DealHand(table=t.number, hand=t.hand, level=1,  # type: ignore[arg-type]
-                               seats=tuple((s, e, c) for s, (e, c) in sorted(t.dealt.items())))
+            t.number: DealHand(
+                table=t.number,
+                hand=t.hand,  # type: ignore[arg-type]
+                level=1,
+                seats=tuple((s, e, c) for s, (e, c) in sorted(t.dealt.items())),
+            )
             for t in td.tables.values()
-        }  # fmt: skip
+        }
         finished = driver.run()
         return finished, driver.events
 

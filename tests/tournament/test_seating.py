@@ -16,10 +16,17 @@ from stud8.tournament.seating import (
 )
 
 
-def table(number: int, seats: dict[int, int], *, size: int = 8, hand: int | None = None,
-          opened: list[int] | None = None) -> TableState:  # fmt: skip
-    return TableState(number=number, size=size, seats=dict(seats), hand=hand,
-                      opened=list(opened or []))  # fmt: skip
+def table(
+    number: int,
+    seats: dict[int, int],
+    *,
+    size: int = 8,
+    hand: int | None = None,
+    opened: list[int] | None = None,
+) -> TableState:
+    return TableState(
+        number=number, size=size, seats=dict(seats), hand=hand, opened=list(opened or [])
+    )
 
 
 def test_the_last_seat_opened_at_the_short_table_is_filled_by_that_seat_at_the_long_one() -> None:
@@ -77,9 +84,10 @@ def test_a_broken_table_s_players_go_to_the_shortest_tables_at_random_seats(
 ) -> None:
     """TDA 10: a table, then a seat, drawn at random, keeping the tables balanced."""
     rnd = random.Random(seed)
-    tables = [table(n, dict(zip(rnd.sample(range(1, 9), c), range(100 * n, 100 * n + c),
-                                strict=True)))
-              for n, c in enumerate(counts, 1)]  # fmt: skip
+    tables = [
+        table(n, dict(zip(rnd.sample(range(1, 9), c), range(100 * n, 100 * n + c), strict=True)))
+        for n, c in enumerate(counts, 1)
+    ]
     broken, others = tables[-1], tables[:-1]
     free = sum(8 - t.players for t in others)
     if broken.players > free:

@@ -209,8 +209,16 @@ def test_a_sit_and_go_from_the_lobby_to_the_last_place(stage: Stage, tmp_path: P
     bob = players.new("bob", viewport=PHONE)
 
     # the operator creates a hyper sit-and-go for 4, its levels 2 hands long
-    tid = create(op, name="Hyper SNG", structure="hyper", max_entrants=4, buy_in=BUY_IN,
-                 fee=FEE, starting_chips=300, level_hands=2)  # fmt: skip
+    tid = create(
+        op,
+        name="Hyper SNG",
+        structure="hyper",
+        max_entrants=4,
+        buy_in=BUY_IN,
+        fee=FEE,
+        starting_chips=300,
+        level_hands=2,
+    )
     assert op.locator("#t-phase").inner_text() == "Registering"
     levels = op.locator("table.t-levels tbody tr").all_inner_texts()
     assert levels[0].split() == ["1", "5", "10", "20", "40", "2", "hands"], levels[0]
@@ -354,8 +362,17 @@ def test_a_player_whose_table_breaks_is_told_and_follows_his_seat(
     players = stage.start(start_tournament_room(tmp_path))
     op = players.new(OPERATOR, existing=True)
     ann = players.new("ann")
-    tid = create(op, name="Two tables", structure="hyper", max_entrants=5, table_size=4,
-                 buy_in=0, fee=0, starting_chips=1000, level_hands=4)  # fmt: skip
+    tid = create(
+        op,
+        name="Two tables",
+        structure="hyper",
+        max_entrants=5,
+        table_size=4,
+        buy_in=0,
+        fee=0,
+        starting_chips=1000,
+        level_hands=4,
+    )
     open_tournament(ann, tid)
     assert "Free to enter" in ann.locator("#t-entry").inner_text()
     ann.click("#t-register")

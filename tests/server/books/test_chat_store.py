@@ -22,10 +22,16 @@ from stud8.server.table.books import BooksRefused, ChatLine
 AT = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 
 
-def line(text: str, *, player: str = "ann", hand: str | None = "h1", table: str = "t1",
-         seconds: int = 0) -> ChatLine:  # fmt: skip
-    return ChatLine(table_id=table, hand_id=hand, player=player, text=text,
-                    said_at=AT + timedelta(seconds=seconds))  # fmt: skip
+def line(
+    text: str, *, player: str = "ann", hand: str | None = "h1", table: str = "t1", seconds: int = 0
+) -> ChatLine:
+    return ChatLine(
+        table_id=table,
+        hand_id=hand,
+        player=player,
+        text=text,
+        said_at=AT + timedelta(seconds=seconds),
+    )
 
 
 def count(engine: Engine) -> int:

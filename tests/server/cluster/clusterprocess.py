@@ -87,10 +87,23 @@ def drain(
     redis_url: str, node: str, workdir: Path, wait: float = 60
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "stud8", "admin", "drain", node, "--redis", redis_url,
-         "--wait", str(wait)],
-        cwd=workdir, capture_output=True, text=True, timeout=wait + 30,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "stud8",
+            "admin",
+            "drain",
+            node,
+            "--redis",
+            redis_url,
+            "--wait",
+            str(wait),
+        ],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=wait + 30,
+    )
 
 
 class Player:

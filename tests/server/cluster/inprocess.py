@@ -61,9 +61,14 @@ async def cluster(
         nodes: list[Node] = []
         for name in names:
             settings = Settings(
-                database_url=pg, redis_url=redis_url, node=name, default_tables=0,
-                operators=("boss",), starting_chips=1000, signups=1000,
-            ).with_overrides(**overrides)  # fmt: skip
+                database_url=pg,
+                redis_url=redis_url,
+                node=name,
+                default_tables=0,
+                operators=("boss",),
+                starting_chips=1000,
+                signups=1000,
+            ).with_overrides(**overrides)
             room = await asyncio.to_thread(open_cluster_room, settings, PACE)
             own = await stack.enter_async_context(AsyncExitStack())
             own.callback(room.close)

@@ -29,9 +29,10 @@ async def open_t1(nodes: list[Node], redis_url: str, **spec: Any) -> tuple[Node,
     """t1 opened through the first node: (the node that runs it, another)."""
     boss = await operator(nodes[0])
     r = await nodes[0].http.post(
-        "/api/v1/tables", json={"table_id": "t1", **SPEC, **spec},
+        "/api/v1/tables",
+        json={"table_id": "t1", **SPEC, **spec},
         headers={"Authorization": f"Bearer {boss}"},
-    )  # fmt: skip
+    )
     assert r.status_code == 201, r.text
     home = await owner(redis_url, "t1")
     here = next(n for n in nodes if n.node.name == home)
@@ -121,9 +122,10 @@ def test_a_player_waiting_through_one_node_is_offered_a_seat_at_a_table_of_anoth
                     mark = len(c2.messages)
                     await c2.send("leave", id="bob-leaves")
                     reply = await seen(
-                        c2, lambda m: m["t"] in ("ack", "reject") and m["d"]["id"] == "bob-leaves",
+                        c2,
+                        lambda m: m["t"] in ("ack", "reject") and m["d"]["id"] == "bob-leaves",
                         mark,
-                    )  # fmt: skip
+                    )
                     assert reply["t"] == "ack", reply
                     # the seat frees (at the end of a hand in play): held for cat
                     offer = await c3.until(lambda m: kind(m) == "seat_offered", timeout=30)

@@ -49,9 +49,10 @@ def test_a_change_whose_message_was_lost_is_read_at_the_next_read_of_the_changes
         async with cluster(pg, redis_url, ("a", "b")) as (a, b), Redis.from_url(redis_url) as redis:
             boss = await operator(a)
             r = await a.http.post(
-                "/api/v1/tables", json={"table_id": "t1", **SPEC},
+                "/api/v1/tables",
+                json={"table_id": "t1", **SPEC},
                 headers={"Authorization": f"Bearer {boss}"},
-            )  # fmt: skip
+            )
             assert r.status_code == 201, r.text
             entry = await redis.hget(TABLES, "t1")
             assert isinstance(entry, bytes)

@@ -32,8 +32,11 @@ async def until_beat(redis_url: str, name: str, *, draining: bool) -> None:
 
 async def open_table(node: Node, table_id: str) -> None:
     boss = await operator(node)
-    r = await node.http.post("/api/v1/tables", json={"table_id": table_id, **SPEC},
-                             headers={"Authorization": f"Bearer {boss}"})  # fmt: skip
+    r = await node.http.post(
+        "/api/v1/tables",
+        json={"table_id": table_id, **SPEC},
+        headers={"Authorization": f"Bearer {boss}"},
+    )
     assert r.status_code == 201, r.text
 
 

@@ -116,8 +116,10 @@ def test_a_killed_owner_costs_no_chip_and_no_seat(tmp_path: Path, redis_url: str
         done = ledger.hand_transaction(hand_id)
         assert done is not None and done[1] == "refund", done  # cancelled, recorded
         balances = ledger.balances()
-        held = sum(balances.get(f"bank:{p}", 0) + balances.get(table_account("t1", p), 0)
-                   for p in ("ann", "bob"))  # fmt: skip
+        held = sum(
+            balances.get(f"bank:{p}", 0) + balances.get(table_account("t1", p), 0)
+            for p in ("ann", "bob")
+        )
         assert held == 2 * 10_000  # no rake at this table: every chip still theirs
         assert ledger.audit().ok
     finally:
@@ -190,8 +192,9 @@ def test_a_node_stopped_cleanly_plays_its_hand_out_and_hands_the_table_over(
                 await asyncio.to_thread(servers[home].process.wait, 120)
                 mark = [len(p.messages) for p in (ann, bob)]
                 for player, start in zip((ann, bob), mark, strict=True):
-                    await player.wait_for("a hand on the other node", is_event("hand_finish"),
-                                          start)  # fmt: skip
+                    await player.wait_for(
+                        "a hand on the other node", is_event("hand_finish"), start
+                    )
                 stop.set()
                 await asyncio.gather(*playing, return_exceptions=True)
                 await leave_between_hands((ann, bob))  # so the last node stops at once
@@ -229,8 +232,9 @@ def test_a_paused_owner_never_settles_a_hand_after_another_node_took_its_table(
                 mark = len(ann.messages)
                 os.kill(paused.process.pid, signal.SIGSTOP)
                 try:
-                    await ann.wait_for("the new owner's snapshot", lambda m: m["t"] == "snapshot",
-                                       mark, timeout=30)  # fmt: skip
+                    await ann.wait_for(
+                        "the new owner's snapshot", lambda m: m["t"] == "snapshot", mark, timeout=30
+                    )
                     # the players act on the new owner while the old one sleeps
                     await play_hands((ann, bob), 1)
                 finally:

@@ -35,8 +35,11 @@ async def a_hand_left_in_play(a: Node, b: Node, redis_url: str) -> tuple[Node, N
     """Table t1 with a hand dealt whose two players have gone; (its owner, the other
     node, the hand's id)."""
     boss = await operator(a)
-    r = await a.http.post("/api/v1/tables", json={"table_id": "t1", **SPEC, **CLOCK},
-                          headers={"Authorization": f"Bearer {boss}"})  # fmt: skip
+    r = await a.http.post(
+        "/api/v1/tables",
+        json={"table_id": "t1", **SPEC, **CLOCK},
+        headers={"Authorization": f"Bearer {boss}"},
+    )
     assert r.status_code == 201, r.text
     home, away = (a, b) if await owner(redis_url, "t1") == "a" else (b, a)
     ann, bob = await away.player("ann"), await home.player("bob")

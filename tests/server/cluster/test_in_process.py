@@ -27,9 +27,10 @@ def test_a_table_owned_by_one_node_is_played_through_the_other(
         async with cluster(pg, redis_url, ("a", "b")) as (a, b):
             boss = await operator(a)
             r = await a.http.post(
-                "/api/v1/tables", json={"table_id": "t1", **SPEC},
+                "/api/v1/tables",
+                json={"table_id": "t1", **SPEC},
                 headers={"Authorization": f"Bearer {boss}"},
-            )  # fmt: skip
+            )
             assert r.status_code == 201, r.text
             home = await owner(redis_url, "t1")
             away = b if home == "a" else a

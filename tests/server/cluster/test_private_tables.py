@@ -28,13 +28,15 @@ def test_no_node_shows_a_private_table_to_an_outsider(tmp_path: Path, redis_url:
         async with cluster(pg, redis_url, ("a", "b"), login_failures=3) as (a, b):
             boss = await operator(a)
             headers = {"Authorization": f"Bearer {boss}"}
-            r = await a.http.post("/api/v1/tables", json={"table_id": "pub", **SPEC},
-                                  headers=headers)  # fmt: skip
+            r = await a.http.post(
+                "/api/v1/tables", json={"table_id": "pub", **SPEC}, headers=headers
+            )
             assert r.status_code == 201, r.text
             r = await b.http.post(
-                "/api/v1/tables", json={"table_id": "club", "private": True, **SPEC, **CLOCK},
+                "/api/v1/tables",
+                json={"table_id": "club", "private": True, **SPEC, **CLOCK},
                 headers=headers,
-            )  # fmt: skip
+            )
             assert r.status_code == 201, r.text
             code = r.json()["invitation"]["code"]
             home = await owner(redis_url, "club")
@@ -50,15 +52,21 @@ def test_no_node_shows_a_private_table_to_an_outsider(tmp_path: Path, redis_url:
                     assert await table_ids(node, token) == ["pub"]
                     assert await refused_socket(node, "club", token) == (4404, "no table club")
             # ann redeems the code through the node that does not run the table
-            r = await away.http.post("/api/v1/invitations", json={"code": code},
-                                     headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
+            r = await away.http.post(
+                "/api/v1/invitations",
+                json={"code": code},
+                headers={"Authorization": f"Bearer {ann}"},
+            )
             assert r.status_code == 200, r.text
             for node in (a, b):
                 assert await table_ids(node, ann) == ["pub", "club"]
                 assert await table_ids(node, eve) == ["pub"]
             bob = await here.player("bob")
-            r = await here.http.post("/api/v1/invitations", json={"code": code},
-                                     headers={"Authorization": f"Bearer {bob}"})  # fmt: skip
+            r = await here.http.post(
+                "/api/v1/invitations",
+                json={"code": code},
+                headers={"Authorization": f"Bearer {bob}"},
+            )
             assert r.status_code == 200, r.text
             async with (
                 away.connect(ann, table_id="club") as c1,
@@ -73,8 +81,9 @@ def test_no_node_shows_a_private_table_to_an_outsider(tmp_path: Path, redis_url:
             # codes guessed through both nodes are counted together, as log-ins are
             eve_auth = {"Authorization": f"Bearer {eve}"}
             for node, guess in ((a, "wrong-1"), (b, "wrong-2"), (a, "wrong-3")):
-                r = await node.http.post("/api/v1/invitations", json={"code": guess},
-                                         headers=eve_auth)  # fmt: skip
+                r = await node.http.post(
+                    "/api/v1/invitations", json={"code": guess}, headers=eve_auth
+                )
                 assert r.status_code == 404, r.text
             r = await b.http.post("/api/v1/invitations", json={"code": code}, headers=eve_auth)
             assert r.status_code == 429, r.text

@@ -112,8 +112,10 @@ def test_three_nodes_share_a_killed_owners_tables_and_its_players_play_on(
         done = ledger.hand_transaction(hand_id)
         assert done is not None and done[1] == "refund", done  # cancelled, recorded
         balances = ledger.balances()
-        held = sum(balances.get(f"bank:{p}", 0) + balances.get(table_account("t1", p), 0)
-                   for p in ("ann", "bob"))  # fmt: skip
+        held = sum(
+            balances.get(f"bank:{p}", 0) + balances.get(table_account("t1", p), 0)
+            for p in ("ann", "bob")
+        )
         assert held == 2 * 10_000  # no rake at this table: every chip still theirs
         assert ledger.audit().ok
     finally:

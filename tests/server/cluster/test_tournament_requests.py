@@ -102,10 +102,15 @@ def test_a_malformed_request_is_refused_and_changes_nothing() -> None:
     async def serve(payload: bytes) -> bytes:
         return await owner_node.serve(payload)
 
-    for bad in (b"", b"not json", b"[]", b'{"tournament": "x", "action": "register", "args": {}}',
-                b'{"tournament": 1, "action": "register"}',
-                b'{"tournament": 1, "action": "register", "args": [1]}',
-                b"\xff\xfe"):  # fmt: skip
+    for bad in (
+        b"",
+        b"not json",
+        b"[]",
+        b'{"tournament": "x", "action": "register", "args": {}}',
+        b'{"tournament": 1, "action": "register"}',
+        b'{"tournament": 1, "action": "register", "args": [1]}',
+        b"\xff\xfe",
+    ):
         answer = asyncio.run(serve(bad))
         assert answer == b'{"refused": "a malformed request"}', bad
     assert owner.done == []

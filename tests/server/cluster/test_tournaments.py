@@ -42,9 +42,16 @@ def new_tournament(server: Server, entrants: int) -> tuple[int, str]:
     """An operator makes a fast sit-and-go through ``server``: its id, his token."""
     with httpx.Client(base_url=server.base, timeout=20) as http:
         boss = register(http, OPERATOR)
-        body = {"name": "Nodes SNG", "structure": "hyper", "buy_in": BUY_IN, "fee": FEE,
-                "table_size": entrants, "max_entrants": entrants, "starting_chips": CHIPS,
-                "level_hands": 2}  # fmt: skip
+        body = {
+            "name": "Nodes SNG",
+            "structure": "hyper",
+            "buy_in": BUY_IN,
+            "fee": FEE,
+            "table_size": entrants,
+            "max_entrants": entrants,
+            "starting_chips": CHIPS,
+            "level_hands": 2,
+        }
         r = http.post("/api/v1/tournaments", json=body, headers=bearer(boss))
         assert r.status_code == 201, r.text
         return int(r.json()["tournament"]["summary"]["tournament_id"]), boss
@@ -76,9 +83,13 @@ def stored(pg: str, tid: int) -> tuple[str, dict[str, Any], int, str | None]:
     try:
         with engine.connect() as conn:
             row = conn.execute(
-                select(TournamentRow.phase, TournamentRow.state, TournamentRow.epoch,
-                       TournamentRow.owner).where(TournamentRow.id == tid)
-            ).one()  # fmt: skip
+                select(
+                    TournamentRow.phase,
+                    TournamentRow.state,
+                    TournamentRow.epoch,
+                    TournamentRow.owner,
+                ).where(TournamentRow.id == tid)
+            ).one()
         return row.phase, json.loads(row.state)["director"], row.epoch, row.owner
     finally:
         engine.dispose()
@@ -205,8 +216,7 @@ def test_the_owner_killed_mid_hand_another_node_finishes_the_tournament(
         tid, _ = new_tournament(a, entrants)
         with httpx.Client(base_url=b.base, timeout=30) as http:
             boss = bearer(register(http, OPERATOR))
-            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": entrants},
-                          headers=boss)  # fmt: skip
+            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": entrants}, headers=boss)
             assert r.status_code == 200, r.text
         assert tournament_owner(redis_url, tid) == "a"
         wait_until(lambda: stored(pg, tid)[1]["hands_dealt"] >= 2, "a few hands")
@@ -221,8 +231,9 @@ def test_the_owner_killed_mid_hand_another_node_finishes_the_tournament(
         dealt = {e: c for _, e, c in table["dealt"]}
         seats = {e: (t["number"], s) for t in before["tables"] for s, e in t["seats"]}
 
-        wait_until(lambda: tournament_owner(redis_url, tid) == "b", "b takes it over",
-                          TAKEOVER_SECONDS)  # fmt: skip
+        wait_until(
+            lambda: tournament_owner(redis_url, tid) == "b", "b takes it over", TAKEOVER_SECONDS
+        )
         took = time.monotonic() - killed_at
         print(f"tournament {tid}: node b holds it {took:.1f} s after node a was killed")
         wait_until(lambda: stored(pg, tid)[0] == "finished", "the end", 180)
@@ -265,8 +276,9 @@ def test_a_drained_owner_hands_the_tournament_over_between_hands(
     with nodes(pg, redis_url, tmp_path, ("a", "b"), STUD8_BOT_DELAY="0.05") as servers:
         tid, boss = new_tournament(servers["a"], entrants)
         with httpx.Client(base_url=servers["a"].base, timeout=30) as http:
-            r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": entrants},
-                          headers=bearer(boss))  # fmt: skip
+            r = http.post(
+                f"/api/v1/tournaments/{tid}/bots", json={"count": entrants}, headers=bearer(boss)
+            )
             assert r.status_code == 200, r.text
         wait_until(lambda: stored(pg, tid)[1]["hands_dealt"] >= 2, "a few hands")
         result = drain(redis_url, "a", tmp_path, wait=30)

@@ -24,8 +24,14 @@ from server.roomprocess import OPERATOR, open_table, register
 from stud8.server.cluster.waitlists import waiting_key
 
 # two seats and no hand for ten minutes: the seats change only when told to
-SPEC = {"seats": 2, "between_hands": 600, "offer_seconds": 300, "bots": 0,
-        "min_buy_in": 40, "max_buy_in": 400}  # fmt: skip
+SPEC = {
+    "seats": 2,
+    "between_hands": 600,
+    "offer_seconds": 300,
+    "bots": 0,
+    "min_buy_in": 40,
+    "max_buy_in": 400,
+}
 NAMES = ("ann", "bob", "cat", "dan", "eve")
 
 
@@ -61,9 +67,10 @@ def test_the_waiting_list_survives_its_owner_killed(tmp_path: Path, redis_url: s
                 assert (await bob.command("leave"))["t"] == "ack"  # seat 2 held for cat
                 await cat.wait_for("the seat offered", _offered("cat", 2))
                 await asyncio.to_thread(
-                    wait_until, lambda: stored(redis_url) == ["cat", "dan", "eve"],
+                    wait_until,
+                    lambda: stored(redis_url) == ["cat", "dan", "eve"],
                     "the list in Redis",
-                )  # fmt: skip
+                )
                 mark = len(cat.messages)
                 servers[home].process.send_signal(signal.SIGKILL)
                 found = await cat.wait_for(

@@ -54,8 +54,7 @@ async def a_table_with_a_waiting_list(a: Node, b: Node, redis_url: str) -> tuple
     """t1 full (ann, then bob: who leaves), cat, dan and eve waiting, seat 2 held for
     cat; (its owner, the other node)."""
     boss = await operator(a)
-    r = await a.http.post("/api/v1/tables", json=TABLE,
-                          headers={"Authorization": f"Bearer {boss}"})  # fmt: skip
+    r = await a.http.post("/api/v1/tables", json=TABLE, headers={"Authorization": f"Bearer {boss}"})
     assert r.status_code == 201, r.text
     home, away = (a, b) if await owner(redis_url, "t1") == "a" else (b, a)
     for name in PLAYERS:

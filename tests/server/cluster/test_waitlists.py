@@ -100,9 +100,16 @@ def test_a_node_without_the_lease_writes_nothing(redis_url: str) -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    [b"not json", b'{"cat": 1}', b"[1, 2]", b'["cat", ""]', b'"cat"', b"\xff\xfe",
-     json.dumps(["p"] * 1001).encode()],
-)  # fmt: skip
+    [
+        b"not json",
+        b'{"cat": 1}',
+        b"[1, 2]",
+        b'["cat", ""]',
+        b'"cat"',
+        b"\xff\xfe",
+        json.dumps(["p"] * 1001).encode(),
+    ],
+)
 def test_a_list_that_cannot_be_read_starts_empty(redis_url: str, raw: bytes) -> None:
     async def main() -> None:
         async with Redis.from_url(redis_url) as redis:

@@ -42,8 +42,13 @@ def test_two_players_chat_and_every_viewer_reads_the_text_unchanged() -> None:
                 assert reply["t"] == "ack", reply
                 for viewer in (bob, eve, anon):
                     got = await until_chat(viewer, HOSTILE)
-                    assert got["d"] == {"k": "chat", "player": "ann", "text": HOSTILE,
-                                        "seat": 1, "hand_id": got["d"]["hand_id"]}  # fmt: skip
+                    assert got["d"] == {
+                        "k": "chat",
+                        "player": "ann",
+                        "text": HOSTILE,
+                        "seat": 1,
+                        "hand_id": got["d"]["hand_id"],
+                    }
                 # a line in a hand carries the hand's id
                 await bob.until(lambda m: m["t"] == "event" and m["d"]["k"] == "hand_start")
                 reply = await bob.command("chat", text="nh")

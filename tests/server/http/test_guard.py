@@ -38,8 +38,10 @@ def test_wrong_passwords_are_limited_per_account_not_shutting_out_the_owner(
             assert r.status_code == 201
             assert (await log_in(http, "ann", GOOD, "10.0.0.1")).status_code == 200  # her home
             # an attacker tries passwords for ann from another address, then several
-            statuses = [(await log_in(http, "ann", f"guess-{i:04}", "10.6.6.6")).status_code
-                        for i in range(5)]  # fmt: skip
+            statuses = [
+                (await log_in(http, "ann", f"guess-{i:04}", "10.6.6.6")).status_code
+                for i in range(5)
+            ]
             assert statuses == [401] * 5
             for address in ("10.6.6.6", "10.6.6.7"):
                 r = await log_in(http, "ANN", f"guess-{address}", address)
@@ -64,8 +66,9 @@ def test_wrong_passwords_are_limited_per_address(tmp_path: Path) -> None:
     async def body() -> None:
         async with ROOMS["memory"](tmp_path) as http:
             names = [f"user{i:02}" for i in range(25)]
-            statuses = [(await log_in(http, name, "guess-1234", "10.7.7.7")).status_code
-                        for name in names]  # fmt: skip
+            statuses = [
+                (await log_in(http, name, "guess-1234", "10.7.7.7")).status_code for name in names
+            ]
             assert statuses == [401] * 20 + [429] * 5
             r = await log_in(http, "someone", "guess-1234", "10.7.7.7")
             assert r.status_code == 429 and 1 <= int(r.headers["Retry-After"]) <= 900

@@ -27,8 +27,13 @@ def check(response: httpx.Response) -> None:
     headers = response.headers
     csp = headers["content-security-policy"]
     assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp, csp
-    for directive in ("default-src 'self'", "script-src 'self'", "style-src 'self'",
-                      "frame-ancestors 'none'", "object-src 'none'"):  # fmt: skip
+    for directive in (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+    ):
         assert directive in csp, (directive, csp)
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["x-frame-options"] == "DENY"

@@ -81,8 +81,11 @@ def test_a_private_table_is_seen_only_by_those_its_code_admitted() -> None:
             assert table["private"] is True and re.fullmatch(r"p[0-9a-f]{12}", home), table
             code = invitation["code"]
             assert invitation == {
-                "table_id": home, "creator": "ann", "code": code, "link": f"/#/join/{code}"
-            }  # fmt: skip
+                "table_id": home,
+                "creator": "ann",
+                "code": code,
+                "link": f"/#/join/{code}",
+            }
             assert len(code) >= 22  # 128 random bits
             # the creator and operators see it; an outsider and the anonymous lobby do not
             assert await table_ids(room, ann) == ["t1", home]
@@ -175,8 +178,9 @@ def test_players_may_not_open_tables_unless_the_room_lets_them() -> None:
             ann = await room.player("ann")
             assert (await lobby(room, ann))["may_open_private"] is False
             for extra in ({"private": True}, {}, {"private": False}):
-                r = await room.http.post("/api/v1/tables", json={**PRIVATE, **extra},
-                                         headers=auth(ann))  # fmt: skip
+                r = await room.http.post(
+                    "/api/v1/tables", json={**PRIVATE, **extra}, headers=auth(ann)
+                )
                 assert (r.status_code, r.json()) == (403, {"error": "operators only"})
             # an operator may, and he sees the code
             oper = await room.player(OPERATOR)
@@ -192,23 +196,30 @@ def test_players_may_not_open_tables_unless_the_room_lets_them() -> None:
             # a player's table is private, and of sane settings
             r = await room.http.post("/api/v1/tables", json=PRIVATE, headers=auth(ann))
             assert (r.status_code, r.json()) == (403, {"error": "operators only"})
-            r = await room.http.post("/api/v1/tables", json={**PRIVATE, "private": "yes"},
-                                     headers=auth(ann))  # fmt: skip
+            r = await room.http.post(
+                "/api/v1/tables", json={**PRIVATE, "private": "yes"}, headers=auth(ann)
+            )
             assert r.status_code == 403
-            r = await room.http.post("/api/v1/tables", json={"private": True, "seats": 99},
-                                     headers=auth(ann))  # fmt: skip
+            r = await room.http.post(
+                "/api/v1/tables", json={"private": True, "seats": 99}, headers=auth(ann)
+            )
             assert r.status_code == 400, r.text
             # he may not choose its id (a refusal could tell him a private table has it)
-            r = await room.http.post("/api/v1/tables", json={**PRIVATE, "private": True,
-                                     "table_id": "club"}, headers=auth(ann))  # fmt: skip
+            r = await room.http.post(
+                "/api/v1/tables",
+                json={**PRIVATE, "private": True, "table_id": "club"},
+                headers=auth(ann),
+            )
             assert (r.status_code, r.json()) == (
-                400, {"error": "a player's table gets its id from the room: leave out table_id"}
-            )  # fmt: skip
+                400,
+                {"error": "a player's table gets its id from the room: leave out table_id"},
+            )
             # at most private_tables_per_player open at once
             for _ in range(LET_PLAYERS.private_tables_per_player):
                 await open_private(room, ann)
-            r = await room.http.post("/api/v1/tables", json={**PRIVATE, "private": True},
-                                     headers=auth(ann))  # fmt: skip
+            r = await room.http.post(
+                "/api/v1/tables", json={**PRIVATE, "private": True}, headers=auth(ann)
+            )
             assert r.status_code == 403 and "3 private tables" in r.json()["error"]
 
     run(body)
@@ -225,8 +236,9 @@ def test_guessing_codes_is_refused_like_wrong_passwords() -> None:
             for bad in ("", "x" * 65, 7, None):
                 r = await redeem(room, eve, bad)
                 assert r.status_code == 400, (bad, r.text)
-            r = await room.http.post("/api/v1/invitations", json={"code": code, "x": 1},
-                                     headers=auth(eve))  # fmt: skip
+            r = await room.http.post(
+                "/api/v1/invitations", json={"code": code, "x": 1}, headers=auth(eve)
+            )
             assert r.status_code == 400
             assert (await redeem(room, "", code)).status_code == 401  # no log-in
             # eve guesses: three wrong codes, then even the right one waits

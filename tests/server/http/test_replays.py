@@ -234,8 +234,11 @@ def test_a_pokerstars_file_replays_with_its_hero_s_cards_only() -> None:
             first = got["hands"][0]
             assert first["number"] == "35874487284" and first["table"] == "Dawn II"
             assert [p["player"] for p in first["players"]] == [
-                "gashpor", "denny501", "Hero", "rdiezchang",
-            ]  # fmt: skip
+                "gashpor",
+                "denny501",
+                "Hero",
+                "rdiezchang",
+            ]
             assert first["viewer"] == 5 and first["currency"] == "USD"
             for hand in got["hands"]:
                 shown = {e["seat"] for e in hand["events"] if e["k"] == "show"}

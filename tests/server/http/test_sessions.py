@@ -103,8 +103,9 @@ def test_logout_password_change_and_ban_close_the_websockets(kind: str, tmp_path
                 assert code == 4401
                 r = await http.get("/api/v1/hands", headers=bearer(second))
                 assert r.status_code == 401
-                assert (await http.post("/api/v1/login", json={"name": "ann", "password": GOOD})
-                        ).status_code == 401  # fmt: skip
+                assert (
+                    await http.post("/api/v1/login", json={"name": "ann", "password": GOOD})
+                ).status_code == 401
                 await token_of(http, "ann", new)
             # an operator's ban closes every socket of the account, and he stays out
             bob = await token_of(http, "bob")

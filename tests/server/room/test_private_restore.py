@@ -44,16 +44,23 @@ def test_a_private_table_stays_private_across_a_restart(tmp_path: Path, kind: st
             ann = await token(http, "ann", register=True)
             bob = await token(http, "bob", register=True)
             await token(http, "eve", register=True)
-            r = await http.post("/api/v1/tables", json={"private": True},
-                                headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
+            r = await http.post(
+                "/api/v1/tables", json={"private": True}, headers={"Authorization": f"Bearer {ann}"}
+            )
             assert r.status_code == 201, r.text
             club, code = r.json()["table"]["table_id"], r.json()["invitation"]["code"]
-            r = await http.post("/api/v1/invitations", json={"code": code},
-                                headers={"Authorization": f"Bearer {bob}"})  # fmt: skip
+            r = await http.post(
+                "/api/v1/invitations",
+                json={"code": code},
+                headers={"Authorization": f"Bearer {bob}"},
+            )
             assert r.status_code == 200, r.text
             boss = await token(http, OPERATOR, register=False)
-            r = await http.post("/api/v1/tables", json={"table_id": "pub"},
-                                headers={"Authorization": f"Bearer {boss}"})  # fmt: skip
+            r = await http.post(
+                "/api/v1/tables",
+                json={"table_id": "pub"},
+                headers={"Authorization": f"Bearer {boss}"},
+            )
             assert r.status_code == 201, r.text
         async with db_room(tmp_path, SETTINGS, url=url) as (http, _, _):
             assert await ids(http, None) == ["pub"]
@@ -61,8 +68,9 @@ def test_a_private_table_stays_private_across_a_restart(tmp_path: Path, kind: st
             assert await ids(http, await token(http, "bob", register=False)) == [club, "pub"]
             ann = await token(http, "ann", register=False)
             assert await ids(http, ann) == [club, "pub"]
-            r = await http.get(f"/api/v1/tables/{club}/invitation",
-                               headers={"Authorization": f"Bearer {ann}"})  # fmt: skip
+            r = await http.get(
+                f"/api/v1/tables/{club}/invitation", headers={"Authorization": f"Bearer {ann}"}
+            )
             assert r.status_code == 200 and r.json()["code"] == code
 
     asyncio.run(asyncio.wait_for(main(), 60))

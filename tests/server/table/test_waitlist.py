@@ -240,9 +240,13 @@ def test_a_waiting_list_restored_holds_the_lowest_free_seat_for_its_first_player
         h = Harness(accounts={p: 1000 for p in ("ann", "bob", "cat", "dan", "bot1")})
         rules = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8, max_seats=3)
         config = TableConfig(
-            table_id="t1", rules=rules, min_buy_in=20, max_buy_in=200, offer_seconds=10.0,
+            table_id="t1",
+            rules=rules,
+            min_buy_in=20,
+            max_buy_in=200,
+            offer_seconds=10.0,
             between_hands=60.0,
-        )  # fmt: skip
+        )
         h.table = Table(config, books=h.books, clock=h.clock, deck_source=lambda: Deck.seeded(3))
         events: list[Numbered] = []
         h.table.listen(events.append)

@@ -27,8 +27,15 @@ async def _at_the_table(url: str) -> None:
         ts.spec = replace(ts.spec, action_seconds=10, time_bank_seconds=0)
         boss = await operator(http)
         ann = await login(http, "ann", "ann-Password-9")
-        body = {"name": "Heads", "structure": "hyper", "starting_chips": 120,
-                "level_hands": 4, "buy_in": 10, "table_size": 3, "max_entrants": 3}  # fmt: skip
+        body = {
+            "name": "Heads",
+            "structure": "hyper",
+            "starting_chips": 120,
+            "level_hands": 4,
+            "buy_in": 10,
+            "table_size": 3,
+            "max_entrants": 3,
+        }
         r = await http.post("/api/v1/tournaments", json=body, headers=boss)
         tid = r.json()["tournament"]["summary"]["tournament_id"]
         assert (await http.post(f"/api/v1/tournaments/{tid}/register", headers=ann)).is_success
@@ -57,8 +64,11 @@ async def _at_the_table(url: str) -> None:
                 s["seat"] for s in snapshot["d"]["seats"]
             )
             assert snapshot["d"]["viewer_seat"] is not None
-            for t, d in (("sit", {"seat": 1, "amount": 100}), ("top_up", {"amount": 10}),
-                         ("leave", {})):  # fmt: skip
+            for t, d in (
+                ("sit", {"seat": 1, "amount": 100}),
+                ("top_up", {"amount": 10}),
+                ("leave", {}),
+            ):
                 reply = await client.command(t, **d)
                 assert reply["t"] == "reject" and "tournament" in reply["d"]["reason"], reply
             assert (await client.command("sit_out"))["t"] == "ack"
@@ -70,21 +80,30 @@ async def _at_the_table(url: str) -> None:
             assert seat in [s for s, _ in start["d"]["stacks"]]
             asked = time.monotonic()
             timeout = await client.until(
-                lambda m: m["t"] == "event" and m["d"]["k"] in ("timeout", "hand_finish")
-                and (m["d"]["k"] == "hand_finish" or m["d"]["seat"] == seat),
+                lambda m: (
+                    m["t"] == "event"
+                    and m["d"]["k"] in ("timeout", "hand_finish")
+                    and (m["d"]["k"] == "hand_finish" or m["d"]["seat"] == seat)
+                ),
                 30,
-            )  # fmt: skip
-            antes = [m for m in client.messages[-80:] if m["t"] == "event"
-                     and m["d"]["k"] == "ante" and m["d"]["seat"] == seat]  # fmt: skip
+            )
+            antes = [
+                m
+                for m in client.messages[-80:]
+                if m["t"] == "event" and m["d"]["k"] == "ante" and m["d"]["seat"] == seat
+            ]
             assert antes, "a player sitting out pays his ante"
             if timeout["d"]["k"] == "timeout":
                 assert time.monotonic() - asked < 5  # not his 30 s clock
             # to the end: the tournament events, the last with the results
             final = await client.until(
-                lambda m: m["t"] == "event" and m["d"]["k"] == "tournament"
-                and m["d"]["phase"] == "finished",
+                lambda m: (
+                    m["t"] == "event"
+                    and m["d"]["k"] == "tournament"
+                    and m["d"]["phase"] == "finished"
+                ),
                 200,
-            )  # fmt: skip
+            )
             results = final["d"]["results"]
             assert sorted(results) == sorted(["ann", *runner.bots])
             assert final["d"]["result_prizes"][0] == [1, 30]

@@ -31,8 +31,15 @@ async def _cancel_running(url: str) -> None:
         ts.spec = replace(ts.spec, action_seconds=3, time_bank_seconds=0)
         boss = await operator(http)
         ann = await login(http, "ann", "ann-Password-9")
-        body = {"name": "SNG", "structure": "hyper", "level_hands": 5, "buy_in": 100,
-                "fee": 10, "table_size": 6, "max_entrants": 6}  # fmt: skip
+        body = {
+            "name": "SNG",
+            "structure": "hyper",
+            "level_hands": 5,
+            "buy_in": 100,
+            "fee": 10,
+            "table_size": 6,
+            "max_entrants": 6,
+        }
         r = await http.post("/api/v1/tournaments", json=body, headers=boss)
         tid = r.json()["tournament"]["summary"]["tournament_id"]
         path = f"/api/v1/tournaments/{tid}"

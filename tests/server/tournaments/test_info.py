@@ -16,9 +16,14 @@ from stud8.tournament.events import HandFinished, Register
 
 def started(players: int) -> Director:
     definition = TournamentDefinition(
-        name="Big", structure=STRUCTURES["turbo"], buy_in=100, fee=10, table_size=8,
-        min_entrants=2, max_entrants=players,
-    )  # fmt: skip
+        name="Big",
+        structure=STRUCTURES["turbo"],
+        buy_in=100,
+        fee=10,
+        table_size=8,
+        min_entrants=2,
+        max_entrants=players,
+    )
     director = Director(definition, rng=random.Random(7))
     for n in range(players):
         director.handle(Register(now=1000.0, player=f"entrant{n:03d}"))
@@ -40,8 +45,9 @@ def test_each_table_is_told_its_seats_places_and_the_frame_stays_small() -> None
     rank = {e.entry: n for n, e in enumerate(alive, 1)}
     told: list[int] = []
     for number, t in sorted(director.tables.items()):
-        info = tournament_info(director, tournament_id=1, table_number=number,
-                               phase=Phase.RUNNING, now=1010.0)  # fmt: skip
+        info = tournament_info(
+            director, tournament_id=1, table_number=number, phase=Phase.RUNNING, now=1010.0
+        )
         assert info.players_left == 180 and info.entries == 180
         assert dict(info.places) == {seat: rank[e] for seat, e in t.seats.items()}
         told += [p for _, p in info.places]
@@ -49,7 +55,11 @@ def test_each_table_is_told_its_seats_places_and_the_frame_stays_small() -> None
         assert len(frame.encode()) < 600, len(frame)
         assert "entrant" not in frame  # no other player's name rides along
     assert sorted(told) == list(range(1, 181))  # every place told once, at its table
-    assert dict(
-        tournament_info(director, tournament_id=1, table_number=1, phase=Phase.RUNNING,
-                        now=1010.0).places
-    )[s1] == 1  # fmt: skip
+    assert (
+        dict(
+            tournament_info(
+                director, tournament_id=1, table_number=1, phase=Phase.RUNNING, now=1010.0
+            ).places
+        )[s1]
+        == 1
+    )

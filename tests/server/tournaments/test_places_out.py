@@ -26,8 +26,9 @@ def test_the_places_out_are_the_directors(players: int, table_size: int, seed: i
                 busted[d.entry] = (d.place, d.shared)
         assert places_out(director) == busted
 
-    config = TournamentSimConfig(players=players, seed=seed, table_size=table_size,
-                                 structure="hyper")  # fmt: skip
+    config = TournamentSimConfig(
+        players=players, seed=seed, table_size=table_size, structure="hyper"
+    )
     result = simulate_tournament(config, observe)
     assert len(busted) == players - 1
     for r in result.results[1:]:

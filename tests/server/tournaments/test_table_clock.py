@@ -16,11 +16,27 @@ from stud8.server.table.tournament import InfoOrder, tournament_table
 from stud8.tournament.director import Phase
 
 INFO = TournamentInfo(
-    tournament_id=1, name="t", table_number=1, phase=Phase.RUNNING, level=2, ante=5, bring_in=10,
-    small_bet=30, big_bet=60, next_ante=10, next_bring_in=15, next_small_bet=50,
-    next_big_bet=100, seconds_left=180.0, on_break=False, players_left=4, entries=4,
-    average_stack=500, prize_pool=400, places=((1, 1), (2, 3)),
-)  # fmt: skip
+    tournament_id=1,
+    name="t",
+    table_number=1,
+    phase=Phase.RUNNING,
+    level=2,
+    ante=5,
+    bring_in=10,
+    small_bet=30,
+    big_bet=60,
+    next_ante=10,
+    next_bring_in=15,
+    next_small_bet=50,
+    next_big_bet=100,
+    seconds_left=180.0,
+    on_break=False,
+    players_left=4,
+    entries=4,
+    average_stack=500,
+    prize_pool=400,
+    places=((1, 1), (2, 3)),
+)
 
 
 def table_with(info: TournamentInfo) -> tuple[Table, ManualClock]:

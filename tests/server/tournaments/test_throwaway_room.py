@@ -46,9 +46,12 @@ def test_stud8_serve_memory_runs_a_tournament_and_leaves_nothing(tmp_path: Path)
     command = [sys.executable, "-m", "stud8", "serve", "--memory", "--host", "127.0.0.1"]
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [*command, "--port", str(port)], cwd=tmp_path, env=environ, stdout=out,
+            [*command, "--port", str(port)],
+            cwd=tmp_path,
+            env=environ,
+            stdout=out,
             stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        )
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=20) as http:
 
@@ -67,9 +70,16 @@ def test_stud8_serve_memory_runs_a_tournament_and_leaves_nothing(tmp_path: Path)
             r = http.post("/api/v1/login", json={"name": "boss", "password": found.group(1)})
             assert r.status_code == 200, r.text
             boss = {"Authorization": f"Bearer {r.json()['token']}"}
-            body = {"name": "Throwaway SNG", "structure": "hyper", "buy_in": 10, "fee": 1,
-                    "table_size": 4, "max_entrants": 4, "starting_chips": 300,
-                    "level_hands": 2}  # fmt: skip
+            body = {
+                "name": "Throwaway SNG",
+                "structure": "hyper",
+                "buy_in": 10,
+                "fee": 1,
+                "table_size": 4,
+                "max_entrants": 4,
+                "starting_chips": 300,
+                "level_hands": 2,
+            }
             r = http.post("/api/v1/tournaments", json=body, headers=boss)
             assert r.status_code == 201, r.text  # was 503: "this room keeps no tournaments"
             tid = r.json()["tournament"]["summary"]["tournament_id"]

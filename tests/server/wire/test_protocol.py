@@ -257,8 +257,13 @@ def test_every_message_the_server_sends_conforms_to_its_schema() -> None:
     assert snap["refunded"] == [
         {"k": "hand_refunded", "hand_id": "123456789012345678", "number": "123456789012345678"}
     ]
-    assert snap["turn"] == {"k": "timer", "seat": 1, "phase": "action", "seconds": 10.0,
-                            "deadline": 1010.0}  # fmt: skip
+    assert snap["turn"] == {
+        "k": "timer",
+        "seat": 1,
+        "phase": "action",
+        "seconds": 10.0,
+        "deadline": 1010.0,
+    }
     assert snap["seats"][0] == {
         "seat": 1,
         "player": "ann",
