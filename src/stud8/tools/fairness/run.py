@@ -12,6 +12,7 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -98,6 +99,13 @@ def _block(task: tuple[Shuffle, int, int]) -> Tally:
     return tally
 
 
+def _worker_signals() -> None:
+    """A forked worker takes the default SIGTERM and SIGINT, not handlers it inherited
+    (a room's, a test's), so that the pool can always end it."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_offline(
     deals: int = DEFAULT_DEALS,
     shuffle: Shuffle = Shuffle.ROOM,
@@ -132,9 +140,13 @@ def run_offline(
     else:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with context.Pool(processes=used) as pool:
+        with context.Pool(processes=used, initializer=_worker_signals) as pool:
             for block in pool.imap_unordered(_block, tasks):
                 count(block)
+            # every block is in: the workers end by themselves (leaving the block
+            # terminates them, which hung once a forked worker waited on the task queue)
+            pool.close()
+            pool.join()
     seconds = time.perf_counter() - begin
     source = Source(
         kind="offline",
