@@ -9,6 +9,7 @@ director (stud8.tournament) is as pure, and imports the core only.
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -144,6 +145,57 @@ def test_the_engine_loads_only_the_standard_library() -> None:
     # stud8__mypyc: the compiled build's shared library (group "stud8" in setup.py)
     outside = set(run.stdout.split()) - set(sys.stdlib_module_names) - {"stud8", "stud8__mypyc"}
     assert not outside, f"importing stud8.core loads {sorted(outside)}"
+
+
+# The server's packages (its extra in pyproject.toml): the compiled build's venv in .ci/run
+# has only the tools extra, and runs tests/core, tests/formats and tests/tools there.
+SERVER_PACKAGES = [
+    "sqlalchemy",
+    "alembic",
+    "psycopg",
+    "argon2",
+    "starlette",
+    "uvicorn",
+    "httpx",
+    "websockets",
+    "redis",
+    "hiredis",
+    "prometheus_client",
+    "msgspec",
+    "picows",
+    "playwright",
+]
+
+_BLOCKER = """
+import sys
+class _Blocked:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError(f"{name} is a package of the server (blocked by test_layers)")
+        return None
+sys.meta_path.insert(0, _Blocked())
+"""
+
+
+def test_the_lower_layers_tests_collect_without_the_server_s_packages(tmp_path: Path) -> None:
+    """The tests of the engine, the hand histories and the tools import no server module
+    that needs a server package (a test of the replayer's upload belongs to tests/server):
+    CI runs them on the compiled build, in a venv without the server extra."""
+    (tmp_path / "sitecustomize.py").write_text(f"BLOCKED = {set(SERVER_PACKAGES)!r}\n{_BLOCKER}")
+    root = SRC.parents[1]
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    dirs = ["tests/core", "tests/formats", "tests/tools"]
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider", *dirs],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=env,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    probe = [sys.executable, "-c", "import msgspec"]
+    blocked = subprocess.run(probe, capture_output=True, text=True, env=env)
+    assert blocked.returncode != 0  # the blocker works
 
 
 def test_core_uses_no_global_random() -> None:

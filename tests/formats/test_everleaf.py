@@ -2,8 +2,9 @@
 from our own samples (tests/data/hh/everleaf/: written by stud8 in the format's
 shapes, not real hands; README.md there): the site is told, each hand read replays
 through the engine to the file's own wins and totals, the record it makes verifies
-again, the replayer's upload takes the file, an informational line is kept as a
-table line and a line of the play that cannot be read is refused, naming it."""
+again, an informational line is kept as a table line and a line of the play that
+cannot be read is refused, naming it. (The replayer's upload of these files is tested
+with the server, tests/server/http/test_replays.py.)"""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from stud8.formats.record import HandRecord
 from stud8.formats.registry import reader_for
 from stud8.formats.site_readers import site_reader
 from stud8.formats.sites import SITES, decode, detect, site_named, verify_hand
-from stud8.server.http.replay_files import read_replays
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "hh" / "everleaf"
 
@@ -109,15 +109,6 @@ def test_hh_verify_and_convert_take_the_samples(
     written = [h for h in parse_text(capsys.readouterr().out) if isinstance(h, PokerStarsHand)]
     assert len(written) == reproduced
     assert all(verify_hand(site_named("everleaf"), h).reproduced for h in written)
-
-
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_the_replayers_upload_takes_the_samples(name: str) -> None:
-    replays = read_replays((DATA / name).read_bytes(), name)
-    assert replays.format == "everleaf"
-    assert len(replays.hands) == EXPECTED[name][2]
-    assert len(replays.problems) == EXPECTED[name][3]  # the other games, each named
-    assert all("skipped: not a Stud-family hand" in p for p in replays.problems)
 
 
 def test_informational_lines_are_table_lines_of_the_record() -> None:

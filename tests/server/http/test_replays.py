@@ -28,6 +28,7 @@ from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import MemoryAuth
 from stud8.server.books.hands import HandStore, InProgress, SeatEntry
 from stud8.server.books.memory import MemoryBooks
+from stud8.server.http.replay_files import read_replays
 from stud8.server.http.services import HandTexts
 from stud8.server.runtime import room_app
 from stud8.server.settings import Settings
@@ -278,6 +279,24 @@ def test_other_sites_and_phh_files_replay_hiding_what_they_do_not_know() -> None
             assert all(e["card"] is not None for e in hand["events"] if e["k"] == "deal")
 
     run(body)
+
+
+# Everleaf samples (tests/data/hh/everleaf/, ours): file: (hands replayed, games skipped)
+EVERLEAF = {
+    "everleaf_stud8_new_format.txt": (2, 1),
+    "everleaf_razz_old_format.txt": (2, 0),
+    "everleaf_stud_eur_side_pot.txt": (1, 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EVERLEAF))
+def test_the_replayers_upload_takes_everleaf_files(name: str) -> None:
+    data = Path(__file__).resolve().parents[2] / "data" / "hh" / "everleaf" / name
+    replays = read_replays(data.read_bytes(), name)
+    assert replays.format == "everleaf"
+    assert len(replays.hands) == EVERLEAF[name][0]
+    assert len(replays.problems) == EVERLEAF[name][1]  # the other games, each named
+    assert all("skipped: not a Stud-family hand" in p for p in replays.problems)
 
 
 def test_hostile_files_get_a_clear_refusal_and_nothing_is_stored() -> None:
