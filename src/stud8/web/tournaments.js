@@ -381,7 +381,7 @@ export function tournamentView(app, tid) {
     } else if (b.id === "t-add-bots") {
       const count = Number($("#t-bot-count").value);
       b.disabled = true;
-      act("POST", `${base}/bots`, { count, policy: $("#t-bot-policy").value }, (data) => `Registered ${data.players.length} bots`);
+      act("POST", `${base}/bots`, { count, policy: $("#t-bot-policy").value }, (data) => `Registered ${data.players.length} bot${data.players.length === 1 ? "" : "s"}`);
     } else if (b.id === "t-cancel") {
       if (arming < Date.now()) { arming = Date.now() + CONFIRM_MS; draw(); return; }
       arming = 0;
