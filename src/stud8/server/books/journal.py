@@ -8,7 +8,7 @@ seats and sessions (``/api/v1/admin/...``, :mod:`stud8.server.http.admin`).
 - :meth:`Journal.rake`: the rake taken, by day, by table or by stakes (the table's
   small and big bet), with how many hands (or other rake transactions) it came from;
 - :meth:`Journal.seats_of` and :meth:`Journal.sessions_of`: where a player sits,
-  with his chips there, and his log-in sessions.
+  with his chips there, and his log-in sessions (each with its last address).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ __all__ = [
     "Journal",
     "JournalTransaction",
     "PlayerSeat",
+    "PlayerSession",
     "RakeBy",
     "RakeLine",
 ]
@@ -71,6 +72,16 @@ class PlayerSeat:
     seat: int
     chips: int
     bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSession:
+    """A live log-in session: when it began and ends, where it was last seen from."""
+
+    started_at: datetime
+    expires_at: datetime
+    address: str | None
+    seen_at: datetime | None
 
 
 def _table_of(accounts: list[str]) -> str | None:
@@ -204,17 +215,26 @@ class Journal:
             for table_id, seat, bot in seats
         ]
 
-    def sessions_of(self, player: str) -> list[tuple[datetime, datetime]]:
-        """The player's live log-in sessions: (started, expires), newest first."""
+    def sessions_of(self, player: str) -> list[PlayerSession]:
+        """The player's live log-in sessions, newest first, each with the address it
+        was last seen from (null: a session of before r0011) and when."""
         now = datetime.now(UTC)
         with self._reads.connect() as conn:
             rows = conn.execute(
-                select(LoginSession.created_at, LoginSession.expires_at)
+                select(
+                    LoginSession.created_at,
+                    LoginSession.expires_at,
+                    LoginSession.address,
+                    LoginSession.seen_at,
+                )
                 .join(Player, Player.id == LoginSession.player_id)
                 .where(Player.name_key == player.casefold(), LoginSession.expires_at > now)
                 .order_by(LoginSession.id.desc())
             ).all()
-        return [(as_utc(started), as_utc(ends)) for started, ends in rows]
+        return [
+            PlayerSession(as_utc(began), as_utc(ends), address, None if at is None else as_utc(at))
+            for began, ends, address, at in rows
+        ]
 
     def role_of(self, player: str) -> tuple[str, str] | None:
         """(name as registered, role) of the account, if there is one."""

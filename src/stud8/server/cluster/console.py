@@ -2,7 +2,7 @@
 
 Read from Redis as the nodes themselves know each other: each live node's heartbeat
 (:class:`~stud8.server.cluster.nodes.Nodes`: its tables, whether it drains), the
-table leases it holds (:class:`~stud8.server.cluster.leases.Leases`), and the
+table (and tournament) leases it holds (:class:`~stud8.server.cluster.leases.Leases`), and the
 players seated at the tables it holds (the bus's directory). A drain and its undo
 are ``stud8 admin drain NODE [--undo]``'s (:func:`request_drain`,
 :func:`cancel_drain`): the node reads them at its next round.
@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from stud8.server.bus import Listed
-from stud8.server.cluster.leases import Leases
+from stud8.server.cluster.leases import Leases, tournament_leases
 from stud8.server.cluster.nodes import Nodes, cancel_drain, request_drain
 from stud8.server.wire.admin import NodeLine
 
@@ -28,10 +28,17 @@ class ClusterConsole:
     def __init__(self, nodes: Nodes, leases: Leases, directory: Mapping[str, Listed]) -> None:
         self._nodes = nodes
         self._leases = leases
+        self._tournament_leases = tournament_leases(leases.redis, leases.node)
         self._directory = directory  # the bus's, kept current by the bus
 
     async def owners(self, table_ids: Sequence[str]) -> dict[str, str | None]:
         return await self._leases.owners(table_ids) if table_ids else {}
+
+    async def tournament_owners(self, tournament_ids: Sequence[int]) -> dict[int, str | None]:
+        if not tournament_ids:
+            return {}
+        found = await self._tournament_leases.owners([str(t) for t in tournament_ids])
+        return {int(t): owner for t, owner in found.items()}
 
     async def nodes(self) -> list[NodeLine]:
         live = await self._nodes.live()

@@ -77,6 +77,7 @@ async def login(request: Request) -> Response:
         await guard.login_undone(name, address)
         raise
     await guard.login_succeeded(name, address)
+    await room.seen_from(token, address)  # every node's console shows where he is
     account = await auth.account_for_token(token)
     if account is None:  # the session ended at once (a logout in between)
         raise Unauthorized("the session ended; log in again")

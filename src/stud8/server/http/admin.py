@@ -137,6 +137,7 @@ async def account_detail(request: Request) -> Response:
 
     def read() -> wire.AccountDetail:
         silenced, until = room.chat.silence_of(player)
+        sessions = books.sessions_of(player)
         try:
             balance = room.bank(player) if room.bank is not None else 0
         except LookupError:  # no bank yet (a room that gives no chips)
@@ -152,10 +153,19 @@ async def account_detail(request: Request) -> Response:
                 for seat in books.seats_of(player)
             ],
             sessions=[
-                wire.AccountSession(started.isoformat(), ends.isoformat())
-                for started, ends in books.sessions_of(player)
+                wire.AccountSession(
+                    s.started_at.isoformat(),
+                    s.expires_at.isoformat(),
+                    s.address,
+                    None if s.seen_at is None else s.seen_at.isoformat(),
+                )
+                for s in sessions
             ],
-            addresses=room.sockets.addresses_of(player),
+            # every node's (the sessions kept), and this node's sockets even if a
+            # write of their address was dropped
+            addresses=sorted(
+                {s.address for s in sessions if s.address} | set(room.sockets.addresses_of(player))
+            ),
             hands=[
                 wire.RecentHand(hand_id, table_id, recorded)
                 for hand_id, table_id, recorded in room.hands.ids_for(player, RECENT_HANDS)

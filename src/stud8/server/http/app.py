@@ -89,7 +89,14 @@ from stud8.server.http.admin import (
 )
 from stud8.server.http.bodylimit import BodyLimit
 from stud8.server.http.chat import silence, silenced, table_chat, unsilence
-from stud8.server.http.console import audit, drain_node, nodes, tables, undrain_node
+from stud8.server.http.console import (
+    audit,
+    drain_node,
+    nodes,
+    tables,
+    undrain_node,
+)
+from stud8.server.http.console import tournaments as console_tournaments
 from stud8.server.http.errors import EXCEPTION_HANDLERS
 from stud8.server.http.fairness import fairness, run_fairness
 from stud8.server.http.hands import hands
@@ -183,6 +190,7 @@ ROUTES = [
     Route("/api/v1/admin/message", post_message, methods=["POST"]),
     Route("/api/v1/admin/message", withdraw_message, methods=["DELETE"]),
     Route("/api/v1/admin/tables", tables, methods=["GET"]),
+    Route("/api/v1/admin/tournaments", console_tournaments, methods=["GET"]),
     Route("/api/v1/admin/nodes", nodes, methods=["GET"]),
     Route("/api/v1/admin/nodes/{node}/drain", drain_node, methods=["POST"]),
     Route("/api/v1/admin/nodes/{node}/drain", undrain_node, methods=["DELETE"]),

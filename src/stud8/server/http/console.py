@@ -1,8 +1,10 @@
-"""The operator's console, now: the room's tables, its nodes (drain and undo), the
-books audited (``/api/v1/admin/...``; operators only, as :mod:`~.http.admin`).
+"""The operator's console, now: the room's tables and tournaments, its nodes (drain
+and undo), the books audited (``/api/v1/admin/...``; operators only, as :mod:`~.http.admin`).
 
 A table's figures come from the bus's directory (every node's tables, as their
-owners last published them) and the rake of today from the ledger; a node's from
+owners last published them) and the rake of today from the ledger; a tournament's
+from its owner task on this node, or as its owner last wrote it in the database
+(every node writes its tournaments' state with each change), its node from its lease; a node's from
 its heartbeat (:class:`~stud8.server.http.services.NodeConsole`), or, for a room
 in one process, from this process.
 """
@@ -20,11 +22,13 @@ from starlette.responses import JSONResponse, Response
 from stud8.server.books.consistency import hands_and_seats
 from stud8.server.http.admin import console_of, query_of
 from stud8.server.http.errors import BadRequest, NotFound
+from stud8.server.http.requests import room_of
 from stud8.server.http.services import RoomServices
+from stud8.server.tournaments.manager import Tournaments
 from stud8.server.wire import admin as wire
 from stud8.server.wire.codec import to_json
 
-__all__ = ["audit", "drain_node", "nodes", "tables", "undrain_node"]
+__all__ = ["audit", "drain_node", "nodes", "tables", "tournaments", "undrain_node"]
 
 log = logging.getLogger("stud8.server")
 
@@ -153,3 +157,21 @@ async def audit(request: Request) -> Response:
         )
 
     return JSONResponse(to_json(await asyncio.to_thread(check)))
+
+
+async def tournaments(request: Request) -> Response:
+    """``GET /api/v1/admin/tournaments``: the tournaments registering or running."""
+    await console_of(request)
+    room = room_of(request)
+    query_of(request, set())
+    manager: Tournaments | None = getattr(request.app.state, "tournaments", None)
+    if manager is None:
+        return JSONResponse(to_json(wire.ConsoleTournaments([])))
+    stored = await asyncio.to_thread(manager.store.tournaments)
+    lines = manager.now_running(stored)
+    if room.nodes is not None and lines:
+        owners = await room.nodes.tournament_owners([line.tournament_id for line in lines])
+        lines = [
+            msgspec.structs.replace(line, node=owners.get(line.tournament_id)) for line in lines
+        ]
+    return JSONResponse(to_json(wire.ConsoleTournaments(lines)))

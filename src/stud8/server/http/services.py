@@ -9,6 +9,7 @@ drained), run by the app's lifespan.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,7 +21,9 @@ from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import Auth
 from stud8.server.accounts.notes import MemoryNotes, Notes, StoredNotes
 from stud8.server.accounts.preferences import MemoryPreferences, Preferences, StoredPreferences
+from stud8.server.accounts.seen import SessionAddresses
 from stud8.server.books.chat import MemoryChat
+from stud8.server.books.fairness import FairnessReports
 from stud8.server.books.invitations import Invitations, MemoryInvitations
 from stud8.server.books.journal import Journal
 from stud8.server.books.ledger import Ledger
@@ -33,7 +36,7 @@ from stud8.server.http.lobbymessage import LobbyMessageWatch
 from stud8.server.http.sessions import OpenSockets
 from stud8.server.room.lobby import Lobby
 from stud8.server.settings import Settings
-from stud8.server.wire.admin import FairnessReport, NodeLine
+from stud8.server.wire.admin import NodeLine
 
 __all__ = ["ChatBook", "HandTexts", "NodeConsole", "RoomServices"]
 
@@ -97,6 +100,10 @@ class NodeConsole(Protocol):
         """Ask node ``name`` to drain (or call it off); False if it is not live."""
         ...
 
+    async def tournament_owners(self, tournament_ids: Sequence[int]) -> dict[int, str | None]:
+        """The node holding each tournament's lease (None: nobody)."""
+        ...
+
 
 @dataclass(slots=True)
 class RoomServices:
@@ -134,15 +141,26 @@ class RoomServices:
     message_watch: LobbyMessageWatch | None = None
     # the room's nodes (None: a room in one process)
     nodes: NodeConsole | None = None
-    # the last fairness report this node ran for the console, and whether one runs
-    fairness: FairnessReport = field(default_factory=lambda: FairnessReport(running=False))
+    # the fairness reports run for the console, kept for every node (None: in memory)
+    fairness: FairnessReports | None = None
+    fairness_running: bool = False  # a report runs on this node now
+    # where each log-in session was last seen from, kept for every node (None: in memory)
+    seen: SessionAddresses | None = None
 
     def keep_console(self, engine: Engine, ledger: Ledger) -> None:
         """The operator's console on the room's database: his acts and their log
         (:class:`Moderation`), the books read for him (:class:`Journal`)."""
         self.moderation = Moderation(engine, ledger)
         self.journal = Journal(engine)
+        self.fairness = FairnessReports(engine)
+        self.seen = SessionAddresses(engine)
         self.message_watch = LobbyMessageWatch(self.moderation, self.edge)
+
+    async def seen_from(self, token: str, address: str) -> None:
+        """The session of ``token`` was seen from ``address``: kept for every node's
+        console (nothing in memory; never raises: see :mod:`~.accounts.seen`)."""
+        if self.seen is not None:
+            await asyncio.to_thread(self.seen.seen, token, address)
 
     def keep_accounts_own(self, engine: Engine) -> None:
         """Each account's notes and settings on the room's database."""

@@ -44,6 +44,7 @@ PROTOCOL = "stud8.v1"  # the subprotocol the room answers
 TOKEN_PREFIX = "stud8.token."  # a subprotocol offered to carry the session token
 
 _CLOSING: set[asyncio.Future[None]] = set()  # the closes the room started, until done
+_SEEN: set[asyncio.Future[None]] = set()  # the sessions' addresses being kept
 BUSY = (1013, "the room's database is busy: try again")
 
 log = logging.getLogger("stud8.server")
@@ -183,6 +184,9 @@ async def _table_socket(websocket: WebSocket) -> None:
         await _refuse(websocket, 4429, "too many connections from your address")
         return
     opened = room.sockets.add(token if player else None, player, address, end, table_id)
+    if token and player is not None:  # kept for every node's console, not waited for
+        _SEEN.add(seeing := asyncio.ensure_future(room.seen_from(token, address)))
+        seeing.add_done_callback(_SEEN.discard)
     try:
         await _serve(websocket, table_id, player, operator, last_seen, ended, address, end)
     finally:

@@ -15,7 +15,8 @@
 ``players``, ``sessions``
     Registered players (a unique name, its case-folded ``name_key``, an argon2id
     password hash, a role) and their log-in sessions (the sha256 of the token,
-    its expiry). See ``stud8.server.accounts.accounts``.
+    its expiry, the address it was last seen from and when). See
+    ``stud8.server.accounts.accounts`` and ``stud8.server.books.addresses``.
 ``hands``, ``hand_players``
     Every finished hand whole (its ``HandRecord`` JSON; none for a hand cancelled
     by a restart) and who played it in which seat with what stack. See ``stud8.server.books.hands``.
@@ -41,6 +42,10 @@
     A private table's invitation (who opened the table, its code: null once revoked)
     and the accounts the code admitted, who keep their access. See
     ``stud8.server.books.invitations``.
+``fairness_reports``
+    Every fairness report run for the operator's console: when, by whom, on how many
+    deals, its verdict and the report whole (``rng-report --json``'s); the newest is
+    the console's last report on every node. See ``stud8.server.books.fairness``.
 ``player_notes``, ``account_settings``
     An account's private notes on players (the author, the player, a colour tag of
     the palette or none, the text: read by their author only) and its settings (one
@@ -160,6 +165,9 @@ class LoginSession(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # where the session was last seen from (its log-in, a websocket from elsewhere)
+    address: Mapped[str | None] = mapped_column(String(64), default=None)
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
     __table_args__ = (Index("ix_sessions_player_id", "player_id"),)
 
@@ -343,6 +351,17 @@ class LobbyMessageRow(Base):
     posted_by: Mapped[str] = mapped_column(String(200))
     posted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class FairnessReportRow(Base):
+    __tablename__ = "fairness_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    run_by: Mapped[str] = mapped_column(String(200))  # the operator, or the command
+    deals: Mapped[int] = mapped_column(BigInteger)
+    verdict: Mapped[str] = mapped_column(String(16))  # pass, fail
+    report: Mapped[str] = mapped_column(Text)  # JSON: rng-report --json's report
 
 
 class PlayerNoteRow(Base):

@@ -39,7 +39,8 @@ from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.tournament import tournament_table
 from stud8.server.tournaments.runner import TournamentRefused, TournamentRunner
-from stud8.server.tournaments.views import detail_of, summary_of
+from stud8.server.tournaments.views import console_line, detail_of, summary_of
+from stud8.server.wire.admin import ConsoleTournament
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.limits import TOURNAMENT_NAME_CHARS
 from stud8.server.wire.text import TextRefused, typed_text
@@ -436,6 +437,26 @@ class Tournaments:
             director = self._stored_director(t)
             if director is not None:
                 out.append(to_json(summary_of(t.tournament_id, director, t.phase)))
+        return out
+
+    def now_running(self, stored: list[StoredTournament]) -> list[ConsoleTournament]:
+        """The tournaments of ``stored`` (``store.tournaments()``, read off the loop)
+        registering or running, for the operator's console: this node's from their
+        owner tasks, the others' from the database (as each owner last wrote it)."""
+        out = []
+        for t in stored:
+            runner = self.runners.get(t.tournament_id)
+            if runner is not None:
+                phase, director, tables = runner.phase, runner.director, runner.tables
+                now = runner.now()
+            else:
+                found = self._stored_director(t)
+                if found is None:
+                    continue
+                phase, director, now = t.phase, found, self.clock.wall().timestamp()
+                tables = {int(n): v for n, v in (t.state or {}).get("tables", {}).items()}
+            if phase not in (Phase.FINISHED, Phase.CANCELLED):
+                out.append(console_line(t.tournament_id, director, phase, tables, now))
         return out
 
     def detail(self, tid: int) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""A tournament as the lobby shows it: its summary and its detail (the wire's bodies)."""
+"""A tournament as the lobby shows it: its summary and its detail (the wire's bodies);
+and as the operator's console watches it (:func:`console_line`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Mapping
 
 from stud8.server.books.tournaments import StoredEntry
 from stud8.server.tournaments.info import place_prizes
+from stud8.server.wire.admin import ConsoleTournament, ConsoleTournamentTable
 from stud8.server.wire.tournaments import (
     TournamentDetail,
     TournamentEntry,
@@ -17,7 +19,7 @@ from stud8.server.wire.tournaments import (
 from stud8.tournament.definition import Level
 from stud8.tournament.director import Director, Phase
 
-__all__ = ["detail_of", "places_out", "summary_of"]
+__all__ = ["console_line", "detail_of", "places_out", "summary_of"]
 
 
 def summary_of(tid: int, director: Director, phase: Phase) -> TournamentSummary:
@@ -133,4 +135,36 @@ def detail_of(
             for n, players in seats.items()
         ],
         results=[entry_of(r.entry) for r in director.results],
+    )
+
+
+def console_line(
+    tid: int, director: Director, phase: Phase, tables: Mapping[int, str], now: float
+) -> ConsoleTournament:
+    """The tournament now, for the operator's console (its node left for the caller)."""
+    d = director.definition
+    levels = d.structure.levels
+    stakes = levels[min(max(director.level, 1), len(levels)) - 1]
+    deadline = director.next_deadline() if director.phase is Phase.RUNNING else None
+    return ConsoleTournament(
+        tournament_id=tid,
+        name=d.name,
+        phase=phase,
+        entries=len(director.entries),
+        players_left=director.players_left,
+        level=director.level,
+        small_bet=stakes.small_bet,
+        big_bet=stakes.big_bet,
+        ante=stakes.ante,
+        on_break=director.on_break,
+        seconds_left=None if deadline is None else round(max(0.0, deadline - now), 1),
+        tables=[
+            ConsoleTournamentTable(
+                tables.get(n, f"T{tid}-{n}"),
+                [director.entries[e].player for _, e in sorted(t.seats.items())],
+            )
+            for n, t in sorted(director.tables.items())
+        ],
+        prize_pool=director.prize_pool,
+        node=None,
     )

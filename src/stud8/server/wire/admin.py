@@ -14,6 +14,7 @@ import enum
 import msgspec
 
 from stud8.server.wire.rest import Endpoint, LobbyNotice
+from stud8.tournament.director import Phase
 
 __all__ = [
     "ADMIN_ENDPOINTS",
@@ -25,6 +26,9 @@ __all__ = [
     "ChipsRequest",
     "ConsoleTable",
     "ConsoleTables",
+    "ConsoleTournament",
+    "ConsoleTournamentTable",
+    "ConsoleTournaments",
     "FairnessReport",
     "FairnessRequest",
     "FairnessTest",
@@ -94,10 +98,14 @@ class AccountSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class AccountSession(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A live log-in session: when it began and when it expires."""
+    """A live log-in session: when it began and when it expires, the client's
+    ``address`` it was last seen from (its log-in, or a websocket from elsewhere, on
+    any node; null: not known) and when (``seen_at``)."""
 
     started_at: str
     expires_at: str
+    address: str | None = None
+    seen_at: str | None = None
 
 
 class RecentHand(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -129,7 +137,8 @@ class LoggedAct(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class AccountDetail(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """An account as the operator sees it: its ``role`` (``player``, ``operator``,
     ``banned``), its bank, whether it is silenced (and until when), its seats with
-    their chips, its live sessions, the addresses of its open websockets, its
+    their chips, its live sessions, its ``addresses`` (those its live sessions were
+    last seen from, on any node, and those of its websockets open on this node), its
     recent hands and the moderation log's last acts on it."""
 
     name: str
@@ -267,6 +276,41 @@ class ConsoleTables(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     tables: list[ConsoleTable]
 
 
+class ConsoleTournamentTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One of a tournament's tables now: its room table's id and who sits there."""
+
+    table_id: str
+    players: list[str]
+
+
+class ConsoleTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A tournament registering or running, as the operator watches it: its
+    ``entries`` (re-entries count) and ``players_left``, the ``level`` now (1 before
+    the start) and its stakes (``small_bet``, ``big_bet``, ``ante``), on a break or
+    not, the seconds left of the level (null: none due, or counted in hands), its
+    tables with their players, the prize pool, and in a room on several nodes the
+    ``node`` that runs it (null: one process, or nobody this moment)."""
+
+    tournament_id: int
+    name: str
+    phase: Phase
+    entries: int
+    players_left: int
+    level: int
+    small_bet: int
+    big_bet: int
+    ante: int
+    on_break: bool
+    seconds_left: float | None
+    tables: list[ConsoleTournamentTable]
+    prize_pool: int
+    node: str | None
+
+
+class ConsoleTournaments(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    tournaments: list[ConsoleTournament]
+
+
 class NodeLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A node of the room: its ``url``, the ``tables`` it runs (its heartbeat's load,
     tournaments' tables too), the ``players`` seated at them, the table ``leases``
@@ -330,11 +374,14 @@ class FairnessTest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class FairnessReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The last fairness report this node ran (``stud8 admin rng-report``'s, in
-    short), or null if none yet; ``running``: one is being run now."""
+    """The last fairness report kept (``stud8 admin rng-report``'s, in short: the
+    same on every node, across restarts), or its fields null if none yet: when it
+    was made, who ran it (``run_by``: an operator, or the command), on how many
+    deals; ``running``: one is being run now on this node."""
 
     running: bool
     made_at: str | None = None
+    run_by: str | None = None
     description: str | None = None
     deals: int | None = None
     seconds: float | None = None
@@ -432,6 +479,15 @@ ADMIN_ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         "GET",
+        "/api/v1/admin/tournaments",
+        "The tournaments registering or running now: entries, players left, level and "
+        "its stakes, time left, tables and their players, prize pool, its node.",
+        None,
+        ConsoleTournaments,
+        login=True,
+    ),
+    Endpoint(
+        "GET",
         "/api/v1/admin/nodes",
         "The room's nodes: tables, players, leases, heartbeat, draining (one line for a "
         "room in one process).",
@@ -467,7 +523,8 @@ ADMIN_ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         "GET",
         "/api/v1/admin/fairness",
-        "The last fairness report this node ran, and whether one is running.",
+        "The last fairness report kept (the same on every node), and whether one is "
+        "running on this node.",
         None,
         FairnessReport,
         login=True,
@@ -476,7 +533,8 @@ ADMIN_ENDPOINTS: tuple[Endpoint, ...] = (
         "POST",
         "/api/v1/admin/fairness",
         "Run a short fairness report on the room's shuffle (off the event loop: the "
-        "room keeps serving); its answer when done. 409 if one is running.",
+        "room keeps serving), kept as the last report for every node; its answer when "
+        "done. 409 if one is running on this node.",
         FairnessRequest,
         FairnessReport,
         login=True,
