@@ -10,6 +10,7 @@ the lobby's message and the fairness reports are as before)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from starlette.routing import Route
@@ -25,7 +26,7 @@ SAMPLES = {"name": ["ann"], "node": ["a"], "act": [*sorted(_ACTS), "fine"]}
 BODY = {"reason": "x", "amount": 5, "minutes": 5, "text": "hello", "deals": 1000}
 
 
-def admin_routes(routes: list[object]) -> list[tuple[str, str]]:
+def admin_routes(routes: Sequence[object]) -> list[tuple[str, str]]:
     """Every (method, path) the app serves under ``/api/v1/admin/``."""
     found = []
     for route in routes:
