@@ -20,14 +20,14 @@ function detailHTML(a) {
   const hands = a.hands.map((h) => h.recorded
     ? `<li><a href="#/replay/${encodeURIComponent(h.hand_id)}" target="_blank" rel="noopener" aria-label="replay hand ${esc(h.hand_id)} with every card">${esc(h.hand_id)}</a> <small>${esc(h.table_id)}</small></li>`
     : `<li>${esc(h.hand_id)} <small>${esc(h.table_id)}, no record</small></li>`).join("") || "<li>none</li>";
-  const sessions = a.sessions.map((s) => `<li>from ${when(s.started_at)} to ${when(s.expires_at)}</li>`).join("") || "<li>none</li>";
+  const sessions = a.sessions.map((s) => `<li>${s.address ? `<strong>${esc(s.address)}</strong>` : "address not known"}${s.seen_at ? ` <small>seen ${when(s.seen_at)}</small>` : ""}<br><small>from ${when(s.started_at)} to ${when(s.expires_at)}</small></li>`).join("") || "<li>none</li>";
   const silenced = a.silenced ? (a.silenced_until ? `silenced until ${when(a.silenced_until)}` : "silenced for good") : "may chat";
   return `<div class="account-card" aria-label="account ${esc(a.name)}">
     <h3 id="account-name">${esc(a.name)} <small class="role role-${esc(a.role)}">${esc(a.role)}</small></h3>
     <dl class="figures"><dt>Bank</dt><dd id="account-bank">${a.balance}</dd><dt>Chat</dt><dd id="account-chat">${silenced}</dd>
-      <dt>Addresses</dt><dd>${a.addresses.map(esc).join(", ") || "—"}</dd></dl>
+      <dt>Addresses</dt><dd id="account-addresses">${a.addresses.map(esc).join(", ") || "—"}</dd></dl>
     <div class="account-lists"><div><h4>Seats</h4><ul>${seats}</ul></div><div><h4>Recent hands</h4><ul class="hands">${hands}</ul></div>
-      <div><h4>Sessions</h4><ul>${sessions}</ul></div></div>
+      <div><h4>Sessions</h4><ul class="sessions">${sessions}</ul></div></div>
     <form id="act-form" class="act-form" aria-label="act on ${esc(a.name)}">
       <label>Reason <input id="act-reason" maxlength="500" required placeholder="why (kept in the log)"></label>
       <label>Chips <input id="act-amount" type="number" min="1" step="1" inputmode="numeric"></label>

@@ -37,10 +37,22 @@ function tableRow(t) {
     <td>${state}</td><td>${t.hands_per_hour}</td><td>${Math.round(t.average_pot)}</td><td>${t.rake_today}</td><td>${esc(t.node || "—")}</td></tr>`;
 }
 
+function tournamentRow(x) {
+  const state = x.phase === "running" ? (x.on_break ? "on a break" : "running") : esc(x.phase);
+  const left = x.seconds_left === null ? "" : ` <small>${Math.ceil(x.seconds_left / 60)} min left</small>`;
+  const ante = x.ante ? ` <small>ante ${x.ante}</small>` : "";
+  const tables = x.tables.map((t) => `<li>${tableLink(t.table_id)} <small>${t.players.length} seated</small></li>`).join("");
+  // each cell's content in one box: at phone sizes a cell is a grid of its label and it
+  const cell = (label, html) => `<td data-label="${label}"><span>${html}</span></td>`;
+  return `<tr>${cell("Tournament", `<a href="#/tournament/${encodeURIComponent(x.tournament_id)}">${esc(x.name)}</a> <small>#${x.tournament_id}</small>`)}
+    ${cell("State", state)}${cell("Left/entries", `${x.players_left}/${x.entries}`)}${cell("Level: stakes", `${x.level}: ${x.small_bet}/${x.big_bet}${ante}${left}`)}
+    ${cell("Tables", tables ? `<ul class="entries">${tables}</ul>` : "—")}${cell("Prize pool", x.prize_pool)}${cell("Node", esc(x.node || "—"))}</tr>`;
+}
+
 export function tablesSection(root) {
   root.innerHTML = `<div class="admin-out" id="tables-out">Loading…</div><h3>Tournaments</h3><div class="admin-out" id="tournaments-out">Loading…</div>`;
   return every(async () => {
-    const [r, t] = await Promise.all([api("GET", "/api/v1/admin/tables"), api("GET", "/api/v1/tournaments")]);
+    const [r, t] = await Promise.all([api("GET", "/api/v1/admin/tables"), api("GET", "/api/v1/admin/tournaments")]);
     const out = $("#tables-out", root);
     if (!out) return;
     if (r.status !== 200) failed(out, r, "The tables could not be read");
@@ -50,9 +62,8 @@ export function tablesSection(root) {
     }
     const tout = $("#tournaments-out", root);
     if (t.status !== 200) { failed(tout, t, "The tournaments could not be read"); return; }
-    const list = t.data.tournaments || [];
-    tout.innerHTML = `<table class="admin-table" aria-label="tournaments"><thead><tr><th>Tournament</th><th>Phase</th><th>Entries</th><th>Left</th><th>Level</th><th>Prize pool</th></tr></thead>
-      <tbody>${list.map((x) => `<tr><td><a href="#/tournament/${encodeURIComponent(x.tournament_id)}">${esc(x.name || x.tournament_id)}</a></td><td>${esc(x.phase)}</td><td>${x.entries}</td><td>${x.players_left}</td><td>${x.level}</td><td>${x.prize_pool}</td></tr>`).join("") || `<tr><td colspan="6">No tournaments</td></tr>`}</tbody></table>`;
+    tout.innerHTML = `<table class="admin-table stacked" aria-label="tournaments"><thead><tr><th>Tournament</th><th>State</th><th>Left/entries</th><th>Level: stakes</th><th>Tables</th><th>Prize pool</th><th>Node</th></tr></thead>
+      <tbody>${t.data.tournaments.map(tournamentRow).join("") || `<tr><td colspan="7">No tournament is registering or running</td></tr>`}</tbody></table>`;
   });
 }
 
