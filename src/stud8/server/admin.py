@@ -33,11 +33,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
@@ -197,6 +197,18 @@ def room_database(url: str) -> Iterator[Engine]:
         yield engine
     finally:
         engine.dispose()
+
+
+def keep_fairness(url: str, reports: Sequence[dict[str, Any]], run_by: str) -> int:
+    """``stud8 admin rng-report --database URL --keep``: the reports kept in the room's
+    database, the last one the console's last report on every node; how many."""
+    from stud8.server.books.fairness import FairnessReports
+
+    with room_database(url) as engine:
+        kept = FairnessReports(engine)
+        for report in reports:
+            kept.keep(report, run_by)
+    return len(reports)
 
 
 def run_create_operator(

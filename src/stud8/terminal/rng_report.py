@@ -4,8 +4,10 @@ Without ``--database`` it deals ``--deals N`` decks (2,500,000 by default) from 
 room's own shuffle on every core and tests them; with ``--database URL`` it tests the
 hands the room stored (and the shuffle's own deals too if ``--deals`` is given).
 Text on stdout (``--json``: the JSON a console shows), ``--html FILE`` a page with
-plots; a progress bar on stderr. Exit 0 when every report passes, 1 when one fails,
-2 on bad input. What the tests are: ``docs/fairness.md``.
+plots; a progress bar on stderr. ``--keep`` (with ``--database``) keeps the reports in
+the room's database: the last is then the console's last report on every node.
+Exit 0 when every report passes, 1 when one fails, 2 on bad input. What the tests
+are: ``docs/fairness.md``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from stud8.tools.fairness import DEFAULT_ALPHA, DEFAULT_DEALS, Shuffle  # (no nu
 if TYPE_CHECKING:
     from stud8.tools.fairness.report import FairnessReport
 
-__all__ = ["add_rng_report"]
+__all__ = ["KEPT_BY", "add_rng_report"]
+
+KEPT_BY = "stud8 admin rng-report"  # who ran a report kept with --keep
 
 
 def _count(text: str) -> int:
@@ -80,6 +84,11 @@ def add_rng_report(admin: argparse._SubParsersAction[argparse.ArgumentParser]) -
     r.add_argument("--seed", type=_count, default=1, help="the broken shuffles' seed")
     r.add_argument("--json", action="store_true", help="print the report as JSON")
     r.add_argument("--html", type=Path, default=None, metavar="FILE", help="write a page")
+    r.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the reports in the room's database (--database): the console's last report",
+    )
     r.add_argument("--no-progress", action="store_true", help="no progress on stderr")
     r.set_defaults(run=_run)
 
@@ -97,6 +106,8 @@ def _run(args: argparse.Namespace) -> int:
         return _refuse("nothing to test: give --deals N (1 or more) or --database URL")
     if args.shuffle != "room" and deals == 0:
         return _refuse("--shuffle deals its own decks: give --deals N")
+    if args.keep and args.database is None:
+        return _refuse("--keep keeps the reports in a room's database: give --database URL")
     html: Path | None = args.html
     if html is not None:
         if importlib.util.find_spec("matplotlib") is None:
@@ -149,4 +160,9 @@ def _run(args: argparse.Namespace) -> int:
 
         html.write_text(write_page(reports), encoding="utf-8")
         print(f"rng-report: the page is {html}", file=sys.stderr)
+    if args.keep:
+        from stud8.server.admin import keep_fairness
+
+        kept = keep_fairness(args.database, [r.to_json() for r in reports], KEPT_BY)
+        print(f"rng-report: {kept} report(s) kept for the console", file=sys.stderr)
     return 1 if failed else 0

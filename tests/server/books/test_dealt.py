@@ -29,8 +29,10 @@ from stud8.core.rules import TableRules
 from stud8.formats.record import HandRecord
 from stud8.server.admin import NoSchemaError, rng_report
 from stud8.server.books.dealt import count_stored, stored_deals
+from stud8.server.books.fairness import FairnessReports
 from stud8.server.books.hands import HandStore, InProgress, SeatEntry
 from stud8.server.storage.models import StoredHand
+from stud8.terminal.rng_report import KEPT_BY
 from stud8.tools.fairness.report import Verdict
 
 RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
@@ -151,3 +153,20 @@ def test_a_database_without_a_room(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["admin", "rng-report", "--database", url]) == 2
     assert "no database file" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
+
+
+def test_the_command_keeps_its_report_for_the_console(
+    engine: Engine, migrated_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store_hands(engine, [Deck.seeded(seed) for seed in range(40)])
+    assert main(["admin", "rng-report", "--deals", "10", "--keep", "--no-progress"]) == 2
+    assert "--keep keeps the reports in a room's database" in capsys.readouterr().err
+    assert FairnessReports(engine).last() is None
+    argv = ["admin", "rng-report", "--database", migrated_url, "--deals", "1000", "--jobs", "1"]
+    code = main([*argv, "--keep", "--json", "--alpha", "1e-6", "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "2 report(s) kept for the console" in err
+    printed = json.loads(out)["reports"]
+    kept = FairnessReports(engine).last()  # the last of the two: the stored hands'
+    assert kept is not None and kept.run_by == KEPT_BY and kept.deals == 40
+    assert kept.report == printed[1] and kept.verdict == "pass"
