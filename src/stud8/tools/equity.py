@@ -38,9 +38,10 @@ import numpy as np
 
 from stud8.core.cards import Card
 from stud8.core.errors import CardError
+from stud8.core.rules import Game
 from stud8.tools import _equity_kernels as K
 from stud8.tools import _equity_multi as M
-from stud8.tools.fasteval import KEY_BASE, tables
+from stud8.tools.fasteval import KEY_BASE, EvalTables, game_tables, tables
 
 __all__ = [
     "DEFAULT_TRIALS",
@@ -283,7 +284,7 @@ def _estimate(pos: _Position) -> tuple[int, int]:
 
 
 def _base(codes: Iterable[int]) -> tuple[np.uint64, np.uint64]:
-    t = tables()
+    t = tables()  # the cards' keys and bits are the same in every game
     key, bits = KEY_BASE, 0
     for c in codes:
         key += int(t.card_key[c])
@@ -292,9 +293,12 @@ def _base(codes: Iterable[int]) -> tuple[np.uint64, np.uint64]:
 
 
 def _completion_arrays(
-    pool: np.ndarray[Any, np.dtype[np.int32]], known: Sequence[int], k: int, with_mask: bool
+    pool: np.ndarray[Any, np.dtype[np.int32]],
+    known: Sequence[int],
+    k: int,
+    with_mask: bool,
+    t: EvalTables,
 ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    t = tables()
     size = math.comb(len(pool), k)
     hi = np.empty(size, dtype=np.int16)
     lo = np.empty(size, dtype=np.int8)
@@ -336,10 +340,11 @@ def _exact_pair(
     known: Sequence[Sequence[int]],
     draws: Sequence[int],
     meter: _Meter,
+    t: EvalTables,
 ) -> tuple[list[list[int]], list[int]]:
     ka, kb = draws
-    a_h, a_l, _ = _completion_arrays(pool, known[0], ka, with_mask=False)
-    b_h, b_l, _ = _completion_arrays(pool, known[1], kb, with_mask=False)
+    a_h, a_l, _ = _completion_arrays(pool, known[0], ka, False, t)
+    b_h, b_l, _ = _completion_arrays(pool, known[1], kb, False, t)
     r = len(pool)
     binom = K.binomials()
     acc = np.zeros(K.PAIR_FIELDS, dtype=np.int64)
@@ -359,11 +364,12 @@ def _exact_multi(
     known: Sequence[Sequence[int]],
     draws: Sequence[int],
     meter: _Meter,
+    t: EvalTables,
 ) -> tuple[list[list[int]], list[int]]:
     n = len(draws)
     # the player with the most completions goes last (the tight loop), the fewest first
     order = sorted(range(n), key=lambda p: math.comb(len(pool), draws[p]))
-    arrays = [_completion_arrays(pool, known[p], draws[p], with_mask=True) for p in order]
+    arrays = [_completion_arrays(pool, known[p], draws[p], True, t) for p in order]
     offsets = np.zeros(n + 1, dtype=np.int64)
     offsets[1:] = np.cumsum([len(a[0]) for a in arrays])
     comp_h = np.concatenate([a[0] for a in arrays])
@@ -384,26 +390,28 @@ def _exact_multi(
     return out, [int(x) for x in totals]
 
 
-def _exact(pos: _Position, meter: _Meter, force_direct: bool) -> tuple[list[list[int]], list[int]]:
+def _exact(
+    pos: _Position, meter: _Meter, force_direct: bool, t: EvalTables | None = None
+) -> tuple[list[list[int]], list[int]]:
+    t = t or tables()
     pool = np.array(pos.pool, dtype=np.int32)
     run = _exact_pair if len(pos.draws) == 2 and not force_direct else _exact_multi
     if pos.community != UNKNOWN:
-        return run(pool, pos.known, pos.draws, meter)
+        return run(pool, pos.known, pos.draws, meter, t)
     stats = [[0] * K.N_STATS for _ in pos.draws]
     totals = [0, 0]
     for i, c in enumerate(pos.pool):
         rest = np.delete(pool, i)
         known = [(*k, c) for k in pos.known]
-        s, tot = run(rest, known, pos.draws, meter)
+        s, tot = run(rest, known, pos.draws, meter, t)
         stats = [[x + y for x, y in zip(a, b, strict=True)] for a, b in zip(stats, s, strict=True)]
         totals = [x + y for x, y in zip(totals, tot, strict=True)]
     return stats, totals
 
 
 def _monte_carlo(
-    pos: _Position, trials: int, seed: int | None, meter: _Meter
+    pos: _Position, trials: int, seed: int | None, meter: _Meter, t: EvalTables
 ) -> tuple[list[list[int]], list[int]]:
-    t = tables()
     pool = np.array(pos.pool, dtype=np.int32)
     draws = np.array(pos.draws, dtype=np.int64)
     bases = [_base(k) for k in pos.known]
@@ -447,6 +455,8 @@ def equity(
     seed: int | None = None,
     community: bool | str | Card | None = None,
     progress: Progress | None = None,
+    game: Game = Game.STUD_HI_LO,
+    exact_budget: int = EXACT_BUDGET,
 ) -> EquityResult:
     """Each player's equity in a Stud Hi/Lo pot; see the module docstring.
 
@@ -454,8 +464,12 @@ def equity(
     of cards and ``"??"``), the same number for every player, 2 to 8 players. ``dead``:
     cards out of play. ``method``: ``"exact"``, ``"monte-carlo"`` (``trials`` deals,
     :data:`DEFAULT_TRIALS` if not given, generated from ``seed``: the same seed gives the
-    same result) or ``"auto"`` (exact when that is cheap, else Monte Carlo; giving
-    ``trials`` means Monte Carlo). ``progress(done, total)`` is called as work goes on.
+    same result) or ``"auto"`` (exact when its estimated work is at most
+    ``exact_budget``, else Monte Carlo; giving ``trials`` means Monte Carlo).
+    ``progress(done, total)`` is called as work goes on. ``game``: in Seven Card Stud
+    the high takes the whole pot and nobody has a low; in Razz the ace-to-five low
+    takes it, counted as the "high" (``high_win``, ``high_tie``; ``scoop`` is a win
+    alone in both), and nobody has an 8-or-better low.
 
     Raises :class:`EquityInputError` (a ``ValueError``) naming the problem: a card that
     cannot be read, a card given twice, a wrong number of cards or players, too few
@@ -470,20 +484,21 @@ def equity(
     pos = _position(players, dead, community)
     work, outcomes = _estimate(pos)
     if method == "auto":
-        method = "exact" if trials is None and work <= EXACT_BUDGET else "monte-carlo"
+        method = "exact" if trials is None and work <= exact_budget else "monte-carlo"
     if method == "exact" and work > EXACT_LIMIT:
         raise EquityInputError(
             f"an exact count of this position ({outcomes:,} outcomes) would take more than "
             "a few minutes; use Monte Carlo (trials)"
         )
     start = time.perf_counter()
+    t = game_tables(game)
     if method == "exact":
-        stats, totals = _exact(pos, _Meter(progress, work), force_direct=False)
+        stats, totals = _exact(pos, _Meter(progress, work), False, t)
         if totals[K.OUTCOMES] != outcomes:  # pragma: no cover - a bug
             raise AssertionError(f"counted {totals[K.OUTCOMES]} outcomes, expected {outcomes}")
     else:
         n_trials = trials or DEFAULT_TRIALS
-        stats, totals = _monte_carlo(pos, n_trials, seed, _Meter(progress, n_trials))
+        stats, totals = _monte_carlo(pos, n_trials, seed, _Meter(progress, n_trials), t)
     return _result(pos, method, stats, totals, time.perf_counter() - start)
 
 

@@ -42,11 +42,13 @@ from numba.extending import intrinsic
 
 from stud8.core import _tables
 from stud8.core.errors import CardError
+from stud8.core.rules import Game
 
 __all__ = [
     "EvalTables",
     "as_hands",
     "batch_hi_lo",
+    "game_tables",
     "hi_lo_of_key",
     "jit",
     "popcount",
@@ -134,18 +136,40 @@ def _build() -> EvalTables:
         keys_a.tolist(), starts.tolist(), lengths.tolist(), strict=True
     ):
         full_keys[start : start + length] = key_a + keys_b[:length] * 5**_SPLIT
-    known = np.array(sorted(raw.high), dtype=np.int64)
-    high_values = np.array([raw.high[k] for k in known.tolist()], dtype=np.uint32)
-    low_values = np.array([raw.low[k] for k in known.tolist()], dtype=np.uint32)
-    where = np.searchsorted(known, full_keys).clip(0, len(known) - 1)
-    found = known[where] == full_keys  # multisets of 5 to 7 cards; smaller ones stay 0
-    hilo = np.where(found, high_values[where] | low_values[where] << 16, 0).astype(np.uint32)
+    _SLOT_KEYS.append(full_keys)
+    hilo = _slots(full_keys, raw.high) | _slots(full_keys, raw.low) << 16
     flush = np.array(raw.flush, dtype=np.uint16)
     return EvalTables(card_key, card_bit, row, col, hilo, flush)
 
 
+def _slots(full_keys: npt.NDArray[np.int64], values: dict[int, int]) -> npt.NDArray[np.uint32]:
+    """Each slot's value in ``values`` (by rank key), 0 for a slot of no 5 to 7 cards."""
+    known = np.array(sorted(values), dtype=np.int64)
+    by_key = np.array([values[k] for k in known.tolist()], dtype=np.uint32)
+    where = np.searchsorted(known, full_keys).clip(0, len(known) - 1)
+    found = known[where] == full_keys  # multisets of 5 to 7 cards; smaller ones stay 0
+    return np.where(found, by_key[where], 0).astype(np.uint32)
+
+
+def _build_game(game: Game) -> EvalTables:
+    """The tables of ``game`` whose "high" is what wins its pot and whose low is 0.
+
+    Seven Card Stud: the high, no low (so the high takes the whole pot). Razz: the
+    ace-to-five low's strength (higher is better) in the high's place, no flush
+    (straights and flushes do not count in razz: it depends on the ranks alone)."""
+    base = tables()
+    if game is Game.STUD_HIGH:
+        hilo = (base.hilo & np.uint32(0xFFFF)).astype(np.uint32)
+        return EvalTables(base.card_key, base.card_bit, base.row, base.col, hilo, base.flush)
+    razz = _slots(_SLOT_KEYS[0], _tables.RazzTables().strength)
+    no_flush = np.zeros_like(base.flush)
+    return EvalTables(base.card_key, base.card_bit, base.row, base.col, razz, no_flush)
+
+
 _LOCK = threading.Lock()
 _TABLES: list[EvalTables] = []
+_SLOT_KEYS: list[npt.NDArray[np.int64]] = []  # each hilo slot's rank key (-1: none)
+_GAME_TABLES: dict[Game, EvalTables] = {}
 
 
 def tables() -> EvalTables:
@@ -155,6 +179,23 @@ def tables() -> EvalTables:
             if not _TABLES:
                 _TABLES.append(_build())
     return _TABLES[0]
+
+
+def game_tables(game: Game) -> EvalTables:
+    """The tables that evaluate ``game``'s showdown with the same kernels: Stud Hi/Lo's
+    are :func:`tables`; Seven Card Stud's have no low; Razz's "high" is the ace-to-five
+    low's strength (1 to 6,175, higher is better) and they have no low. Built on first
+    use (Razz's in about a second)."""
+    if game is Game.STUD_HI_LO:
+        return tables()
+    found = _GAME_TABLES.get(game)
+    if found is None:
+        tables()
+        with _LOCK:
+            found = _GAME_TABLES.get(game)
+            if found is None:
+                found = _GAME_TABLES[game] = _build_game(game)
+    return found
 
 
 # ---------------------------------------------------------------------------------------
