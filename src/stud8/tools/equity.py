@@ -340,11 +340,11 @@ def _exact_pair(
     known: Sequence[Sequence[int]],
     draws: Sequence[int],
     meter: _Meter,
-    t: EvalTables,
+    evaluation: EvalTables,
 ) -> tuple[list[list[int]], list[int]]:
     ka, kb = draws
-    a_h, a_l, _ = _completion_arrays(pool, known[0], ka, False, t)
-    b_h, b_l, _ = _completion_arrays(pool, known[1], kb, False, t)
+    a_h, a_l, _ = _completion_arrays(pool, known[0], ka, False, evaluation)
+    b_h, b_l, _ = _completion_arrays(pool, known[1], kb, False, evaluation)
     r = len(pool)
     binom = K.binomials()
     acc = np.zeros(K.PAIR_FIELDS, dtype=np.int64)

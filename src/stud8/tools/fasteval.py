@@ -137,7 +137,7 @@ def _build() -> EvalTables:
     ):
         full_keys[start : start + length] = key_a + keys_b[:length] * 5**_SPLIT
     _SLOT_KEYS.append(full_keys)
-    hilo = _slots(full_keys, raw.high) | _slots(full_keys, raw.low) << 16
+    hilo = _slots(full_keys, raw.high) | _slots(full_keys, raw.low) << np.uint32(16)
     flush = np.array(raw.flush, dtype=np.uint16)
     return EvalTables(card_key, card_bit, row, col, hilo, flush)
 
