@@ -34,6 +34,10 @@ typed error and :data:`~stud8.server.http.errors.EXCEPTION_HANDLERS` answers it.
 ``GET /api/v1/hands/{hand_id}/replay``      a hand to replay, with the cards its
                                             viewer may see (no login needed)
 ``POST /api/v1/replays``                    a hand history file read to replay it
+``GET /api/v1/hands/{hand_id}/equity``      a hand's equity street by street, from
+                                            the cards its viewer may see
+``POST /api/v1/replays/equity``             a file's hand's equity (the body: its
+                                            replay)
 ``/api/v1/admin/...``                       the operator's console (operators:
                                             :mod:`~.http.admin`)
 ``GET /api/v1/schemas``                     the protocol's JSON schemas
@@ -112,6 +116,7 @@ from stud8.server.http.me import me
 from stud8.server.http.metrics import MetricsListener, RoomMetrics, metrics
 from stud8.server.http.notes import delete_note, list_notes, write_note
 from stud8.server.http.preferences import keep_settings, show_settings
+from stud8.server.http.replay_equity import file_equity, hand_equity
 from stud8.server.http.replays import hand_list, hand_replay, replay_file
 from stud8.server.http.services import RoomServices
 from stud8.server.http.sockets import table_socket
@@ -171,6 +176,8 @@ ROUTES = [
     Route("/api/v1/hands/list", hand_list, methods=["GET"]),
     Route("/api/v1/hands/{hand_id}/replay", hand_replay, methods=["GET"]),
     Route("/api/v1/replays", replay_file, methods=["POST"]),
+    Route("/api/v1/hands/{hand_id}/equity", hand_equity, methods=["GET"]),
+    Route("/api/v1/replays/equity", file_equity, methods=["POST"]),
     Route("/api/v1/tournaments", list_tournaments, methods=["GET"]),
     Route("/api/v1/tournaments", create_tournament, methods=["POST"]),
     Route("/api/v1/tournaments/{tournament_id}", show_tournament, methods=["GET"]),
@@ -254,7 +261,13 @@ def create_app(room: RoomServices) -> Starlette:
         # is refused unread
         middleware=[
             Middleware(SecurityHeaders),
-            Middleware(BodyLimit, larger={"/api/v1/replays": MAX_REPLAY_BYTES}),
+            Middleware(
+                BodyLimit,
+                larger={
+                    "/api/v1/replays": MAX_REPLAY_BYTES,
+                    "/api/v1/replays/equity": MAX_REPLAY_BYTES,  # one of its hands, back
+                },
+            ),
         ],
     )
     app.state.room = room

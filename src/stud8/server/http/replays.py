@@ -34,9 +34,9 @@ from stud8.server.http.replay_files import BadFile, read_replays
 from stud8.server.http.requests import account_of, bearer, room_of
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.limits import MAX_REPLAY_BYTES
-from stud8.server.wire.replay import HandEntry, HandList, replay_of
+from stud8.server.wire.replay import HandEntry, HandList, Replay, replay_of
 
-__all__ = ["hand_list", "hand_replay", "replay_file"]
+__all__ = ["hand_list", "hand_replay", "replay_file", "stored_replay"]
 
 MAX_HAND_ID_CHARS = 100
 
@@ -49,6 +49,12 @@ async def _viewer(request: Request) -> Account | None:
 
 async def hand_replay(request: Request) -> Response:
     """``GET /api/v1/hands/{hand_id}/replay``: see the module."""
+    return JSONResponse(to_json(await stored_replay(request)))
+
+
+async def stored_replay(request: Request) -> Replay:
+    """The stored hand of the path's ``hand_id`` as the request's viewer may replay it
+    (the rights of ``GET /api/v1/hands/{hand_id}/replay``: 400, 404 as there)."""
     hand_id = request.path_params["hand_id"]
     if not 1 <= len(hand_id) <= MAX_HAND_ID_CHARS:
         raise BadRequest("not a hand id")
@@ -64,7 +70,7 @@ async def hand_replay(request: Request) -> Response:
         if viewer is not None:
             seat = next((s.seat for s in record.seats if s.name == viewer.name), None)
         replay = replay_of(record, viewer=seat)
-    return JSONResponse(to_json(replay))
+    return replay
 
 
 async def hand_list(request: Request) -> Response:

@@ -32,6 +32,7 @@ from stud8.server.wire.account import ACCOUNT_ENDPOINTS
 from stud8.server.wire.admin import ADMIN_ENDPOINTS
 from stud8.server.wire.client import CLIENT_MESSAGES
 from stud8.server.wire.codec import JSON
+from stud8.server.wire.equity import EQUITY_ENDPOINTS
 from stud8.server.wire.events import EVENT_TYPES, HAND_EVENT_TYPES, TABLE_EVENT_TYPES
 from stud8.server.wire.limits import LIMITS, NAME_CHARS, NAME_PATTERN, PASSWORD_CHARS
 from stud8.server.wire.replay import REPLAY_ENDPOINTS
@@ -191,6 +192,7 @@ def _rest_schemas() -> dict[str, JSON]:
         *ENDPOINTS,
         *ACCOUNT_ENDPOINTS,
         *REPLAY_ENDPOINTS,
+        *EQUITY_ENDPOINTS,
         *TOURNAMENT_ENDPOINTS,
         *ADMIN_ENDPOINTS,
     )
