@@ -15,6 +15,7 @@ import { resultsHTML, resultsText, showdownDone, stepText } from "./showdown.js"
 import { STREETS } from "./words.js";
 import { GAMES, STRUCTURES } from "./lobby.js";
 import { SHOW_STEP, applyShow, showLine, withShows } from "./replayshows.js";
+import { equityPanel } from "./replayequity.js";
 
 const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold"]);
 const DEALING = new Set(["deal", "community", "first_to_act"]);
@@ -143,9 +144,11 @@ export function replayerView(app, handId) {
   let steps = [];
   let at = 0; // how many steps are applied
   let stopped = false;
+  const equity = equityPanel(app); // each hand's chances, street by street
 
   function show(r, shareable) {
     pause();
+    equity.load(r, shareable);
     replay = withShows(r);
     steps = stepsOf(replay.events);
     at = 0;
@@ -228,6 +231,7 @@ export function replayerView(app, handId) {
     $("#rp-start").disabled = $("#rp-prev").disabled = $("#rp-prev-street").disabled = at === 0;
     $("#rp-end").disabled = $("#rp-next").disabled = $("#rp-next-street").disabled = at === steps.length;
     window.stud8replay = { state, at, steps: steps.length, replay };
+    equity.draw(state, replay);
   }
 
   function error(text) {
@@ -257,6 +261,7 @@ export function replayerView(app, handId) {
     $("#rp-view").hidden = true;
     $("#rp-title").textContent = "";
     window.stud8replay = null;
+    equity.clear();
   }
 
   async function readFile(file) {
@@ -355,6 +360,7 @@ export function replayerView(app, handId) {
       document.removeEventListener("dragleave", onDragLeave);
       document.removeEventListener("drop", onDrop);
       window.stud8replay = null;
+      equity.stop();
     },
   };
 }

@@ -16,14 +16,11 @@ from typing import Any
 import httpx
 import pytest
 
+from server.equityhands import MIRROR, ROYAL, ROYAL_OTHER_HOLE, RULES, heads_up
 from server.replayhands import side_pot_hand
 from server.roomdb import serving
 from server.schemacheck import SCHEMAS, conforms
-from stud8.core import Hand
-from stud8.core.actions import ActionKind, make_action
-from stud8.core.cards import Deck
-from stud8.core.events import CardDealt
-from stud8.core.rules import Game, TableRules
+from stud8.core.rules import Game
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import MemoryAuth
 from stud8.server.books.memory import MemoryBooks
@@ -39,45 +36,11 @@ from stud8.tools.equity import warm_up
 REST = SCHEMAS["rest"]
 GET = "GET /api/v1/hands/{hand_id}/equity"
 POST = "POST /api/v1/replays/equity"
-RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
-PASSIVE = (ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _compiled() -> None:
     warm_up()  # the kernels loaded (compiled once after an install) before any timing
-
-
-def heads_up(
-    seat1: str, seat2: str, hand_id: str, rules: TableRules = RULES, folds: bool = False
-) -> HandRecord:
-    """Ann (seat 1) and bob (seat 2) dealt these seven cards each (two down, four up,
-    one down), checking and calling to the showdown (``folds``: bob folds on 4th)."""
-    a, b = seat1.split(), seat2.split()
-    order = " ".join(c for pair in zip(a, b, strict=True) for c in pair)
-    hand = Hand.start(
-        rules=rules, stacks={1: 100, 2: 100}, deck=Deck.from_cards(order), hand_id=hand_id
-    )
-    while not hand.is_over:
-        legal = {a.kind for a in hand.legal_actions()}
-        if folds and hand.street == 4 and hand.to_act == 2 and ActionKind.FOLD in legal:
-            hand.apply(make_action("fold", None))
-            continue
-        kind = next(k for k in PASSIVE if k in legal)
-        hand.apply(make_action(kind.value, None))
-    record = HandRecord.from_hand(hand, names={1: "ann", 2: "bob"}, table="t1")
-    for seat, cards in ((1, a), (2, b)):  # dealt as meant (as far as the hand went)
-        dealt = [str(e.card) for e in record.events if isinstance(e, CardDealt) and e.seat == seat]
-        assert dealt == cards[: len(dealt)], (seat, dealt)
-    return record
-
-
-# Seat 1 makes a royal flush on 6th street; seat 2 has nothing, no low: seat 2 mucks.
-ROYAL = ("As Ks Qs Js Ts 2c 3d", "Qd Qc 9h 9d Kd 8c 7h")
-# Seat 2's hidden cards otherwise (his up cards the same): he still cannot win.
-ROYAL_OTHER_HOLE = ("As Ks Qs Js Ts 2c 3d", "9c 8d 9h 9d Kd 8c 4c")
-# Under the suit swap s<->h, d<->c each hand is the other's: a split at every street.
-MIRROR = ("As 2s 3s 4d 5c 9h Kd", "Ah 2h 3h 4c 5d 9s Kc")
 
 
 Room = tuple[httpx.AsyncClient, dict[str | None, dict[str, str]]]
@@ -134,7 +97,7 @@ def test_a_made_hand_on_the_river_wins_it_all_and_a_mirror_position_splits() -> 
             got = await equity_for(http, "royal1", headers["oper"])
             assert got["everything"] is True and got["game"] == "stud_hi_lo"
             assert [s["street"] for s in got["streets"]] == [3, 4, 5, 6, 7]
-            for street in got["streets"][3:]:  # the royal flush is made on 6th street
+            for street in got["streets"][2:]:  # the royal flush is made on 5th street
                 one, two = by_seat(street)[1], by_seat(street)[2]
                 assert street["method"] == "exact"
                 assert (one["share"], one["win"], one["scoop"]) == (1.0, 1.0, 1.0)
@@ -178,8 +141,10 @@ def test_an_observer_s_equity_does_not_depend_on_the_cards_he_may_not_see() -> N
                     assert not set(bob["cards"].split()) & secret
                     if street["street"] == 7:
                         assert bob["cards"].split()[6] == "??"
-            # the royal flush is made on 6th street, whatever bob holds
+            # the royal flush wins it all from 6th street on, whatever bob holds; on 5th
+            # his unseen cards might still make a royal flush of diamonds with his Kd
             assert by_seat(one["streets"][3])[1]["share"] == 1.0
+            assert 0.99 < by_seat(one["streets"][2])[1]["share"] < 1.0
             # at 3rd street bob's unseen cards are random: the operator's figures differ
             oper_one = await equity_for(http, "hole1", headers["oper"])
             oper_two = await equity_for(http, "hole2", headers["oper"])
