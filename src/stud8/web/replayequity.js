@@ -85,9 +85,10 @@ export function tableOf(data, street, dealt, colorOf, nameOf) {
     // the key's colour as an SVG attribute: the page's policy allows no inline style
     const name = `<svg class="rp-eq-key" viewBox="0 0 10 10" aria-hidden="true"><rect width="10" height="10" rx="2" fill="${colorOf(seat)}"/></svg>${esc(nameOf(seat))}`;
     const x = live.get(seat);
-    if (!x) { rows.push(`<tr data-seat="${seat}" class="out"><th scope="row">${name}</th><td colspan="${heads.length}">folded</td></tr>`); continue; }
+    const full = esc(nameOf(seat)); // a long name is cut short on the row: whole here
+    if (!x) { rows.push(`<tr data-seat="${seat}" class="out"><th scope="row" title="${full}">${name}</th><td colspan="${heads.length}">folded</td></tr>`); continue; }
     const cells = hiLo ? [x.share, x.win, x.low, x.scoop] : [x.share, x.win];
-    rows.push(`<tr data-seat="${seat}"><th scope="row">${name}</th>${cells.map((c) => `<td>${percent(c)}</td>`).join("")}</tr>`);
+    rows.push(`<tr data-seat="${seat}"><th scope="row" title="${full}">${name}</th>${cells.map((c) => `<td>${percent(c)}</td>`).join("")}</tr>`);
   }
   return `<table class="rp-eq-table${hiLo ? " hi-lo" : ""}"><thead><tr><th scope="col">Hand</th>${heads.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
