@@ -1,8 +1,9 @@
 """The replayer's equity panel in real Chromium against a real server on 127.0.0.1: a
-stored hand stepped street by street (the operator: counted exactly; a royal flush
-made on 5th street is 100% from there on), a multiway hand as an observer (estimated
-from random deals, and said so), a file's hand (sent back to the server); the figures
-on the page are the server's, the graph has a line a hand, on a laptop and a phone."""
+stored hand stepped street by street (the operator: exact from 4th street, 3rd street
+sampled and said so; a royal flush made on 5th street is 100% from there on), a
+multiway hand as an observer (estimated from random deals, and said so), a file's hand
+(sent back to the server); the figures on the page are the server's, the graph has a
+line a hand, on a laptop and a phone."""
 
 from __future__ import annotations
 
@@ -117,7 +118,10 @@ def test_the_operator_steps_through_a_hand_s_equity_street_by_street(
         assert now["street"] == street["street"]
         assert f"end of {street['street']}" in now["title"], now
         assert now["rows"] == expected_rows(street), (street["street"], now)
-        assert now["method"].startswith("exact"), now
+        if street["street"] == 3:  # heads-up, every card known: 18 billion outcomes
+            assert now["method"] == "≈ from 100,000 random deals", now
+        else:
+            assert now["method"].startswith("exact"), now
         if street["street"] == 3:
             screenshot(page, f"replay-equity-3rd-{size}")
     # 7th street: the royal flush, made on 5th, takes it all

@@ -107,7 +107,10 @@ def test_a_made_hand_on_the_river_wins_it_all_and_a_mirror_position_splits() -> 
             assert by_seat(river)[1]["cards"] == ROYAL[0]
 
             got = await equity_for(http, "mirror1", headers["oper"])
-            for street in got["streets"]:
+            third = got["streets"][0]  # 18 billion outcomes: sampled, seeded
+            assert third["method"] == "sampled" and third["count"] == 100_000
+            assert abs(by_seat(third)[1]["share"] - 0.5) < 0.01
+            for street in got["streets"][1:]:
                 one, two = by_seat(street)[1], by_seat(street)[2]
                 assert street["method"] == "exact", street["street"]
                 assert one["share"] == two["share"] == 0.5

@@ -58,10 +58,12 @@ __all__ = [
 ]
 
 #: The exact count's estimated work (a unit is a few nanoseconds of one core) up to
-#: which a street is counted exactly: heads-up, the pair count is cheap per unit
-#: (3rd street with every card known, 8e7, takes about half a second)...
-HEADS_UP_BUDGET = 100_000_000
-#: ...multiway, every combination is walked, dearer per unit.
+#: which a street is counted exactly: heads-up, the pair count is cheap per unit (4th
+#: street with every card known, 3e6, takes 10 ms; 3rd street, 8e7, half a second on
+#: an idle core and seconds on a busy one: it is sampled)...
+HEADS_UP_BUDGET = 30_000_000
+#: ...multiway, every combination is walked, dearer per unit (6 hands on 6th street
+#: with every card known, 2e7: 0.3 s).
 MULTIWAY_BUDGET = 20_000_000
 #: Random deals of a street too large to count (a standard error of at most 0.16
 #: percentage points on any figure).
