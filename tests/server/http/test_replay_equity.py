@@ -20,12 +20,14 @@ from server.equityhands import MIRROR, ROYAL, ROYAL_OTHER_HOLE, RULES, heads_up
 from server.replayhands import side_pot_hand
 from server.roomdb import serving
 from server.schemacheck import SCHEMAS, conforms
+from sharedhh import FPDB_REGRESSION, NEEDED
 from stud8.core.rules import Game
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import MemoryAuth
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.http import replay_equity
 from stud8.server.http.replay_equity import BadReplay, equity_of, positions
+from stud8.server.http.replay_files import read_replays
 from stud8.server.runtime import room_app
 from stud8.server.settings import Settings
 from stud8.server.table.spec import TableSpec
@@ -285,3 +287,22 @@ def replace_events(replay: Any, events: list[dict[str, Any]]) -> Any:
     import msgspec
 
     return msgspec.structs.replace(replay, events=events)
+
+
+@NEEDED
+def test_a_voluntary_show_is_known_from_the_deal_in_a_file_s_hand() -> None:
+    """A PokerStars Home Game hand from the hero's file: the winner of the uncontested
+    pot shows Ad Ah after the hand, so they are his down cards from 3rd street on; the
+    hero's own are known; the hand ends on 5th street, the pot his."""
+    home = FPDB_REGRESSION / (
+        "pokerstars_stud8_8-Game-2max-STT-play-100-201306.homeGame.shootout.stud8-level.txt"
+    )
+    text = home.read_bytes().decode("utf-8").replace("\r\n", "\n")
+    (hand,) = (h for h in text.split("\n\n\n") if "Hand #99632607069:" in h)
+    (replay,) = read_replays(hand.strip().encode() + b"\n", "home.txt").hands
+    streets = positions(replay)
+    assert [p.street for p in streets] == [3, 4, 5]
+    assert streets[0].cards == (("Ad", "Ah", "3d"), ("Kh", "3s", "Td"))
+    assert streets[-1].seats == (1,) and len(streets[-1].dead) == 5
+    last = equity_of(replay).streets[-1]
+    assert [(s.seat, s.share, s.win, s.low, s.scoop) for s in last.seats] == [(1, 1, 1, 1, 1)]

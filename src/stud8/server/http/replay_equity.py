@@ -196,7 +196,7 @@ def _count(game: Game, position: StreetPosition) -> StreetEquity:
     if len(position.seats) == 1:  # the others folded: the pot is his
         only = SeatEquity(position.seats[0], " ".join(position.cards[0]), 1.0, 1.0, None, None)
         if hi_lo:
-            only = SeatEquity(only.seat, only.cards, 1.0, 1.0, 0.0, 1.0)
+            only = SeatEquity(only.seat, only.cards, 1.0, 1.0, 1.0, 1.0)  # both halves
         return StreetEquity(position.street, EquityMethod.EXACT, 1, [only], None)
     budget = HEADS_UP_BUDGET if len(position.seats) == 2 else MULTIWAY_BUDGET
     seed = zlib.crc32(repr((game, position)).encode())
