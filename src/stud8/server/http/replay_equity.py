@@ -62,9 +62,10 @@ __all__ = [
 #: street with every card known, 3e6, takes 10 ms; 3rd street, 8e7, half a second on
 #: an idle core and seconds on a busy one: it is sampled)...
 HEADS_UP_BUDGET = 30_000_000
-#: ...multiway, every combination is walked, dearer per unit (6 hands on 6th street
-#: with every card known, 2e7: 0.3 s).
-MULTIWAY_BUDGET = 20_000_000
+#: ...multiway, every combination is walked, dearer per unit (4 hands on 6th street
+#: with every card known, 6e5: 10 to 30 ms; 6 hands, 2e7, took 0.3 s idle and 0.7 to
+#: 1.5 s on a busy machine: sampled).
+MULTIWAY_BUDGET = 5_000_000
 #: Random deals of a street too large to count (a standard error of at most 0.16
 #: percentage points on any figure).
 SAMPLE_DEALS = 100_000
