@@ -178,13 +178,18 @@ def test_a_pot_limit_hand_with_the_slider_the_box_and_the_pot_button(stage: Stag
     wait_state(ann, "s.log.includes('Your Check/Fold box: folded') && " + HAND_OVER)
     assert state(ann, "s.hand.seats[1].folded") is True
 
-    # the plain Fold box folds even when a check is free (a real room's rule)
+    # the plain Fold box folds even when a check is free (a real room's rule); no box
+    # acts at a bring-in turn (tests/web/test_pre_actions.py: every box)
     choice = ann.evaluate(
         """async () => {
           const { preActionChoice } = await import('/actions.js');
-          const at = (kind, legal) => preActionChoice({
-            preAction: { kind, hand: 'h' }, hand: { id: 'h' }, mySeat: 1,
-            turn: { seat: 1, legal: legal.map((k) => ({ kind: k })) } });
+          const at = (kind, legal) => {
+            const kinds = preActionChoice({
+              preAction: { kind, hand: 'h', street: 4, current: 0 },
+              hand: { id: 'h', street: 4, pot: 10, seats: { 1: { bet: 0, stack: 50 } } }, mySeat: 1,
+              turn: { seat: 1, legal: legal.map((k) => ({ kind: k })) } });
+            return kinds && kinds.kind;
+          };
           return [at('fold', ['fold', 'check', 'bet']),
                   at('check_fold', ['fold', 'check', 'bet']),
                   at('check_fold', ['fold', 'call', 'raise']),

@@ -1,6 +1,6 @@
 // The action bar: exactly the legal actions of my turn (fixed-limit buttons, or a
 // slider and a box with half-pot, pot and all-in in pot and no limit), the
-// pre-action boxes ("Fold", "Check/Fold") while it is somebody else's turn, and the
+// pre-action boxes while it is somebody else's turn (preactions.js), and the
 // results when the hand is over.
 
 import { $, $$, esc } from "./util.js";
@@ -9,6 +9,9 @@ import { presets, isAllIn, checkAmount, betting } from "./sizing.js";
 import { who } from "./store.js";
 import { resultsHTML, showdownDone } from "./showdown.js";
 import { potOddsText } from "./hud.js";
+import { preHTML, preKey, tickPreAction } from "./preactions.js";
+
+export { preActionChoice } from "./preactions.js";
 
 const KEYS = { fold: "f", check: "c", call: "c", bring_in: "b", complete: "r", bet: "r", raise: "r" };
 /** The keyboard shortcuts, said once (the action bar's title, and the rules panel). */
@@ -29,10 +32,7 @@ export function barMode(state) {
 export function barKey(state) {
   const mode = barMode(state);
   if (mode === "turn") return `turn:${state.hand.id}:${state.hand.street}:${JSON.stringify(state.turn.legal)}`;
-  if (mode === "pre") {
-    const p = state.preAction;
-    return `pre:${state.hand.id}:${p ? p.kind : ""}:${state.hand.to_act}`;
-  }
+  if (mode === "pre") return preKey(state);
   const h = state.hand;
   if (h && h.cancelled) return "cancelled";
   if (h && showdownDone(h) && h.awards.length) return `results:${h.id}:${h.revealed}:${h.awards.length}`;
@@ -73,35 +73,17 @@ function turnHTML(state) {
   <div class="buttons">${buttons.join("")}</div></div>`;
 }
 
-function preHTML(state) {
-  const p = state.preAction ? state.preAction.kind : "";
-  const h = state.hand;
-  const waitingFor = h.to_act !== null && h.to_act !== undefined ? `Waiting for ${esc(who(state, h.to_act))}` : "Waiting";
-  const box = (kind, label) =>
-    `<label class="pre"><input type="checkbox" class="pre-box" data-pre="${kind}"${p === kind ? " checked" : ""}> ${label}</label>`;
-  return `<div class="pre-actions" role="group" aria-label="act in advance">
-  <span class="hint">${waitingFor}</span>${box("fold", "Fold")}${box("check_fold", "Check/Fold")}</div>`;
-}
-
 export function actionBarHTML(state) {
   const mode = barMode(state);
   if (mode === "turn") return turnHTML(state);
-  if (mode === "pre") return preHTML(state);
+  if (mode === "pre") {
+    const h = state.hand;
+    return preHTML(state, h.to_act !== null && h.to_act !== undefined ? `Waiting for ${who(state, h.to_act)}` : "Waiting");
+  }
   const h = state.hand;
   if (h && h.cancelled) return `<div class="results">The hand was cancelled: every chip went back</div>`;
   if (h && showdownDone(h) && h.awards.length) return resultsHTML(state);
   return "";
-}
-
-/** What a pre-action box does now that my turn has come (null: nothing). A real room
- * never folds a free check under Check/Fold; the plain Fold box folds. */
-export function preActionChoice(state) {
-  const p = state.preAction;
-  const t = state.turn;
-  if (!p || !t || !state.hand || p.hand !== state.hand.id || t.seat !== state.mySeat) return null;
-  const kinds = new Set(t.legal.map((a) => a.kind));
-  if (p.kind === "check_fold") return kinds.has("check") ? "check" : kinds.has("fold") ? "fold" : null;
-  return kinds.has("fold") ? "fold" : null;
 }
 
 function legalOf(state, kind) {
@@ -173,7 +155,7 @@ export function bindActionBar(root, state, { onAct, onPre }) {
   root.addEventListener("change", (e) => {
     const box = e.target.closest("input.pre-box");
     if (!box || !state.hand) return;
-    state.preAction = box.checked ? { kind: box.dataset.pre, hand: state.hand.id } : null;
+    tickPreAction(state, box.dataset.pre, box.checked);
     onPre();
   });
   return { act };

@@ -19,7 +19,8 @@ export function emptyTable(tableId) {
     timer: null, // {seat, phase, endsAt, seconds}
     waiting: [], // names on the waiting list, first first
     offer: null, // {seat, player, endsAt}: a seat held for a waiting player
-    preAction: null, // {kind: "fold" | "check_fold", hand}: act when the turn comes
+    preAction: null, // the pre-action box ticked (preactions.js): {kind, label, hand, street, current}
+    preCleared: null, // the box the bet cleared, said in the bar: {hand, street, text}
     sentFor: null, // the turn my last action was sent for (its buttons stay disabled)
     notice: null, // the last time-out, said plainly: {seat, text}; a hand cancelled by a restart
     log: [],

@@ -7,6 +7,7 @@ import { TableSocket } from "./socket.js";
 import { emptyTable, applySnapshot, applyEvent, applyTurn, maxSeats, note, noteSeating, handTold } from "./store.js";
 import { tableHTML } from "./render.js";
 import { actionBarHTML, barKey, barMode, bindActionBar, preActionChoice } from "./actions.js";
+import { livePreAction, prunePreAction, preActedText } from "./preactions.js";
 import { controlsHTML, offerHTML, bindControls, DIALOG_HTML, secondsLeft } from "./controls.js";
 import { HistoryPanel, PANEL_HTML } from "./history.js";
 import { ChatPanel, TALK_HTML } from "./chat.js";
@@ -188,6 +189,8 @@ export function tableView(app, tableId, query) {
       showBanner(d.text); // the room's word to everyone (it is closing after this hand)
       announce(d.text);
     }
+    const cleared = prunePreAction(state); // a box the bet changed under is cleared, and said
+    if (cleared) announce(cleared);
     const kept = state.lastHand || null;
     if (kept !== sessionStorage.getItem(handKey)) {
       if (kept) sessionStorage.setItem(handKey, kept);
@@ -209,18 +212,19 @@ export function tableView(app, tableId, query) {
 
   function onTurn() {
     if (state.turn.seat !== state.mySeat) return;
-    if (state.preAction) {
+    const ticked = livePreAction(state);
+    if (ticked) { // sent once, then cleared
       const choice = preActionChoice(state);
-      const box = state.preAction.kind === "fold" ? "Fold" : "Check/Fold";
       state.preAction = null;
       if (choice) {
-        note(state, `Your ${box} box: ${choice === "check" ? "checked" : "folded"}`);
+        note(state, preActedText(ticked, choice));
         state.sentFor = state.turn;
-        send("act", { kind: choice });
+        send("act", choice);
         return;
       }
-      toast(`Your ${box} box does not apply here: choose an action`);
+      toast(`Your ${ticked.label} box does not apply here: choose an action`);
     }
+    state.preAction = null;
     const kinds = state.turn.legal.map((a) => a.kind.replace("_", " ")).join(", ");
     announce(`Your turn: ${kinds}`);
     if (beeped !== state.turn.v || state.turn.v === null) { beeped = state.turn.v; sound.beep(); }
