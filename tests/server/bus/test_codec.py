@@ -47,6 +47,7 @@ from stud8.server.bus.codec import (
 from stud8.server.table import commands
 from stud8.server.table.commands import (
     Act,
+    AutoTopUp,
     Chat,
     ComeBack,
     Command,
@@ -69,6 +70,7 @@ from stud8.server.table.events import (
     SeatTaken,
     TableEvent,
     TimerStarted,
+    ToppedUp,
     TurnPhase,
 )
 from stud8.server.table.snapshot import CatchUp, SeatSnapshot, TableSnapshot
@@ -132,6 +134,9 @@ EXAMPLES: list[Command] = [
     Leave(player="ann"),
     Leave(player="ann", reason=LeaveReason.TABLE_CLOSED),
     Connect(player="ann"),
+    Connect(player="ann", auto_top_up=True),
+    AutoTopUp(player="ann", on=True, command_id="s1"),
+    AutoTopUp(player="ann", on=False),
     Disconnect(player="ann"),
     JoinWaitlist(player="ivy"),
     LeaveWaitlist(player="ivy", command_id="w"),
@@ -320,6 +325,27 @@ def test_a_chat_line_crosses_the_bus_as_it_was_said() -> None:
         decode_numbered(data.replace(b'"text":"hi"', b'"text":5'))
     with pytest.raises(BusCodecError, match="seat"):
         decode_numbered(data.replace(b'"seat":null', b'"seat":"1"'))
+
+
+def test_an_auto_top_up_crosses_the_bus() -> None:
+    """The auto top-up between nodes: the setting told (a command, and with Connect),
+    and the table's top-up event, partial or not, as it was emitted."""
+    for item in (
+        Numbered(5, ToppedUp(2, 80, 200, auto=True, short=20)),
+        Numbered(6, ToppedUp(2, 0, 120, auto=True, short=80)),
+        Numbered(7, ToppedUp(2, 50, 170)),
+    ):
+        round_trip("numbered", item)
+    assert encode_numbered(Numbered(5, ToppedUp(2, 80, 200, auto=True, short=20))) == (
+        b'[6,"numbered",5,{"k":"top_up","seat":2,"amount":80,"chips":200,"auto":true,'
+        b'"short":20},null,null]'
+    )
+    assert encode_command(AutoTopUp(player="ann", on=True)) == b'[6,"auto_top_up","ann",null,true]'
+    assert encode_command(Connect(player="ann", auto_top_up=True)) == (
+        b'[6,"connect","ann",null,true]'
+    )
+    with pytest.raises(BusCodecError, match="on"):
+        decode_command(b'[6,"auto_top_up","ann",null,1]')
 
 
 def test_the_layout_of_format_1_is_pinned() -> None:
@@ -681,7 +707,9 @@ hand event cancel: refunds, reason
 legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount""",
     # format 6: a snapshot's hand_log (the events of the hand on the table, for a
     # reload) and refunded (the hands a restart cancelled); the hand_refunded event;
-    # the table_spec carries every option of RULES.md (all_in_low_card ...)
+    # the table_spec carries every option of RULES.md (all_in_low_card ...); the
+    # auto top-up (issue 28): the auto_top_up command, connect's auto_top_up, and the
+    # top_up event's auto and short (format 6 was never released: changed in place)
     6: """format 6
 reply: ok bool, reason str, seq int
 sit: player str, command_id str?, seat int, amount int
@@ -691,7 +719,8 @@ sit_out: player str, command_id str?
 come_back: player str, command_id str?
 leave: player str, command_id str?, reason str
 act: player str, command_id str?, action action
-connect: player str, command_id str?
+auto_top_up: player str, command_id str?, on bool
+connect: player str, command_id str?, auto_top_up bool
 disconnect: player str, command_id str?
 join_waitlist: player str, command_id str?
 leave_waitlist: player str, command_id str?
@@ -722,7 +751,7 @@ table_status: table_id str, players strs, waiting int, hands_played int, average
 hands_per_hour float, paused str?
 event sit: seat int, player str, chips int, bot bool
 event leave: seat int, player str, chips int, reason str
-event top_up: seat int, amount int, chips int
+event top_up: seat int, amount int, chips int, auto bool, short int
 event sit_out: seat int, reason str
 event come_back: seat int
 event disconnected: seat int

@@ -528,6 +528,12 @@ class Ledger:
             raise UnknownAccountError(f"no account {name!r}")
         return value
 
+    @staticmethod
+    def balance_in(conn: Connection, name: str) -> int:
+        """An account's balance read in ``conn``'s transaction, for a movement that
+        depends on it (an auto top-up takes what the bank holds)."""
+        return _balance_in(conn, name)
+
     def balances(self, prefix: str = "") -> dict[str, int]:
         """Every account's balance whose name starts with ``prefix``."""
         with self._reads() as session:

@@ -107,9 +107,15 @@ class MemoryBooks:
         self.seats.setdefault(table_id, {})[seat] = player
         self.journal.append(("sit", player, table_id, str(seat), str(amount)))
 
-    async def top_up(self, table_id: str, seat: int, player: str, amount: int) -> None:
-        self._move_in(player, table_id, amount)
-        self.journal.append(("top_up", player, table_id, str(seat), str(amount)))
+    async def top_up(
+        self, table_id: str, seat: int, player: str, amount: int, *, partial: bool = False
+    ) -> int:
+        chips = min(amount, self._accounts.get(player, 0)) if partial else amount
+        if chips <= 0 and partial:
+            return 0
+        self._move_in(player, table_id, chips)
+        self.journal.append(("top_up", player, table_id, str(seat), str(chips)))
+        return chips
 
     async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:
         key = (table_id, player)

@@ -65,7 +65,7 @@ from stud8.server.books.alarms import BooksAlarms
 from stud8.server.books.chat import ChatStore
 from stud8.server.books.fencing import TableEpochs
 from stud8.server.books.hands import HandStore
-from stud8.server.books.ledger import Ledger, LedgerError
+from stud8.server.books.ledger import Ledger, LedgerError, bank
 from stud8.server.books.seats import TableStore
 from stud8.server.books.selfcheck import differences, ledger_stacks, same_end
 from stud8.server.books.writer import RoomWriter
@@ -133,13 +133,19 @@ class RoomBooks:
 
         await self._job(table_id, work, f"{player} sitting at {table_id} seat {seat}")
 
-    async def top_up(self, table_id: str, seat: int, player: str, amount: int) -> None:
+    async def top_up(
+        self, table_id: str, seat: int, player: str, amount: int, *, partial: bool = False
+    ) -> int:
         ledger = self.ledger
-        await self._job(
-            table_id,
-            lambda conn: ledger.top_up(player, table_id, amount, f"seat {seat}", conn=conn),
-            f"{player} topping up at {table_id}",
-        )
+
+        def work(conn: Connection) -> int:
+            chips = min(amount, ledger.balance_in(conn, bank(player))) if partial else amount
+            if chips > 0:
+                memo = f"seat {seat}, auto top-up" if partial else f"seat {seat}"
+                ledger.top_up(player, table_id, chips, memo, conn=conn)
+            return max(chips, 0)
+
+        return await self._job(table_id, work, f"{player} topping up at {table_id}")
 
     async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:
         ledger = self.ledger

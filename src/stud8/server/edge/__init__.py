@@ -119,11 +119,13 @@ class Edge:
         inlet: Inlet | None = None,
         address: str | None = None,
         close: Callable[[int, str], None] | None = None,
+        auto_top_up: bool = False,
     ) -> None:
         """Serve one websocket at ``table_id`` until the client goes;
         :class:`NoSuchTable` if there is none. Its messages are limited by its own
         rate, and together with the other connections of its player and of its
-        ``address`` by theirs; ``close`` closes the socket of a client that floods."""
+        ``address`` by theirs; ``close`` closes the socket of a client that floods;
+        ``auto_top_up``: the player's account setting, told the table on connecting."""
         keys = []
         if player is not None:
             keys.append((f"account:{player.casefold()}", self.account_rate))
@@ -144,6 +146,7 @@ class Edge:
                 close=close,
                 meter=self.actions,
                 notices=self._said_on_connect(),
+                auto_top_up=auto_top_up,
             )
             await connection.run(receive, last_seen, inlet)
         finally:

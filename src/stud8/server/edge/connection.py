@@ -14,7 +14,8 @@ an operator every card but in a hand he is dealt into). On connect: ``welcome``,
 what was missed since ``last_seen`` (or a snapshot), then the live events. A player's
 connection tells the table ``Connect`` when it opens and ``Disconnect`` when it
 closes: the table counts them (a player with two windows open is disconnected only
-when the last one closes; RULES.md section 6 does the rest).
+when the last one closes; RULES.md section 6 does the rest). ``Connect`` carries his
+account's auto top-up setting, read when the socket opened.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ class Connection:
         now: Callable[[], float] = time.monotonic,
         meter: Callable[[float], None] | None = None,
         notices: Sequence[str] = (),
+        auto_top_up: bool = False,
     ) -> None:
         self.channel = channel
         self.table_id = channel.table_id
@@ -105,6 +107,7 @@ class Connection:
         self._meter = meter
         self._now = now
         self._notices = notices  # the room's word to everyone, said after the welcome
+        self._auto_top_up = auto_top_up  # the account's setting (told with Connect)
 
     # ------------------------------------------------------------ the connection
     async def run(
@@ -127,7 +130,7 @@ class Connection:
         try:
             await channel.join(self.viewer, last_seen)
             if player is not None and not channel.closed:
-                await self._bus.send(self.table_id, Connect(player=player))
+                await self._bus.send(self.table_id, self._connect(player))
                 connected = self._connected = True
             # until the client goes; a client that does not read is dropped by its
             # outbox, which closes the socket (and so ends this)
@@ -150,7 +153,10 @@ class Connection:
         """The table starts again from a snapshot (it moved to another node): say
         again that this player is here, so he is dealt in."""
         if self._connected and self.player is not None:
-            self._bus.send(self.table_id, Connect(player=self.player))
+            self._bus.send(self.table_id, self._connect(self.player))
+
+    def _connect(self, player: str) -> Connect:
+        return Connect(player=player, auto_top_up=self._auto_top_up)
 
     # ------------------------------------------------------------ incoming
     def handle(self, text: str | bytes) -> None:

@@ -1,7 +1,11 @@
 """A player's settings, kept with his account: ``GET`` and ``PUT /api/v1/settings``.
 
 The browser reads them at log-in and writes them at each change, so they follow the
-account to any browser (:mod:`stud8.server.wire.account`: what they are).
+account to any browser (:mod:`stud8.server.wire.account`: what they are). A change
+of the auto top-up is told at once to the tables that need it (``AutoTopUp``, on the
+bus, so a table on another node hears it too): each he sits at (the directory's
+statuses) and each his sockets on this node watch (a seat he takes there takes it).
+A table he connects to later reads it with his ``Connect``.
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stud8.server.http.requests import account_of, json_body, room_of
+from stud8.server.http.services import RoomServices
+from stud8.server.table.commands import AutoTopUp
 from stud8.server.wire.account import AccountSettings, checked_settings
 from stud8.server.wire.codec import read_object, to_json
 
-__all__ = ["keep_settings", "show_settings"]
+__all__ = ["keep_settings", "show_settings", "tell_auto_top_up"]
 
 
 async def show_settings(request: Request) -> Response:
@@ -26,8 +32,27 @@ async def show_settings(request: Request) -> Response:
 
 
 async def keep_settings(request: Request) -> Response:
-    """``PUT /api/v1/settings`` (all of them): kept, and answered as kept."""
+    """``PUT /api/v1/settings`` (all of them): kept, and answered as kept (once the
+    tables that need it know a changed auto top-up)."""
     account = await account_of(request)
+    room = room_of(request)
     settings = checked_settings(read_object(AccountSettings, await json_body(request), "settings"))
-    await asyncio.to_thread(room_of(request).preferences.keep, account.name, settings)
+    before = await asyncio.to_thread(room.preferences.settings_of, account.name)
+    await asyncio.to_thread(room.preferences.keep, account.name, settings)
+    if settings.auto_top_up != before.auto_top_up:
+        await tell_auto_top_up(room, account.name, settings.auto_top_up)
     return JSONResponse(to_json(settings))
+
+
+async def tell_auto_top_up(room: RoomServices, player: str, on: bool) -> int:
+    """Tell ``player``'s tables (see the module) that his auto top-up is ``on``; how
+    many were told. A table that cannot hear it now (closed, moving to another node)
+    reads it again with his next ``Connect``."""
+    bus = room.edge.bus
+    tables = {t for t, listed in bus.directory().items() if player in listed.status.players}
+    _, watched = room.sockets.watching().get(player.casefold(), (player, set()))
+    tables |= watched
+    sent = [bus.send(table_id, AutoTopUp(player=player, on=on)) for table_id in sorted(tables)]
+    if sent:
+        await asyncio.gather(*sent, return_exceptions=True)
+    return len(sent)

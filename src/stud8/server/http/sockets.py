@@ -148,10 +148,13 @@ async def _table_socket(websocket: WebSocket) -> None:
             await _refuse(websocket, 4400, "last_seen must be a whole number")
             return
     player: str | None = None
-    operator = False
+    operator = auto_top_up = False
     if token:
         try:
             account = await room.auth.account_for_token(token)
+            if account is not None:  # his setting, told the table with his Connect
+                kept = await asyncio.to_thread(room.preferences.settings_of, account.name)
+                auto_top_up = kept.auto_top_up
         except DATABASE_BUSY as exc:
             await _busy(websocket, exc)
             return
@@ -188,7 +191,9 @@ async def _table_socket(websocket: WebSocket) -> None:
         _SEEN.add(seeing := asyncio.ensure_future(room.seen_from(token, address)))
         seeing.add_done_callback(_SEEN.discard)
     try:
-        await _serve(websocket, table_id, player, operator, last_seen, ended, address, end)
+        await _serve(
+            websocket, table_id, player, operator, last_seen, ended, address, end, auto_top_up
+        )
     finally:
         room.sockets.remove(opened)
 
@@ -202,6 +207,7 @@ async def _serve(
     ended: asyncio.Event,
     address: str,
     end: Callable[[int, str], None],
+    auto_top_up: bool,
 ) -> None:
     room = room_of(websocket)
 
@@ -233,6 +239,7 @@ async def _serve(
                 inlet=inlet,
                 address=address,
                 close=end,
+                auto_top_up=auto_top_up,
             )
     except NoSuchTable:
         await _refuse(websocket, 4404, f"no table {table_id}")

@@ -7,7 +7,8 @@ what it asked is **durable** (or raising):
 - :meth:`~TableBooks.sit`: a player (or a bot, whose chips are issued in the same
   step) buys in and takes a seat: the chips leave his account and the seat is
   his, together or not at all. :class:`BooksRefused` if he cannot pay;
-- :meth:`~TableBooks.top_up`: more chips from his account, between hands;
+- :meth:`~TableBooks.top_up`: more chips from his account, between hands (his
+  command, or the table's auto top-up, which takes what his bank holds);
 - :meth:`~TableBooks.stand`: he leaves the seat and his chips go back to his
   account, together;
 - :meth:`~TableBooks.hand_dealt`: a hand is noted before a card of it is dealt,
@@ -208,8 +209,12 @@ class TableBooks(Protocol):
         bot's chips are issued first)."""
         ...
 
-    async def top_up(self, table_id: str, seat: int, player: str, amount: int) -> None:
-        """``amount`` more from his account to his chips at the table."""
+    async def top_up(
+        self, table_id: str, seat: int, player: str, amount: int, *, partial: bool = False
+    ) -> int:
+        """``amount`` more from his account to his chips at the table; the chips
+        moved. ``partial`` (an auto top-up): as much of ``amount`` as his bank holds,
+        read in the same step (0: an empty bank, nothing written)."""
         ...
 
     async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:

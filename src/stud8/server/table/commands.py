@@ -71,9 +71,21 @@ class Act(Command):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AutoTopUp(Command):
+    """``player``'s account setting "auto top-up" is now ``on`` (he changed it): at
+    the end of each hand the table tops his seat up to the buy-in he chose there,
+    from his bank (:mod:`stud8.server.table.seating`)."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Connect(Command):
     """One more connection of ``player`` to the table (a websocket opened): a
-    seated player who was disconnected is back (RULES.md section 6)."""
+    seated player who was disconnected is back (RULES.md section 6).
+    ``auto_top_up``: his account's auto top-up setting as the connection read it."""
+
+    auto_top_up: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -78,9 +78,16 @@ class SeatLeft(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class ToppedUp(TableEvent):
+    """``amount`` more chips from the player's bank, between hands; ``chips`` his
+    stack now. ``auto``: the table's auto top-up (his setting), not his command;
+    ``short``: the chips of an auto top-up his bank could not pay (all of it: the
+    bank was empty, ``amount`` 0 and nothing moved)."""
+
     seat: int
     amount: int
     chips: int
+    auto: bool = False
+    short: int = 0
     kind: ClassVar[str] = "top_up"
 
 

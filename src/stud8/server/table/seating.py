@@ -9,6 +9,16 @@ back). :meth:`Seating.restore` puts back, before the table starts, a
 player seated when the server stopped, with the chips the ledger still holds for
 him at the table (no buy-in: the chips never left the table).
 
+**Auto top-up** (his account's setting, issue 28 item 7): the edge tells the
+table with each ``Connect`` and the room with ``AutoTopUp`` when he changes it.
+At the end of each hand (never during one) a seat dealt in whose player has it on
+and fewer chips than the buy-in he chose here (his buy-in, or the most he topped
+up to; the table's maximum at most) is topped up to it from his bank, through the
+books as his own ``top_up`` is (one ledger transaction): what the bank holds if
+that is less, nothing if it is empty (said once, until it pays again). A seat a
+restart brought back tops up to the chips it came back with: the buy-in chosen
+is not kept in the books.
+
 A player kept out of the hands (sat out, disconnected, reseated after a restart
 and not back yet, or without chips) for the table's ``sit_out_seconds`` is stood
 up, as real rooms do: once he is in no hand, he leaves the table (a ``leave``
@@ -36,6 +46,7 @@ from stud8.formats.record import SeatRecord
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksFenced, BooksRefused, TableBooks
 from stud8.server.table.commands import (
+    AutoTopUp,
     ComeBack,
     Connect,
     Disconnect,
@@ -69,8 +80,8 @@ log = logging.getLogger("stud8.server")
 
 STAND_RETRY = 5.0  # seconds before trying again to stand up one the books refused
 
-SeatCommand = Sit | SeatBot | TopUp | Leave | SitOut | ComeBack | Connect | Disconnect
-SEAT_COMMANDS = (Sit, SeatBot, TopUp, Leave, SitOut, ComeBack, Connect, Disconnect)
+SeatCommand = Sit | SeatBot | TopUp | Leave | SitOut | ComeBack | Connect | Disconnect | AutoTopUp
+SEAT_COMMANDS = (Sit, SeatBot, TopUp, Leave, SitOut, ComeBack, Connect, Disconnect, AutoTopUp)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +114,7 @@ class Seating:
         self._table_id = context.config.table_id
         self.seats: dict[int, Seat] = {}
         self.connections: Counter[str] = Counter()  # open connections, by player
+        self._auto: dict[str, bool] = {}  # the auto top-up setting of each one connected
         self._stand_later: dict[
             int, LeaveReason
         ] = {}  # seats to stand up when the books can be written
@@ -163,6 +175,8 @@ class Seating:
         if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
             raise ValueError(f"a seat comes back with chips, not {chips!r}")
         robot: Bot | None = None
+        config = self._ctx.config
+        top_up_to = min(max(chips, config.min_buy_in), config.max_buy_in)
         if bot is not None:
             if bot not in BOTS:
                 raise ValueError(f"no bot policy {bot!r}")
@@ -175,6 +189,7 @@ class Seating:
             sitting_out=absent,
             out_reason=SatOutReason.DISCONNECTED if absent else None,
             connected=not absent,
+            top_up_to=top_up_to,
         )
         self._ctx.emit(SeatTaken(seat, player, chips, robot is not None))
         if absent:
@@ -200,6 +215,8 @@ class Seating:
             self.come_back(cmd)
         elif isinstance(cmd, Connect):
             self.connect(cmd)
+        elif isinstance(cmd, AutoTopUp):
+            self.set_auto_top_up(cmd.player, cmd.on)
         else:
             self.disconnect(cmd)
 
@@ -236,7 +253,10 @@ class Seating:
         except Exception as exc:  # the books are down: nothing was written
             log.warning("table %s: %s could not sit: %s", self._table_id, cmd.player, exc)
             raise Refused(f"the room cannot take your buy-in now, try again ({exc})") from None
-        self.seats[cmd.seat] = Seat(cmd.player, cmd.amount, bot)
+        auto = bot is None and self._auto.get(cmd.player, False)
+        self.seats[cmd.seat] = Seat(
+            cmd.player, cmd.amount, bot, auto_top_up=auto, top_up_to=cmd.amount
+        )
         ctx.emit(SeatTaken(cmd.seat, cmd.player, cmd.amount, bot is not None))
         ctx.waiting.sat(cmd.player, self.free_seats())
         ctx.deal_soon()
@@ -264,6 +284,7 @@ class Seating:
             log.warning("table %s: %s could not top up: %s", self._table_id, cmd.player, exc)
             raise Refused(f"the room cannot take your top-up now, try again ({exc})") from None
         seat.chips += amount
+        seat.top_up_to = max(seat.top_up_to, seat.chips)  # the stack he chose to have
         ctx.emit(ToppedUp(number, amount, seat.chips))
         ctx.deal_soon()
 
@@ -329,6 +350,7 @@ class Seating:
     def connect(self, cmd: Connect) -> None:
         ctx = self._ctx
         self.connections[cmd.player] += 1
+        self.set_auto_top_up(cmd.player, cmd.auto_top_up)
         number = self.seat_of(cmd.player)
         if number is None:
             return  # counted: he is connected if he sits
@@ -349,6 +371,7 @@ class Seating:
             self.connections[cmd.player] = left
             return  # another window of his is still open
         del self.connections[cmd.player]
+        self._auto.pop(cmd.player, None)  # a seat keeps its own
         number = self.seat_of(cmd.player)
         if number is None:
             return
@@ -390,6 +413,48 @@ class Seating:
                     await self.remove(number, LeaveReason.NO_CHIPS)
             elif not seat.connected:
                 self._deal_out(number, seat, SatOutReason.DISCONNECTED)
+        if stand_up:  # a cash game's: a tournament's chips are not bought
+            await self._auto_top_ups(players)
+
+    def set_auto_top_up(self, player: str, on: bool) -> None:
+        """``player``'s auto top-up setting is ``on``: for his seat, and for the seat
+        he takes while connected. Never refused (not here: nothing to keep)."""
+        if player in self.connections:
+            self._auto[player] = on
+        number = self.seat_of(player)
+        if number is not None:
+            seat = self.seats[number]
+            seat.auto_top_up = on and seat.bot is None
+            seat.told_bank_empty = False
+
+    async def _auto_top_ups(self, players: Iterable[int]) -> None:
+        """Between hands: top up each seat of ``players`` that has auto top-up on and
+        fewer chips than it tops up to (see the module)."""
+        ctx = self._ctx
+        for number in list(players):
+            seat = self.seats.get(number)
+            if seat is None or seat.leaving or not seat.auto_top_up:
+                continue
+            wanted = min(seat.top_up_to, ctx.config.max_buy_in) - seat.chips
+            if wanted <= 0:
+                continue
+            try:
+                moved = await ctx.books.top_up(
+                    self._table_id, number, seat.player, wanted, partial=True
+                )
+            except BooksFenced:
+                raise  # not our table any more: the owner task stops
+            except Exception as exc:  # refused, or the books are down: the next hand's end
+                log.warning("table %s: no auto top-up for %s: %s", self._table_id, seat.player, exc)
+                continue
+            if moved <= 0:  # his bank is empty: said once
+                if not seat.told_bank_empty:
+                    seat.told_bank_empty = True
+                    ctx.emit(ToppedUp(number, 0, seat.chips, auto=True, short=wanted))
+                continue
+            seat.told_bank_empty = False
+            seat.chips += moved
+            ctx.emit(ToppedUp(number, moved, seat.chips, auto=True, short=wanted - moved))
 
     def _deal_out(self, number: int, seat: Seat, reason: SatOutReason) -> None:
         if not seat.sitting_out:

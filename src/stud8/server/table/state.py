@@ -24,6 +24,11 @@ class Seat:
     connected: bool = True
     leaving: bool = False
     away_since: float | None = None  # when a player's seat stopped being dealt in
+    # the auto top-up: on (his account's setting), the stack it tops up to (the buy-in
+    # he chose here), and whether an empty bank was said already (said once)
+    auto_top_up: bool = False
+    top_up_to: int = 0
+    told_bank_empty: bool = False
 
     @property
     def ready(self) -> bool:

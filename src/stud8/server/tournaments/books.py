@@ -45,7 +45,9 @@ class RunnerBooks:
     ) -> None:
         raise BooksRefused("the tournament seats its players")
 
-    async def top_up(self, table_id: str, seat: int, player: str, amount: int) -> None:
+    async def top_up(
+        self, table_id: str, seat: int, player: str, amount: int, *, partial: bool = False
+    ) -> int:
         raise BooksRefused("tournament chips are not bought")
 
     async def stand(self, table_id: str, seat: int, player: str, chips: int) -> None:
