@@ -1,10 +1,12 @@
 // The seat controls: sit (with a buy-in), sit out / come back, top up (between hands
-// only), leave; the waiting list (join, your place, the seat offered to you).
+// only), the auto top-up (an account setting: the table tops him up to his buy-in
+// between hands), leave; the waiting list (join, your place, the seat offered to you).
 
 import { $, toast } from "./util.js";
 import { inPlayingHand, maxSeats } from "./store.js";
 import { rememberBuyIn, rememberedBuyIn } from "./hud.js";
 import { tournamentControlsHTML } from "./tourtable.js";
+import { autoTopUpOn, setAutoTopUp } from "./settings.js";
 
 export const DIALOG_HTML = `<dialog id="money-dialog" aria-labelledby="md-title">
 <form method="dialog" id="md-form"><h2 id="md-title"></h2>
@@ -65,7 +67,8 @@ export function controlsHTML(state) {
     const away = me.sitting_out
       ? `<button data-cmd="come_back" class="im-back">I'm back</button>`
       : `<button data-cmd="sit_out">Sit out</button>`;
-    return `${away}<button data-cmd="top_up" ${topUpOk ? "" : 'disabled title="between hands only"'}>Top up</button><button data-cmd="leave">Leave seat</button>`;
+    const auto = `<label class="auto-top-up" title="Between hands, top up to the buy-in you chose here from your bank"><input type="checkbox" id="auto-top-up"${autoTopUpOn() ? " checked" : ""}> Auto top-up</label>`;
+    return `${away}<button data-cmd="top_up" ${topUpOk ? "" : 'disabled title="between hands only"'}>Top up</button>${auto}<button data-cmd="leave">Leave seat</button>`;
   }
   const place = state.waiting.indexOf(state.player);
   const status = `<span class="status watching">Watching</span>`;
@@ -114,6 +117,9 @@ export function bindControls({ state, send, toolsRoot, tableRoot, offerRoot }) {
     } else {
       send(cmd, {});
     }
+  });
+  toolsRoot.addEventListener("change", (e) => {
+    if (e.target.id === "auto-top-up") setAutoTopUp(e.target.checked);
   });
   tableRoot.addEventListener("click", async (e) => {
     const b = e.target.closest("button.sit-here");

@@ -46,6 +46,17 @@ export async function loadSettings() {
   return r.data;
 }
 
+/** The auto top-up as this browser holds it (the account's, once logged in). */
+export function autoTopUpOn() {
+  return localStorage.getItem(AUTO) === "1";
+}
+
+/** Turn the auto top-up on or off: kept with the account, whose tables are told. */
+export function setAutoTopUp(on) {
+  localStorage.setItem(AUTO, on ? "1" : "0");
+  window.dispatchEvent(new Event("stud8:settings"));
+}
+
 let pending = null;
 /** A setting changed here: send them all to the server (logged in), once per turn of the loop. */
 export function settingsChanged() {

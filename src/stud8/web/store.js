@@ -1,6 +1,6 @@
 // The table as this client sees it, built from a snapshot and the events after it.
 
-import { timeoutText, leaveText } from "./words.js";
+import { timeoutText, leaveText, topUpText } from "./words.js";
 import { streetLine, upCardsLine, bringInReason, firstToActLine, potsLine } from "./dealer.js";
 
 export const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold", "timeout"]);
@@ -396,7 +396,10 @@ const HANDLERS = {
   },
   top_up(state, ev) {
     if (state.seats[ev.seat]) state.seats[ev.seat].chips = ev.chips;
-    noteSeating(state, `${seated(state, ev.seat)} tops up ${ev.amount} to ${ev.chips}`);
+    const text = topUpText(seated(state, ev.seat), ev);
+    noteSeating(state, text);
+    // an auto top-up his bank could not pay in full: said to him plainly too
+    if (ev.auto && ev.short && ev.seat === state.mySeat) state.notice = { seat: ev.seat, text };
   },
   sit_out(state, ev) {
     const s = state.seats[ev.seat];

@@ -201,6 +201,7 @@ export function tableView(app, tableId, query) {
 
   function onEvent(ev, mine) {
     if (["sit", "top_up", "leave"].includes(ev.k) && (ev.seat === mine || ev.player === state.player)) refreshBank();
+    if (ev.k === "top_up" && ev.auto && ev.short && ev.seat === mine && state.notice) toast(state.notice.text);
     if (ev.k === "chat") chat.add(ev);
     else if (ev.k === "hand_finish") history.handFinished();
     else if (ev.k === "moved") noteSeating(state, tour.onMoved(state, ev, follow));

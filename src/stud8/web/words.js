@@ -124,6 +124,16 @@ export function rulesLines(t) {
 }
 
 /** A `leave` event for the log: why the player left. */
+/** A top-up said: his own ("ann tops up 50 to 200"), or the table's auto top-up in
+ * PokerStars' words for chips added between hands ("ann adds 50 chips"), with what a
+ * short or empty bank left undone. */
+export function topUpText(name, ev) {
+  if (!ev.auto) return `${name} tops up ${ev.amount} to ${ev.chips}`;
+  if (!ev.amount) return `Auto top-up for ${name}: the bank is empty, no chips added (${ev.short} short)`;
+  const short = ev.short ? `; the bank held only ${ev.amount}, ${ev.short} short` : "";
+  return `${name} adds ${ev.amount} chip${ev.amount === 1 ? "" : "s"} (auto top-up to ${ev.chips}${short})`;
+}
+
 export function leaveText(ev) {
   switch (ev.reason) {
     case "sat_out": return `${ev.player} sat out too long and is stood up (${ev.chips} chips back to the account)`;
