@@ -4,7 +4,7 @@ bank between hands (never during one), as his own top-up would be (the books' on
 ``top_up``); what the bank holds if it is short, nothing (said once) if it is empty;
 nothing when it is off. On a manual clock with the books in memory, and once on a
 database: the ledger's transaction, balanced, and the audit of the books against the
-hands and the seats clean."""
+hands and the seats clean (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ import asyncio
 import itertools
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from server.manualtable import ClockedTable
+from server.roomdb import fresh_database
 from server.tableharness import RULES, Harness, run
 from stud8.core.actions import ActionKind, make_action
 from stud8.core.cards import Deck
@@ -204,10 +206,11 @@ class DbTable(ClockedTable):
         )
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_on_a_database_the_top_up_is_one_balanced_transaction_and_the_audit_is_clean(
-    tmp_path: Path,
+    kind: str, tmp_path: Path
 ) -> None:
-    engine = create_engine_for(f"sqlite:///{tmp_path / 'room.db'}")
+    engine = create_engine_for(fresh_database(kind, tmp_path))
     upgrade(engine)
     TableStore(engine).save("t1", "t1", TableSpec(min_buy_in=20, max_buy_in=200))
     ledger = Ledger(engine)
