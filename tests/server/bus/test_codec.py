@@ -709,7 +709,8 @@ legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount""",
     # reload) and refunded (the hands a restart cancelled); the hand_refunded event;
     # the table_spec carries every option of RULES.md (all_in_low_card ...); the
     # auto top-up (issue 28): the auto_top_up command, connect's auto_top_up, and the
-    # top_up event's auto and short (format 6 was never released: changed in place)
+    # top_up event's auto and short; a table_status's observers (how many watch
+    # without a seat) (format 6 was never released: changed in place)
     6: """format 6
 reply: ok bool, reason str, seq int
 sit: player str, command_id str?, seat int, amount int
@@ -748,7 +749,7 @@ private bool, all_in_low_card str, first_to_act_tie str, big_bet_street int, \
 open_pair_big_bet bool, raise_cap int?, heads_up_cap str, community_card_first_to_act str, \
 show_order_no_bet str, rake_third_street bool, odd_chip_half str, odd_chip str
 table_status: table_id str, players strs, waiting int, hands_played int, average_pot float, \
-hands_per_hour float, paused str?
+hands_per_hour float, paused str?, observers int
 event sit: seat int, player str, chips int, bot bool
 event leave: seat int, player str, chips int, reason str
 event top_up: seat int, amount int, chips int, auto bool, short int

@@ -67,6 +67,7 @@ def test_two_players_play_complete_hands_to_showdown_over_websockets() -> None:
                 "hands_per_hour",
                 "hands_played",
                 "paused",
+                "observers",
             }
             assert listing[0]["paused"] is None
             assert (rules["table_id"], rules["name"], rules["structure"]) == (

@@ -1,7 +1,8 @@
 """``/api/v1/settings``: the settings kept with the account (four-colour deck, sounds,
-default buy-in per stakes, auto top-up), through the real app, on a database
-(SQLite and PostgreSQL) and in memory: a new account has the defaults, a session
-of the same account elsewhere reads what another kept, a bad body changes nothing."""
+default buy-in per stakes, auto top-up, the lobby's sort and filters), through the
+real app, on a database (SQLite and PostgreSQL) and in memory: a new account has the
+defaults, a session of the same account elsewhere reads what another kept, a bad body
+changes nothing."""
 
 from __future__ import annotations
 
@@ -16,7 +17,32 @@ from server.http.test_notes import SETTINGS, answer, login
 from stud8.server.wire.limits import MAX_STAKES_BUY_INS
 
 STAKES = "stud_hi_lo:limit:1/2/4/8"
-DEFAULTS = {"four_colour": False, "sounds": True, "buy_in": {}, "auto_top_up": False}
+LOBBY: dict[str, object] = {
+    "sort": None,
+    "descending": False,
+    "games": [],
+    "stakes": "",
+    "hide_full": False,
+    "hide_empty": False,
+    "min_players": 0,
+}
+DEFAULTS = {
+    "four_colour": False,
+    "sounds": True,
+    "buy_in": {},
+    "auto_top_up": False,
+    "lobby": LOBBY,
+}
+# a lobby sorted by its observers, most first, only Razz and Stud Hi/Lo at 2/4
+MY_LOBBY: dict[str, object] = {
+    "sort": "observers",
+    "descending": True,
+    "games": ["razz", "stud_hi_lo"],
+    "stakes": "2/4",
+    "hide_full": True,
+    "hide_empty": True,
+    "min_players": 2,
+}
 
 
 async def settings_follow_the_account(http: httpx.AsyncClient) -> None:
@@ -24,7 +50,13 @@ async def settings_follow_the_account(http: httpx.AsyncClient) -> None:
     second = await login(http, "ann", new=False)  # another browser, another session
     got = answer(await http.get("/api/v1/settings", headers=first), "GET /api/v1/settings")
     assert got == DEFAULTS
-    mine = {"four_colour": True, "sounds": False, "buy_in": {STAKES: 120}, "auto_top_up": True}
+    mine = {
+        "four_colour": True,
+        "sounds": False,
+        "buy_in": {STAKES: 120},
+        "auto_top_up": True,
+        "lobby": MY_LOBBY,
+    }
     r = await http.put("/api/v1/settings", json=mine, headers=first)
     assert answer(r, "PUT /api/v1/settings") == mine
     assert (await http.get("/api/v1/settings", headers=second)).json() == mine
@@ -38,7 +70,13 @@ async def settings_follow_the_account(http: httpx.AsyncClient) -> None:
 
 async def bad_settings_change_nothing(http: httpx.AsyncClient) -> None:
     ann = await login(http, "ann")
-    kept = {"four_colour": True, "sounds": True, "buy_in": {STAKES: 80}, "auto_top_up": False}
+    kept = {
+        "four_colour": True,
+        "sounds": True,
+        "buy_in": {STAKES: 80},
+        "auto_top_up": False,
+        "lobby": MY_LOBBY,
+    }
     assert (await http.put("/api/v1/settings", json=kept, headers=ann)).status_code == 200
     refused = [
         ({"four_colour": "yes"}, "four_colour"),
@@ -48,6 +86,14 @@ async def bad_settings_change_nothing(http: httpx.AsyncClient) -> None:
         ({"buy_in": {"<script>": 10}}, "names no stakes"),
         ({"buy_in": {f"stud:limit:1/2/4/{n}": 10 for n in range(MAX_STAKES_BUY_INS + 1)}}, "limit"),
         ({"colour_deck": True}, "colour_deck"),
+        ({"lobby": {"sort": "rake"}}, "lobby.sort"),
+        ({"lobby": {"games": ["holdem"]}}, "lobby.games"),
+        ({"lobby": {"games": ["razz", "razz"]}}, "each game at most once"),
+        ({"lobby": {"stakes": "2-4"}}, "small_bet/big_bet"),
+        ({"lobby": {"min_players": 11}}, "min_players must be 0 to 10"),
+        ({"lobby": {"min_players": -1}}, "min_players"),
+        ({"lobby": {"hide_full": "yes"}}, "hide_full"),
+        ({"lobby": {"sorted": "game"}}, "sorted"),
     ]
     for body, said in refused:
         r = await http.put("/api/v1/settings", json=body, headers=ann)

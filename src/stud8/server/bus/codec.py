@@ -131,7 +131,7 @@ FORMAT = 6  # the format this node writes (see the module's versioning rule)
 # release wrote it. Format 6 (a snapshot's hand_log: the events of the hand on the
 # table; its refunded: the hands a restart cancelled; the hand_refunded event; the
 # table_spec carries every option of RULES.md: all_in_low_card ... odd_chip) replaced
-# format 5 before any release wrote it.
+# format 5 before any release wrote it (and its table_status gained observers, in place).
 READS = frozenset({6})  # the formats it reads
 Bytes = bytes | bytearray | memoryview  # what a decoder reads
 

@@ -12,10 +12,11 @@ What the table tells comes through the table's :class:`~stud8.server.edge.channe
 already as this viewer may see it (a player his own down cards, an observer none,
 an operator every card but in a hand he is dealt into). On connect: ``welcome``, then
 what was missed since ``last_seen`` (or a snapshot), then the live events. A player's
-connection tells the table ``Connect`` when it opens and ``Disconnect`` when it
-closes: the table counts them (a player with two windows open is disconnected only
-when the last one closes; RULES.md section 6 does the rest). ``Connect`` carries his
-account's auto top-up setting, read when the socket opened.
+connection (a viewer not logged in too, as ``ANONYMOUS``) tells the table ``Connect``
+when it opens and ``Disconnect`` when it closes: the table counts them (a player with
+two windows open is disconnected only when the last one closes; RULES.md section 6
+does the rest; those without a seat are the lobby's observers). ``Connect`` carries
+his account's auto top-up setting, read when the socket opened.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from stud8.server.bus import TableBus
 from stud8.server.edge.channel import TableChannel, Viewer
 from stud8.server.edge.outbox import Outbox
 from stud8.server.edge.ratelimit import Throttle, TokenBucket
-from stud8.server.table.commands import Act, Connect, Disconnect, Reply
+from stud8.server.table.commands import ANONYMOUS, Act, Connect, Disconnect, Reply
 from stud8.server.wire.client import ChatMessage, PingMessage, parse_command
 from stud8.server.wire.codec import ProtocolError
 from stud8.server.wire.limits import MAX_MESSAGE_BYTES
@@ -129,8 +130,8 @@ class Connection:
         connected = False
         try:
             await channel.join(self.viewer, last_seen)
-            if player is not None and not channel.closed:
-                await self._bus.send(self.table_id, self._connect(player))
+            if not channel.closed:
+                await self._bus.send(self.table_id, self._connect(player or ANONYMOUS))
                 connected = self._connected = True
             # until the client goes; a client that does not read is dropped by its
             # outbox, which closes the socket (and so ends this)
@@ -145,15 +146,15 @@ class Connection:
             channel.leave(self.viewer)
             self._connected = False
             await self.outbox.close()  # the client is gone: what is still queued is dropped
-            if connected and player is not None:
+            if connected:
                 with contextlib.suppress(Exception):
-                    await self._bus.send(self.table_id, Disconnect(player=player))
+                    await self._bus.send(self.table_id, Disconnect(player=player or ANONYMOUS))
 
     def _renewed(self) -> None:
         """The table starts again from a snapshot (it moved to another node): say
         again that this player is here, so he is dealt in."""
-        if self._connected and self.player is not None:
-            self._bus.send(self.table_id, self._connect(self.player))
+        if self._connected:
+            self._bus.send(self.table_id, self._connect(self.player or ANONYMOUS))
 
     def _connect(self, player: str) -> Connect:
         return Connect(player=player, auto_top_up=self._auto_top_up)

@@ -19,6 +19,10 @@ from stud8.server.table.events import LeaveReason
 
 # ---------------------------------------------------------------- commands
 
+# The player of a viewer not logged in, in his Connect and Disconnect: counted among
+# the table's observers (no account is named so: a name has 1 character or more).
+ANONYMOUS = ""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Command:
@@ -81,9 +85,10 @@ class AutoTopUp(Command):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Connect(Command):
-    """One more connection of ``player`` to the table (a websocket opened): a
-    seated player who was disconnected is back (RULES.md section 6).
-    ``auto_top_up``: his account's auto top-up setting as the connection read it."""
+    """One more connection of ``player`` to the table (a websocket opened; ``ANONYMOUS``:
+    a viewer not logged in): a seated player who was disconnected is back (RULES.md
+    section 6); one not seated is one more observer. ``auto_top_up``: his account's
+    auto top-up setting as the connection read it."""
 
     auto_top_up: bool = False
 

@@ -60,6 +60,8 @@ from stud8.server.table.commands import (
     Answers,
     Chat,
     Command,
+    Connect,
+    Disconnect,
     JoinWaitlist,
     LeaveWaitlist,
     Refused,
@@ -89,6 +91,7 @@ from stud8.server.table.state import (
     CatchUpRequest,
     Internal,
     Message,
+    ObserversDue,
     OfferTimeout,
     Order,
     Seat,
@@ -201,7 +204,7 @@ class Table:
         self._handing_over = False  # no more hands: the table moves to another node
         self._no_hand = asyncio.Event()  # set while no hand is in play
         self._no_hand.set()
-        self._board = StatusBoard(self.table_id, clock)
+        self._board = StatusBoard(self.table_id, clock, self._post)
         self._writes = BookWrites(
             WritesContext(self.table_id, books, clock, self._board, self.status)
         )
@@ -374,6 +377,7 @@ class Table:
             waiting=len(self.waiting.players),
             hands_played=self.hands_played,
             paused=self.paused,
+            observers=self.seating.observers(),
         )
 
     def snapshot(self) -> TableSnapshot:
@@ -468,6 +472,8 @@ class Table:
             await self._act(cmd)
         elif isinstance(cmd, SEAT_COMMANDS):
             await seating.command(cmd)
+            if isinstance(cmd, (Connect, Disconnect)):  # a viewer came or went
+                self._board.observers_changed()
         elif isinstance(cmd, JoinWaitlist):
             seated = seating.seat_of(cmd.player) is not None
             self.waiting.join(cmd.player, seated=seated, free_seats=seating.free_seats())
@@ -487,6 +493,8 @@ class Table:
             await self._start_hand()
         elif isinstance(message, OfferTimeout):
             self.waiting.expired(message.token, self.seating.free_seats())
+        elif isinstance(message, ObserversDue):
+            self._board.observers_due()
         elif isinstance(message, Order):
             self._play.order(message)
         else:

@@ -130,6 +130,11 @@ class Seating:
                 return number
         return None
 
+    def observers(self) -> int:
+        """The connections of those who watch without a seat (not logged in too)."""
+        seated = {seat.player for seat in self.seats.values()}
+        return sum(n for player, n in self.connections.items() if player not in seated)
+
     def seated(self, player: str) -> tuple[int, Seat]:
         """The seat of ``player``; refused if he is not seated here."""
         for number, seat in self.seats.items():

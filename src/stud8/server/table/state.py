@@ -81,6 +81,12 @@ class AwayCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class ObserversDue:
+    """The observers changed ``OBSERVERS_PACE`` seconds ago: publish the table's
+    status (:class:`~stud8.server.table.status.StatusBoard`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Cancel:
     reason: str
 
@@ -98,5 +104,5 @@ class Order:
     :mod:`stud8.server.table.tournament`), queued like everything else."""
 
 
-Internal = Tick | BotTurn | StartHand | OfferTimeout | AwayCheck
+Internal = Tick | BotTurn | StartHand | OfferTimeout | AwayCheck | ObserversDue
 Message = Command | Internal | Order | Cancel | CatchUpRequest

@@ -10,7 +10,8 @@ account keeps notes on at most ``MAX_NOTES`` players.
 The **settings** (:class:`AccountSettings`) follow the account from browser to
 browser: the four-colour deck, the sounds, the default buy-in per stakes (a stakes
 key as the client makes it, ``game:structure:ante/bring_in/small_bet/big_bet``; a
-stakes not kept buys in for the table's maximum), and the auto top-up.
+stakes not kept buys in for the table's maximum), the auto top-up, and how the
+lobby lists the tables (:class:`LobbyChoice`: sorted by which column, filtered how).
 
 >>> checked_note(NoteBody(colour=NoteColour.RED, text="  calls down light "))
 NoteBody(colour=<NoteColour.RED: 'red'>, text='calls down light')
@@ -23,9 +24,11 @@ stud8.server.wire.codec.ProtocolError: settings: buy_in: the buy-in for ... not 
 from __future__ import annotations
 
 import re
+from enum import Enum
 
 import msgspec
 
+from stud8.core.rules import Game
 from stud8.server.wire.codec import ProtocolError
 from stud8.server.wire.limits import (
     MAX_NOTES,
@@ -41,6 +44,8 @@ from stud8.server.wire.text import TextRefused, typed_text
 __all__ = [
     "ACCOUNT_ENDPOINTS",
     "AccountSettings",
+    "LobbyChoice",
+    "LobbyColumn",
     "NoteBody",
     "PlayerNote",
     "PlayerNotes",
@@ -51,6 +56,8 @@ __all__ = [
 
 _NAME = re.compile(NAME_PATTERN)
 _STAKES = re.compile(STAKES_PATTERN)
+_BETS = re.compile("[0-9]{1,9}/[0-9]{1,9}")  # a lobby's stakes: small_bet/big_bet
+MOST_SEATS = 10  # the lobby's "at least N players": no table has more seats
 MOST_CHIPS = 2**53 - 1  # a buy-in a browser's number holds exactly
 
 
@@ -76,17 +83,46 @@ class PlayerNotes(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     notes: list[PlayerNote]
 
 
+class LobbyColumn(Enum):
+    """A column of the lobby the tables are sorted by."""
+
+    TABLE = "table"
+    GAME = "game"
+    STAKES = "stakes"
+    PLAYERS = "players"
+    WAITING = "waiting"
+    HANDS_PER_HOUR = "hands_per_hour"
+    AVERAGE_POT = "average_pot"
+    OBSERVERS = "observers"
+
+
+class LobbyChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """How the lobby lists the tables: sorted by ``sort`` (null: as the room lists
+    them), ``descending`` or not; only the ``games`` named (none: every game), of the
+    ``stakes`` ``small_bet/big_bet`` (empty: any), not full (``hide_full``), not empty
+    (``hide_empty``), with at least ``min_players`` seated."""
+
+    sort: LobbyColumn | None = None
+    descending: bool = False
+    games: list[Game] = msgspec.field(default_factory=list)
+    stakes: str = ""
+    hide_full: bool = False
+    hide_empty: bool = False
+    min_players: int = 0
+
+
 class AccountSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The account's settings: the four-colour deck, the sounds (a beep at his turn),
     the default buy-in for each stakes (``game:structure:ante/bring_in/small_bet/big_bet``:
     chips; a stakes not here buys in for the table's maximum) and whether a seated
-    player short of his buy-in is topped up to it between hands. Every field has its
-    default: a new account's settings are these."""
+    player short of his buy-in is topped up to it between hands; the ``lobby``'s sort and
+    filters. Every field has its default: a new account's settings are these."""
 
     four_colour: bool = False
     sounds: bool = True
     buy_in: dict[str, int] = msgspec.field(default_factory=dict)
     auto_top_up: bool = False
+    lobby: LobbyChoice = msgspec.field(default_factory=LobbyChoice)
 
 
 def checked_player(name: str) -> str:
@@ -110,7 +146,9 @@ def checked_note(body: NoteBody) -> NoteBody:
 
 def checked_settings(settings: AccountSettings) -> AccountSettings:
     """``settings`` if each buy-in is kept for a stakes key and is a positive number
-    of chips, for at most ``MAX_STAKES_BUY_INS`` stakes; else ProtocolError."""
+    of chips, for at most ``MAX_STAKES_BUY_INS`` stakes, and the lobby's filters can
+    be met (each game once, stakes ``small_bet/big_bet``, at most ``MOST_SEATS``
+    players); else ProtocolError."""
     if len(settings.buy_in) > MAX_STAKES_BUY_INS:
         raise ProtocolError(
             f"settings: buy_in: {len(settings.buy_in)} stakes (the limit is {MAX_STAKES_BUY_INS})"
@@ -126,6 +164,17 @@ def checked_settings(settings: AccountSettings) -> AccountSettings:
                 f"settings: buy_in: the buy-in for {stakes} must be a positive number of "
                 f"chips, not {chips}"
             )
+    lobby = settings.lobby
+    if len(set(lobby.games)) != len(lobby.games):
+        raise ProtocolError("settings: lobby: games: each game at most once")
+    if lobby.stakes and not _BETS.fullmatch(lobby.stakes):
+        raise ProtocolError(
+            f"settings: lobby: stakes: {lobby.stakes[:40]!r} is not small_bet/big_bet (or empty)"
+        )
+    if not 0 <= lobby.min_players <= MOST_SEATS:
+        raise ProtocolError(
+            f"settings: lobby: min_players must be 0 to {MOST_SEATS}, not {lobby.min_players}"
+        )
     return settings
 
 

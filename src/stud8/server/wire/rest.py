@@ -178,7 +178,8 @@ class LobbyTable(TableInfo, frozen=True, forbid_unknown_fields=True):
     waiting list; ``average_pot`` and ``hands_per_hour`` over the last hour;
     ``paused``: null, or why the table has stopped dealing (the room cannot write
     its books: the end of its last hand, held back until it is written, or a new
-    hand's note; it keeps trying)."""
+    hand's note; it keeps trying); ``observers``: how many connections watch it
+    without a seat (told the lobby at most once a second)."""
 
     seats_taken: int
     players: list[str]
@@ -187,6 +188,7 @@ class LobbyTable(TableInfo, frozen=True, forbid_unknown_fields=True):
     hands_per_hour: float
     hands_played: int
     paused: str | None
+    observers: int
 
 
 class LobbyNotice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -525,4 +527,5 @@ def lobby_table(table_id: str, name: str, spec: TableSpec, status: TableStatus) 
         hands_per_hour=status.hands_per_hour,
         hands_played=status.hands_played,
         paused=status.paused,
+        observers=status.observers,
     )
