@@ -117,7 +117,7 @@ def test_the_waiting_list_of_a_full_table(stage: Stage) -> None:
     carol.wait_for_selector("#seat-controls .wait-place")
     assert carol.locator(".wait-place").inner_text() == "You are 1st on the waiting list"
     dave = players.new("dave")
-    dave.wait_for_selector('tr[data-table="t1"] .waiting-count:has-text("1 waiting")')
+    dave.wait_for_selector('tr[data-table="t1"] td.waiting:text-is("1")')  # one waiting
     dave.click('button.observe[data-table="t1"]')
     dave.click("#seat-controls button[data-cmd='join_waitlist']")
     dave.wait_for_selector("#seat-controls .wait-place:has-text('2nd')")

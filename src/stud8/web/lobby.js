@@ -11,6 +11,7 @@ import { privateMark, inviteButton, openInvitation, showInvitation } from "./inv
 import { watchMyTournaments } from "./tournaments.js";
 import { setRoomMessage } from "./roommessage.js";
 import { tableOptions, rulesDetailsHTML } from "./tableoptions.js";
+import { arrange, filtersHTML, lobbyColumns, lobbyFilters, watchingHTML } from "./lobbyfilters.js";
 
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
@@ -33,23 +34,31 @@ function rulesHTML(t, options, opened) {
   return `<details class="table-rules" data-table="${esc(t.table_id)}"${open}><summary>Rules</summary>${rulesDetailsHTML(t, options)}</details>`;
 }
 
+// the columns (their headers sort the rows: lobbyfilters.js), and each cell's label
+// on a phone, where a row is a card without the header above it
+const COLUMNS = lobbyColumns(gameName, waitingCount);
+const COLSPAN = COLUMNS.length;
+const LABEL = Object.fromEntries(COLUMNS.map(([key, label]) => [key, ` data-label="${label}"`]));
+
 function rowHTML(t, typed, operator, options, opened) {
   const s = t.stakes;
   const id = esc(t.table_id);
   const full = t.seats_taken >= t.seats;
   const waiting = waitingCount(t);
   const value = typed[t.table_id] || rememberedBuyIn(t);
-  const seatCell = `${t.seats_taken}/${t.seats}${waiting ? ` <small class="waiting-count">${waiting} waiting</small>` : ""}`;
+  const seatCell = `${t.seats_taken}/${t.seats}`;
   const join = full
     ? `<button class="wait" data-table="${id}" aria-label="Join waiting list of table ${id}">Join waiting list</button>`
     : `<input class="buyin" data-table="${id}" type="number" min="${t.buy_in.min}" max="${t.buy_in.max}" value="${esc(value)}" aria-label="buy-in for table ${id} (${t.buy_in.min} to ${t.buy_in.max})">
        <button class="sit" data-table="${id}" aria-label="Sit at table ${id}">Sit</button>`;
   const name = (t.name && t.name !== t.table_id ? `${esc(t.name)} <small>${id}</small>` : id) + privateMark(t);
   const brief = t.action_seconds === undefined ? "" : ` <small class="rules-brief">${esc(rulesBrief(t))}</small>`;
-  return `<tr data-table="${id}"><td class="tid">${name}</td><td>${esc(gameName(t))}${brief}${rulesHTML(t, options, opened)}</td>
-    <td>${s.small_bet}/${s.big_bet} <small>ante ${s.ante}, bring-in ${s.bring_in}</small></td>
-    <td>${seatCell}</td><td class="players">${t.players.map(esc).join(", ") || "—"}</td>
-    <td>${Math.round(t.average_pot)}</td>
+  return `<tr data-table="${id}"><td class="tid"${LABEL.table}>${name}</td><td class="game"${LABEL.game}>${esc(gameName(t))}${brief}${rulesHTML(t, options, opened)}</td>
+    <td class="stakes"${LABEL.stakes}>${s.small_bet}/${s.big_bet} <small>ante ${s.ante}, <span class="nobr">bring-in ${s.bring_in}</span></small></td>
+    <td class="seats"${LABEL.players}>${seatCell}</td><td class="waiting${waiting ? " waiting-count" : ""}"${LABEL.waiting}>${waiting}</td>
+    <td class="players"${LABEL.names}>${t.players.map(esc).join(", ") || "—"}</td>
+    <td class="num"${LABEL.hands_per_hour}>${Math.round(t.hands_per_hour)}</td><td class="num"${LABEL.average_pot}>${Math.round(t.average_pot)}</td>
+    <td class="observers"${LABEL.observers}>${watchingHTML(t)}</td>
     <td class="go"><button class="observe" data-table="${id}" aria-label="Observe table ${id}">Observe</button>${join}${inviteButton(t)}${operator ? closeHTML(id) : ""}</td></tr>`;
 }
 
@@ -67,22 +76,35 @@ export function lobbyView(app) {
   <div id="t-calls"></div><div class="lobby-head"><h2>Tables</h2>
     <span class="lobby-links"><a href="#/replay" id="open-replayer" class="download">Hand replayer</a>
     <a href="#" id="download-hands" class="download">Download my hand histories</a></span></div>
-  <table class="tables" aria-label="tables"><thead><tr><th>Table</th><th>Game</th><th>Stakes</th><th>Seats</th><th>Players</th><th>Avg pot</th><th></th></tr></thead>
-  <tbody id="tables"><tr><td colspan="7">Loading…</td></tr></tbody></table>
+  ${filtersHTML()}
+  <table class="tables" aria-label="tables"><thead></thead>
+  <tbody id="tables"><tr><td colspan="${COLSPAN}">Loading…</td></tr></tbody></table>
   <div id="invite-slot" hidden></div><div id="create-slot"></div></main>`;
   bindLogout();
   $("#download-hands").onclick = (e) => { e.preventDefault(); downloadHands(); };
   let stopped = false;
   let arming = null; // {table, until}: the close button asked, waiting for the second click
   let tables = new Map(); // table id -> its lobby entry (its stakes: the buy-in remembered)
+  let listed = null; // the last answer's tables and options, drawn again as the filters change
+  const filters = lobbyFilters(app, COLUMNS, () => draw());
 
   async function load() {
     const [r, options] = await Promise.all([api("GET", "/api/v1/tables"), tableOptions()]);
     if (stopped) return;
     const body = $("#tables");
-    if (r.status !== 200) { body.innerHTML = `<tr><td colspan="7">Could not load the tables</td></tr>`; return; }
+    if (r.status !== 200) { body.innerHTML = `<tr><td colspan="${COLSPAN}">Could not load the tables</td></tr>`; return; }
     tables = new Map(r.data.tables.map((t) => [t.table_id, t]));
     setRoomMessage(r.data.message); // the operator's message to everyone, until withdrawn
+    listed = { tables: r.data.tables, options };
+    filters.fillStakes(r.data.tables);
+    draw();
+    if (r.data.may_open_private && !$("#create-table")) offerCreate(!mayOpenTables());
+  }
+
+  function draw() {
+    if (!listed) return;
+    const { options } = listed;
+    const body = $("#tables");
     const typed = {}; // keep what the player is typing in a buy-in box
     for (const input of $$("input.buyin", body)) typed[input.dataset.table] = input.value;
     // the rows are drawn again: the focus stays where the keyboard left it
@@ -90,17 +112,21 @@ export function lobbyView(app) {
     const focused = el && el.closest("#tables") && el.dataset.table
       ? `${el.tagName.toLowerCase()}.${el.classList[0]}[data-table="${el.dataset.table}"]` : null;
     const opened = new Set($$("details.table-rules[open]", body).map((d) => d.dataset.table));
-    body.innerHTML = r.data.tables.map((t) => rowHTML(t, typed, mayOpenTables(), options, opened)).join("")
-      || `<tr><td colspan="7">No tables open</td></tr>`;
+    const rows = arrange(listed.tables, filters.choice, COLUMNS, waitingCount);
+    filters.counted(rows.length, listed.tables.length);
+    body.innerHTML = rows.map((t) => rowHTML(t, typed, mayOpenTables(), options, opened)).join("")
+      || (listed.tables.length
+        ? `<tr><td colspan="${COLSPAN}" class="none">No table matches the filters. <button class="clear-filters">Clear filters</button></td></tr>`
+        : `<tr><td colspan="${COLSPAN}">No tables open</td></tr>`);
     if (arming && Date.now() < arming.until) armed($(`button.close-table[data-table="${arming.table}"]`, body));
     if (focused) { const again = $(focused, body); if (again) again.focus(); }
-    if (r.data.may_open_private && !$("#create-table")) offerCreate(!mayOpenTables());
   }
 
   // one delegated handler: the rows are redrawn every few seconds
   $("#tables").onclick = (e) => {
     const b = e.target.closest("button");
     if (!b) return;
+    if (b.classList.contains("clear-filters")) { filters.clear(); return; }
     const id = encodeURIComponent(b.dataset.table);
     if (b.classList.contains("close-table")) closeTable(b);
     else if (b.classList.contains("invite")) openInvitation($("#invite-slot"), b.dataset.table, load);
