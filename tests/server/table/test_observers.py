@@ -4,6 +4,9 @@ every ``OBSERVERS_PACE`` seconds, so a crowd opening a table is one status."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from server.tableharness import Harness, run
 from stud8.server.table.commands import ANONYMOUS, Connect, Disconnect, Sit
 from stud8.server.table.status import OBSERVERS_PACE, TableStatus
@@ -72,5 +75,34 @@ def test_a_disconnect_nobody_connected_counts_nobody_below_zero() -> None:
         assert h.table.status().observers == 0
         await h.send(Connect(player=ANONYMOUS))
         assert h.table.status().observers == 1
+
+    run(body)
+
+
+VIEWERS = ("ann", "bob", ANONYMOUS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from(VIEWERS)), max_size=25))
+def test_the_count_is_the_connections_open_of_those_not_seated(
+    moves: list[tuple[bool, str]],
+) -> None:
+    """Any order of windows opened and closed (more closes than opens too): the count
+    is what is still open, never below zero, ann's not counted once she sits."""
+
+    async def body(h: Harness) -> None:
+        open_now = dict.fromkeys(VIEWERS, 0)
+        for i, (opens, player) in enumerate(moves):
+            if i == len(moves) // 2:
+                assert (await h.send(Sit(player="ann", seat=1, amount=100))).ok
+            await h.send((Connect if opens else Disconnect)(player=player))
+            open_now[player] = max(0, open_now[player] + (1 if opens else -1))
+            seated = {s.player for s in h.table.seats.values()}
+            wanted = sum(n for p, n in open_now.items() if p not in seated)
+            assert h.table.status().observers == wanted
+        await h.advance(OBSERVERS_PACE)
+        told: list[TableStatus] = []
+        h.table.on_status(told.append)
+        assert told[-1].observers == h.table.status().observers
 
     run(body)
