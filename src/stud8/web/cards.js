@@ -26,9 +26,10 @@ export function cardSpoken(card, down = false) {
 }
 
 // Your own down cards carry a band like the back of a card, "DOWN": only you see them
-// (not a tint alone: it reads in any colours, on any screen).
+// (not a tint alone: it reads in any colours, on any screen). The word keeps to the
+// card's left half (fitted to it): the next card of the hand covers the right half.
 const DOWN_MARK = `<path class="down-mark" d="M2.5 64 H57.5 V76 Q57.5 81.5 52 81.5 H8 Q2.5 81.5 2.5 76 Z" fill="#1d3f8f"/>
-<text x="30" y="77.5" text-anchor="middle" font-family="Arial,Helvetica,sans-serif" font-weight="700" font-size="12" letter-spacing="1" fill="#fff">DOWN</text>`;
+<text class="down-tag" x="3.5" y="77.5" textLength="25" lengthAdjust="spacingAndGlyphs" font-family="Arial,Helvetica,sans-serif" font-weight="700" font-size="13" fill="#fff">DOWN</text>`;
 
 /** One card as an SVG string. card: "Td" or null (a back). opts: {down, fourColor}. */
 export function cardSVG(card, opts = {}) {
