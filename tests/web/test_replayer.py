@@ -76,13 +76,13 @@ def replay_state(page: Page) -> dict[str, Any]:
       const seats = {};
       for (const el of document.querySelectorAll('#rp-table .seat[data-seat]')) {
         const stack = el.querySelector('.stack');
-        if (stack) seats[el.dataset.seat] = Number(stack.textContent);
+        if (stack) seats[el.dataset.seat] = Number(stack.dataset.chips);
       }
       const pot = document.querySelector('#rp-table .pot strong');
-      return { at: r.at, steps: r.steps, seats, pot: pot ? Number(pot.textContent) : 0,
+      return { at: r.at, steps: r.steps, seats, pot: pot ? Number(pot.dataset.chips) : 0,
                street: r.state.hand.street,
                sidePots: [...document.querySelectorAll('#rp-table .side-pot strong')]
-                 .map((e) => Number(e.textContent)),
+                 .map((e) => Number(e.dataset.chips)),
                line: document.querySelector('#rp-step').textContent };
     }"""
     )

@@ -4,6 +4,7 @@
 
 import { handPots } from "./pots.js";
 import { potName, namesList } from "./words.js";
+import { money } from "./money.js";
 
 const ORDER = "23456789TJQKA";
 const SUIT_ORDER = "cdhs"; // clubs lowest (RULES.md section 2)
@@ -127,6 +128,6 @@ export function potsLine(state, who) {
   const pots = handPots(state.hand);
   if (pots.length < 2) return null;
   return pots
-    .map((p) => `${potName(p.index)} ${p.amount}: ${namesList(p.eligible.map((s) => who(state, s)))}`)
+    .map((p) => `${potName(p.index)} ${money(state, p.amount)}: ${namesList(p.eligible.map((s) => who(state, s)))}`)
     .join("; ");
 }

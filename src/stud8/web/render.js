@@ -7,6 +7,7 @@ import { STREETS, potName, namesList } from "./words.js";
 import { handPots } from "./pots.js";
 import { revealed, showdownDone, handNames, winsOf } from "./showdown.js";
 import { bigBets } from "./hud.js";
+import { money, chipsWord } from "./money.js";
 
 /** Where seat number `seat` sits: its place around the oval, counted from the
  * viewer's seat at the bottom (table.css turns the place into an angle: classes,
@@ -90,16 +91,17 @@ function seatHTML(state, seat, opts) {
   if (hs && hs.all_in) badges.push(`<span class="badge allin">all in</span>`);
   if (hs && hs.timedOut) badges.push(`<span class="badge timed-out" title="time ran out">timed out</span>`);
   const clock = toAct ? `<div class="clock" role="timer" aria-live="off"><div class="bar"><i></i></div><span class="secs"></span></div>` : "";
-  const bet = hs && hs.bet > 0 && !hand.over ? `<div class="bet" aria-label="bet ${hs.bet}">${hs.bet}</div>` : "";
-  const wins = won ? `<div class="won">+${won}</div>` : "";
+  const bet = hs && hs.bet > 0 && !hand.over ? `<div class="bet" data-chips="${hs.bet}" aria-label="bet ${money(state, hs.bet)}">${money(state, hs.bet)}</div>` : "";
+  const wins = won ? `<div class="won">+${money(state, won)}</div>` : "";
   const bb = bigBets(stack, state.rules);
-  const label = `${name}${mine ? " (you)" : ""}, seat ${seat}, ${stack} chips${bb ? ` (${bb})` : ""}${toAct ? ", to act" : ""}`;
+  const said = `${money(state, stack)}${chipsWord(state)}`;
+  const label = `${name}${mine ? " (you)" : ""}, seat ${seat}, ${said}${bb ? ` (${bb})` : ""}${toAct ? ", to act" : ""}`;
   // the stack in big bets on hover and on focus (table.js keeps the focus across redraws),
   // in a tip under the plate: never over the seat's cards, which are above it
-  const stackAttrs = bb ? ` tabindex="0" data-focus="stack-${seat}" data-bb="${bb}" title="${stack} chips: ${bb}" aria-label="${stack} chips, ${bb}"` : "";
+  const stackAttrs = bb ? ` tabindex="0" data-focus="stack-${seat}" data-bb="${bb}" title="${said}: ${bb}" aria-label="${said}, ${bb}"` : "";
   return `<div class="${classes.join(" ")}" data-seat="${seat}" role="group" aria-label="${esc(label)}">
   ${hs ? cardsHTML(state, hs, opts) : ""}
-  <div class="plate-row"><div class="plate"><div class="name">${esc(name)}</div><div class="stack"${stackAttrs}>${stack}</div>${bb ? `<span class="bb-tip" aria-hidden="true">${bb}</span>` : ""}${badges.length ? `<div class="badges">${badges.join("")}</div>` : ""}${clock}</div>${bet}</div>
+  <div class="plate-row"><div class="plate"><div class="name">${esc(name)}</div><div class="stack" data-chips="${stack}"${stackAttrs}>${money(state, stack)}</div>${bb ? `<span class="bb-tip" aria-hidden="true">${bb}</span>` : ""}${badges.length ? `<div class="badges">${badges.join("")}</div>` : ""}${clock}</div>${bet}</div>
   ${hs ? namesHTML(state, hs, seat) : ""}${wins}
 </div>`;
 }
@@ -108,12 +110,12 @@ function seatHTML(state, seat, opts) {
 function potsHTML(state) {
   const hand = state.hand;
   const pots = handPots(hand);
-  if (pots.length < 2) return `<div class="pot" aria-live="polite">Pot <strong>${hand.pot}</strong></div>`;
+  if (pots.length < 2) return `<div class="pot" aria-live="polite">Pot <strong data-chips="${hand.pot}">${money(state, hand.pot)}</strong></div>`;
   const items = pots.map((p) => {
     const names = namesList(p.eligible.map((seat) => who(state, seat)));
-    return `<li class="side-pot" data-pot="${p.index}" title="${esc(names)}">${potName(p.index)} <strong>${p.amount}</strong><span class="sr-only">, for ${esc(names)}</span></li>`;
+    return `<li class="side-pot" data-pot="${p.index}" title="${esc(names)}">${potName(p.index)} <strong data-chips="${p.amount}">${money(state, p.amount)}</strong><span class="sr-only">, for ${esc(names)}</span></li>`;
   });
-  return `<div class="pot" aria-live="polite">Total <strong>${hand.pot}</strong></div>
+  return `<div class="pot" aria-live="polite">Total <strong data-chips="${hand.pot}">${money(state, hand.pot)}</strong></div>
   <ol class="pots" aria-label="pots">${items.join("")}</ol>`;
 }
 

@@ -13,6 +13,7 @@ import { emptyTable, applyEvent, who } from "./store.js";
 import { tableHTML } from "./render.js";
 import { resultsHTML, resultsText, showdownDone, stepText } from "./showdown.js";
 import { STREETS } from "./words.js";
+import { money } from "./money.js";
 import { GAMES, STRUCTURES } from "./lobby.js";
 import { SHOW_STEP, applyShow, showLine, withShows } from "./replayshows.js";
 import { equityPanel } from "./replayequity.js";
@@ -61,7 +62,7 @@ export function replayState(r, count) {
   const state = emptyTable(r.table || "replay");
   state.rules = {
     game: r.game, structure: r.structure, stakes: r.stakes, seats: r.max_seats,
-    timeout_policy: r.timeout_policy, reveal_seconds: 0,
+    timeout_policy: r.timeout_policy, reveal_seconds: 0, currency: r.currency,
   };
   state.player = null; // no "Sit" buttons: nobody sits at a replay
   for (const p of r.players) {
@@ -91,7 +92,7 @@ export function replayState(r, count) {
 export function stepLine(r, state, step, from, logFrom) {
   const events = r.events.slice(from, step.end);
   const first = events[0];
-  if (step.kind === "ante") return `Antes: ${events.length} × ${first.amount}`;
+  if (step.kind === "ante") return `Antes: ${events.length} × ${money(state, first.amount)}`;
   if (step.kind === "street") {
     const ups = events.filter((e) => e.k === "deal" && e.face_up).map((e) => `${who(state, e.seat)} ${e.card || "?"}`);
     const community = events.find((e) => e.k === "community");
@@ -154,8 +155,9 @@ export function replayerView(app, handId) {
     at = 0;
     $("#rp-view").hidden = false;
     const game = `${GAMES[r.game] || r.game} ${STRUCTURES[r.structure] || r.structure}`;
-    const money = r.currency ? ` · amounts in ${r.currency} cents` : "";
-    $("#rp-title").textContent = `Hand #${r.number}${r.table ? ` · ${r.table}` : ""} · ${game} ${r.stakes.small_bet}/${r.stakes.big_bet}${money}`;
+    const site = { rules: { currency: r.currency } }; // the stakes as the file's site says them
+    const stakes = `${money(site, r.stakes.small_bet)}/${money(site, r.stakes.big_bet)}${r.currency ? ` ${r.currency}` : ""}`;
+    $("#rp-title").textContent = `Hand #${r.number}${r.table ? ` · ${r.table}` : ""} · ${game} ${stakes}`;
     $("#rp-share").hidden = !shareable;
     if (shareable) $("#rp-link").value = `${location.origin}${location.pathname}#/replay/${encodeURIComponent(r.hand_id)}`;
     draw();

@@ -5,6 +5,7 @@ import { esc } from "./util.js";
 import { highName, lowName, razzName } from "./cards.js";
 import { potName, handInSentence } from "./words.js";
 import { who } from "./store.js";
+import { money } from "./money.js";
 
 export const REVEAL_MS = 650; // between two hands turned over (the table's reveal_seconds says)
 
@@ -60,7 +61,7 @@ function handWord(state, seat, half) {
 
 function halfLine(state, label, awards, half) {
   const paid = awards
-    .map((a) => `<span class="payee">${esc(who(state, a.seat))}${esc(handWord(state, a.seat, half))}: <strong>${a.amount}</strong></span>`)
+    .map((a) => `<span class="payee">${esc(who(state, a.seat))}${esc(handWord(state, a.seat, half))}: <strong>${money(state, a.amount)}</strong></span>`)
     .join(" ");
   return `<div class="half half-${half}"><span class="half-name">${label}${awards.length > 1 ? " (split)" : ""}</span> ${paid}</div>`;
 }
@@ -87,16 +88,16 @@ export function resultsHTML(state) {
       lines.push(halfLine(state, label, whole, "whole"));
       if (showdown && game(state) === "stud_hi_lo") lines.push(`<div class="no-low">No low: no hand qualifies (8 or better)</div>`);
     }
-    return `<li class="pot-result" data-pot="${pot}"><div class="pot-head">${potName(pot)} <strong>${total}</strong></div>${lines.join("")}</li>`;
+    return `<li class="pot-result" data-pot="${pot}"><div class="pot-head">${potName(pot)} <strong>${money(state, total)}</strong></div>${lines.join("")}</li>`;
   });
-  const rake = hand.rake ? `<li class="rake">Rake ${hand.rake}</li>` : "";
+  const rake = hand.rake ? `<li class="rake">Rake ${money(state, hand.rake)}</li>` : "";
   return `<div class="results" role="status" aria-label="results"><ul>${items.join("")}${rake}</ul></div>`;
 }
 
 /** The results in one sentence, for screen readers. */
 export function resultsText(state) {
   return state.hand.awards
-    .map((a) => `${who(state, a.seat)} wins ${a.amount}${a.half === "whole" ? "" : ` for ${a.half}`} from the ${potName(a.pot).toLowerCase()}`)
+    .map((a) => `${who(state, a.seat)} wins ${money(state, a.amount)}${a.half === "whole" ? "" : ` for ${a.half}`} from the ${potName(a.pot).toLowerCase()}`)
     .join("; ");
 }
 

@@ -1,6 +1,7 @@
 // The table as this client sees it, built from a snapshot and the events after it.
 
 import { timeoutText, leaveText, topUpText } from "./words.js";
+import { money } from "./money.js";
 import { streetLine, upCardsLine, bringInReason, firstToActLine, potsLine } from "./dealer.js";
 
 export const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold", "timeout"]);
@@ -260,7 +261,7 @@ function bet(state, ev, hand, hs) {
   const opens = ev.k === "complete" && hand.street === 3 && hand.bring_in_seat === ev.seat && !hand.broughtIn;
   const why = opens ? ` instead of bringing in (${bringInReason(state, ev.seat, who)})` : "";
   hand.broughtIn = hand.broughtIn || opens;
-  note(state, `${who(state, ev.seat)} ${verb} ${ev.k === "call" ? ev.adds : ev.to}${ev.all_in ? " (all-in)" : ""}${why}`);
+  note(state, `${who(state, ev.seat)} ${verb} ${money(state, ev.k === "call" ? ev.adds : ev.to)}${ev.all_in ? " (all-in)" : ""}${why}`);
 }
 
 /** The up cards of the street, once they are all dealt (before its first action, or
@@ -296,7 +297,7 @@ const HANDLERS = {
   },
   ante(state, ev, hand, hs) {
     if (hs) { pay(hs, hand, ev.amount); hs.all_in = !!ev.all_in; }
-    if (ev.all_in) note(state, `${who(state, ev.seat)} is all-in for the ante (${ev.amount})`);
+    if (ev.all_in) note(state, `${who(state, ev.seat)} is all-in for the ante (${money(state, ev.amount)})`);
   },
   street(state, ev, hand) {
     sayUpCards(state, hand);
@@ -319,7 +320,7 @@ const HANDLERS = {
     if (hs) { pay(hs, hand, ev.amount); hs.bet += ev.amount; hs.all_in = !!ev.all_in; }
     hand.broughtIn = true;
     const reason = bringInReason(state, ev.seat, who);
-    note(state, `${who(state, ev.seat)} brings in for ${ev.amount}${ev.all_in ? " (all-in)" : ""}${reason ? ` — ${reason}` : ""}`);
+    note(state, `${who(state, ev.seat)} brings in for ${money(state, ev.amount)}${ev.all_in ? " (all-in)" : ""}${reason ? ` — ${reason}` : ""}`);
   },
   complete: bet, bet, raise: bet, call: bet,
   check(state, ev) { note(state, `${who(state, ev.seat)} checks`); },
@@ -342,7 +343,7 @@ const HANDLERS = {
       hs.stack += ev.amount; hs.bet -= ev.amount; hs.contributed -= ev.amount; hand.pot -= ev.amount;
       if (hs.timedOut !== "all_in_protection") hs.all_in = false; // he has chips again
     }
-    note(state, `The uncalled ${ev.amount} goes back to ${who(state, ev.seat)}`);
+    note(state, `The uncalled ${money(state, ev.amount)} goes back to ${who(state, ev.seat)}`);
   },
   // the showdown: kept in show order; the table view turns the hands over one by one
   show(state, ev, hand, hs) {
