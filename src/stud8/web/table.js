@@ -121,7 +121,8 @@ export function tableView(app, tableId, query) {
     const s = t.stakes;
     // at a tournament's table the stakes are the level's (the strip says them)
     $("#table-info").textContent = state.tournament ? gameName(t) : `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
-    if (t.name && t.name !== tableId) $("#table-name").textContent = t.name;
+    const name = state.tournament ? tour.tableName(state.tournament) : t.name; // one name for it
+    if (name && name !== tableId) $("#table-name").textContent = name;
     nameLog(t.name || tableId);
     $("#rules-brief").textContent = state.tournament ? "Tournament" : rulesBrief(t);
     const lines = state.tournament ? tour.tournamentRules(rulesLines(t)) : rulesLines(t);
@@ -275,7 +276,7 @@ export function tableView(app, tableId, query) {
     chat.refresh();
     const myTurn = barMode(state) === "turn";
     document.body.classList.toggle("my-turn", myTurn);
-    document.title = `${myTurn ? "● Your turn · " : ""}${state.tournament ? `${state.tournament.name}, table ${state.tournament.table_number}` : `Table ${tableId}`} · stud8`;
+    document.title = `${myTurn ? "● Your turn · " : ""}${state.tournament ? tour.tableName(state.tournament) : `Table ${tableId}`} · stud8`;
     const hand = state.hand;
     if (hand && showdownDone(hand) && hand.awards.length && !hand.announced) {
       hand.announced = true; // said once, and kept in the log after the next hand starts

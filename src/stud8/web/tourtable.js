@@ -6,8 +6,10 @@
 // me out). The table sends the `tournament` event (also in its snapshot) and `moved`.
 
 import { esc, api, session, announce } from "./util.js";
-import { ordinal, chips, clockText, stakesText, MOVE_REASONS } from "./tourwords.js";
+import { ordinal, chips, clockText, stakesText, placeText, MOVE_REASONS } from "./tourwords.js";
 import { myEntry } from "./tournaments.js";
+
+export { tableName } from "./tourwords.js"; // the table view names a tournament's table by it
 
 const PHASES = { registering: "Registering", finished: "Finished", cancelled: "Cancelled" };
 const MOVED_NOTICE_MS = 20000; // how long "you were moved here" stays
@@ -33,6 +35,14 @@ export function myPlace(state) {
   if (!t || !state.player || state.mySeat === null || state.mySeat === undefined) return null;
   const mine = (t.places || []).find(([seat]) => seat === state.mySeat);
   return mine ? mine[1] : null;
+}
+
+/** Whether my place is shared: another seat here has it too (equal stacks share the
+ * better place; a tie with a player at another table is not known here). */
+export function placeTied(state) {
+  const t = state.tournament;
+  const place = myPlace(state);
+  return place !== null && (t.places || []).some(([seat, p]) => seat !== state.mySeat && p === place);
 }
 
 /** My result once it is over: {place, prize}, or null. */
@@ -63,12 +73,13 @@ export function stripHTML(state) {
     ? `<span class="t-level"><b>Break</b></span>`
     : `<span class="t-level">Level <b>${t.level}</b></span> <span class="t-stakes">${stakesText(t.small_bet, t.big_bet, t.ante, t.bring_in)}</span>`;
   const parts = [
-    `<a class="t-name" href="#/tournament/${t.tournament_id}" title="the tournament's lobby">${esc(t.name)} · table ${t.table_number}</a>`,
+    // the table's name is the header's (tableName): here the tournament's, to its lobby
+    `<a class="t-name" href="#/tournament/${t.tournament_id}" title="the tournament's lobby">${esc(t.name)}</a>`,
     level,
     t.phase === "running" ? nextText(t) : `<span class="t-phase">${esc(PHASES[t.phase] || t.phase)}</span>`,
     `<span class="t-left">Players left <b>${t.players_left}</b>/${t.entries}</span>`,
     `<span class="t-avg">Avg stack <b>${chips(t.average_stack)}</b></span>`,
-    place ? `<span class="t-place">Your place <b>${ordinal(place)}</b></span>` : "",
+    place ? `<span class="t-place">Your place <b>${placeText(place, placeTied(state))}</b></span>` : "",
     `<span class="t-pool">Prize pool <b>${chips(t.prize_pool)}</b></span>`,
   ];
   return parts.filter(Boolean).join("");

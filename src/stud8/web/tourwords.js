@@ -6,6 +6,17 @@ export function ordinal(n) {
   return `${n}${s}`;
 }
 
+/** A place in the standings: "6th", or "tied for 1st" when equal stacks share it. */
+export function placeText(place, tied = false) {
+  return tied ? `tied for ${ordinal(place)}` : ordinal(place);
+}
+
+/** A tournament's table, named one way everywhere (the header, the page's title):
+ * "Sunday SNG · table 3". */
+export function tableName(t) {
+  return `${t.name} · table ${t.table_number}`;
+}
+
 /** A chip count with thousands separators. */
 export function chips(n) {
   return Number(n).toLocaleString("en-US");

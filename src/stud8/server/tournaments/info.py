@@ -44,7 +44,12 @@ def tournament_info(
     deadline = director.next_deadline() if director.phase is Phase.RUNNING else None
     alive = sorted(director.alive, key=lambda e: (-e.chips, e.entry))
     left = len(alive)
-    place = {e.entry: n for n, e in enumerate(alive, 1)}
+    # equal stacks share the better place (1st, 1st, 3rd): at the start everybody is
+    # tied for 1st, not placed by his entry number
+    place: dict[int, int] = {}
+    for n, e in enumerate(alive, 1):
+        tied = n > 1 and alive[n - 2].chips == e.chips
+        place[e.entry] = place[alive[n - 2].entry] if tied else n
     table = director.tables.get(table_number)
     seated = sorted(table.seats.items()) if table is not None else []
     results: tuple[str, ...] = ()
