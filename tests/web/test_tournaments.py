@@ -414,7 +414,7 @@ def test_a_player_whose_table_breaks_is_told_and_follows_his_seat(
     ann.wait_for_selector("#t-notice .moved")
     arrived = ann.locator("#t-notice .moved").inner_text()
     assert arrived == f"You were moved here from table T{tid}-2 (your table was broken)", arrived
-    # the table named one way: the header and the page's title say it, the strip names the tournament
+    # the table named one way, by the header and the page's title; the strip names the tournament
     assert ann.locator("#table-name").inner_text() == "x · table 1"
     assert ann.title().endswith("x · table 1 · stud8") and "table" not in strip_text(ann)
     screenshot(ann, "tournament-moved-arrived")

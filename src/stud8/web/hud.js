@@ -1,7 +1,7 @@
 // What a player keeps seeing (issue 16, item 8): his bank balance in the header, the
 // buy-in he chose last time at these stakes, his stack in big bets, his clock and
-// time bank, the pot odds when facing a bet, his hand in words, and a sound when it
-// is his turn (with a mute switch). Each is a small function the views call.
+// time bank, the pot odds when facing a bet, his hand in words (the sound when it is
+// his turn, and its mute switch: sounds.js). Each is a small function the views call.
 
 import { $$, api, esc } from "./util.js";
 import { betting } from "./sizing.js";
@@ -88,60 +88,4 @@ export function myHandText(state) {
 export function myHandHTML(state) {
   const text = myHandText(state);
   return text ? `<span class="label">Your hand</span> <strong>${esc(text)}</strong>` : "";
-}
-
-// ------------------------------------------------------------------ the sound
-
-const MUTE_KEY = "stud8.mute";
-
-/** A short beep (WebAudio, no file) when my turn comes; muted if I said so (remembered). */
-export class TurnSound {
-  constructor() {
-    this.ctx = null;
-    this.played = 0; // beeps played (the tests read it)
-  }
-
-  get muted() { return localStorage.getItem(MUTE_KEY) === "1"; }
-  set muted(v) {
-    localStorage.setItem(MUTE_KEY, v ? "1" : "0");
-    window.dispatchEvent(new Event("stud8:settings")); // kept with the account (settings.js)
-  }
-
-  /** The mute switch's button (in the table's header). */
-  buttonHTML() {
-    const m = this.muted;
-    return `<button type="button" id="mute" class="mute" aria-pressed="${m}" aria-label="Mute the sound of your turn" title="a beep when it is your turn">${m ? "Sound off" : "Sound on"}</button>`;
-  }
-
-  /** Create the audio context once the page may play sound (after a click or a key). */
-  unlock() {
-    if (this.ctx || typeof AudioContext === "undefined") return;
-    this.ctx = new AudioContext();
-  }
-
-  beep() {
-    if (this.muted) return false;
-    if (!this.ctx) this.unlock();
-    const ctx = this.ctx;
-    if (!ctx) return false;
-    if (ctx.state === "suspended") ctx.resume().catch(() => {});
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.type = "sine";
-    osc.frequency.value = 880;
-    const t = ctx.currentTime;
-    gain.gain.setValueAtTime(0.0001, t);
-    gain.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.25);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start(t);
-    osc.stop(t + 0.3);
-    this.played += 1;
-    return true;
-  }
-
-  stop() {
-    if (this.ctx) this.ctx.close().catch(() => {});
-    this.ctx = null;
-  }
 }

@@ -14,7 +14,9 @@ import { ChatPanel, TALK_HTML } from "./chat.js";
 import { Reveal, revealMs, stepText, showdownDone, resultsText } from "./showdown.js";
 import { gameName } from "./lobby.js";
 import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
-import { bankHTML, refreshBank, clockText, myHandHTML, TurnSound } from "./hud.js";
+import { bankHTML, refreshBank, clockText, myHandHTML } from "./hud.js";
+import { TableSound } from "./sounds.js";
+import { ChipMotion } from "./chipmotion.js";
 import * as tour from "./tourtable.js";
 import { awayWhy } from "./awaywords.js";
 import { setRoomMessage } from "./roommessage.js";
@@ -35,7 +37,8 @@ export function tableView(app, tableId, query) {
   let frame = 0;
   let roomNotice = null; // the room's last notice on this connection (it is closing)
   const drawn = { bar: null, tools: null, offer: null, log: null, notice: null, mine: null, away: null, strip: null, tnotice: null, tend: null };
-  const sound = new TurnSound();
+  const sound = new TableSound();
+  const chips = new ChipMotion({ onPaid: () => sound.play("win") }); // bets to the pot, the pot to its winners
   if (session.token) loadNotes().then(() => schedule()); // drawn on the seats once read
   let beeped = null; // the turn the sound was played for
 
@@ -201,6 +204,7 @@ export function tableView(app, tableId, query) {
   }
 
   function onEvent(ev, mine) {
+    sound.event(ev);
     if (["sit", "top_up", "leave"].includes(ev.k) && (ev.seat === mine || ev.player === state.player)) refreshBank();
     if (ev.k === "top_up" && ev.auto && ev.short && ev.seat === mine && state.notice) toast(state.notice.text);
     if (ev.k === "chat") chat.add(ev);
@@ -242,6 +246,7 @@ export function tableView(app, tableId, query) {
     const focused = document.activeElement && document.activeElement.closest("#table") ? document.activeElement.dataset.focus : null;
     $("#table").innerHTML = tableHTML(state, { fourColor: prefs.fourColor });
     decorateSeats($("#table"), state, session.name); // my notes on the others (notes.js)
+    chips.drawn(state, $("#table"));
     if (focused) { const el = document.querySelector(`#table [data-focus="${focused}"]`); if (el) el.focus(); }
     const mineHTML = myHandHTML(state);
     if (mineHTML !== drawn.mine) { drawn.mine = mineHTML; $("#my-hand").innerHTML = mineHTML; }
@@ -389,7 +394,7 @@ export function tableView(app, tableId, query) {
 
   // drawn(): the page shows the state as it is now (no frame waiting to draw it);
   // redraw(): draw the state again (the tests set a state to look at the layout)
-  window.stud8 = { state, socket, sound, chat, drawn: () => frame === 0, redraw: schedule };
+  window.stud8 = { state, socket, sound, chips, chat, drawn: () => frame === 0, redraw: schedule };
   return {
     stop() {
       stopped = true;
@@ -398,6 +403,7 @@ export function tableView(app, tableId, query) {
       history.stop();
       clearInterval(ticker);
       sound.stop();
+      chips.stop();
       document.removeEventListener("pointerdown", unlock);
       document.removeEventListener("keydown", unlock);
       document.removeEventListener("keydown", onKey);

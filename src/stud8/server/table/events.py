@@ -211,8 +211,9 @@ class TournamentInfo(TableEvent):
     the last level), ``seconds_left`` until the next level (-1: none, or a level of
     hands), ``on_break``; ``players_left`` of ``entries``, ``average_stack`` and
     ``prize_pool``; ``places``: (seat, place now by chips; equal stacks share the better
-    place) of each player seated at this table (the whole standings and the prizes are the lobby's, over REST: an
-    event sent to every seat at every hand stays as small as a table); once it is
+    place) of each player seated at this table (the whole standings and the prizes are
+    the lobby's, over REST: an event sent to every seat at every hand stays as small as
+    a table); once it is
     over, ``results``: every player, first place first, with ``result_prizes``
     (place, prize) beside each. ``phase``: registering, running,
     finished or cancelled; ``notice``: what just happened ("final table", ...)."""
