@@ -76,18 +76,22 @@ def serve(
 
 
 def start_room(
-    spec: TableSpec, *, decks: Sequence[str] = (), operators: Sequence[str] = ()
+    spec: TableSpec,
+    *,
+    decks: Sequence[str] = (),
+    operators: Sequence[str] = (),
+    tables: int = 1,
 ) -> Room:
-    """Table t1 of `spec` in a room in memory (:func:`~stud8.server.runtime.memory_app`)
-    (with its hand histories). `decks` (card strings, dealing order) are dealt in
-    turn, over and over; without them, seeded decks."""
+    """Table t1 (to t`tables`) of `spec` in a room in memory
+    (:func:`~stud8.server.runtime.memory_app`) (with its hand histories). `decks` (card
+    strings, dealing order) are dealt in turn, over and over; without them, seeded decks."""
     seeds = itertools.count(1)
     cycle = itertools.cycle(decks)
 
     def deck() -> Deck:
         return Deck.from_cards(next(cycle)) if decks else Deck.seeded(next(seeds))
 
-    settings = Settings(default_tables=1, starting_chips=1000, signups=1000)
+    settings = Settings(default_tables=tables, starting_chips=1000, signups=1000)
     made = {name: "secret-" + name for name in operators}  # as Players.new logs them in
     app = memory_app(settings, spec=spec, deck_source=deck, operators=made)
     books: MemoryBooks = app.state.books

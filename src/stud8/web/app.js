@@ -5,6 +5,7 @@ import { go, header } from "./nav.js";
 import { loadSettings, settingsChanged } from "./settings.js";
 import { lobbyView } from "./lobby.js";
 import { tableView } from "./table.js";
+import { tablesView, parseTables, rememberOpen } from "./tables.js";
 import { replayerView, replayFileLater } from "./replayer.js";
 import { joinCode, joinView } from "./invite.js";
 import { tournamentsView, tournamentView } from "./tournaments.js";
@@ -14,6 +15,9 @@ const app = $("#app");
 let current = null; // the view that is showing: {stop()}
 
 function route() {
+  const tables = session.token ? parseTables(location.hash || "") : null;
+  // another set of tables: the page of tables shows it, the ones kept open playing on
+  if (tables && tables.length && current && current.update && current.update(tables)) return;
   if (current) current.stop();
   current = null;
   showBanner(null);
@@ -32,7 +36,10 @@ function route() {
     current = joinView(app, code);
   } else if (m) {
     const query = Object.fromEntries(new URLSearchParams(m[2] || ""));
+    rememberOpen([decodeURIComponent(m[1])]); // the lobby's "Open beside" adds to it
     current = tableView(app, decodeURIComponent(m[1]), query);
+  } else if (tables && tables.length) {
+    current = tablesView(app, tables); // several tables in one page (tables.js)
   } else if (t) {
     current = tournamentView(app, t[1]);
   } else if (admin) {
@@ -81,7 +88,7 @@ function loginView(code) {
 // takes its own drops); at a table it is refused (leaving the table would be a
 // surprise), and never opened by the browser in place of the page.
 const inReplayer = () => (location.hash || "").startsWith("#/replay");
-const atTable = () => (location.hash || "").startsWith("#/table/");
+const atTable = () => /^#\/tables?\//.test(location.hash || "");
 const filesIn = (e) => [...(e.dataTransfer?.types || [])].includes("Files");
 document.addEventListener("dragover", (e) => { if (filesIn(e) && !inReplayer()) e.preventDefault(); });
 document.addEventListener("drop", (e) => {

@@ -4,6 +4,7 @@
 
 import { api, session, toast } from "./util.js";
 import { SilenceControl } from "./silence.js";
+import { scoped } from "./scope.js";
 
 const HISTORY_LINES = 50; // lines of the table's chat read back when it opens
 const KEPT_LINES = 200;
@@ -51,8 +52,9 @@ function el(tag, className, text) {
 }
 
 export class ChatPanel {
-  /** root: the page; state: the table's state (rules, mySeat, player); send(type, data). */
-  constructor({ root, tableId, state, send }) {
+  /** root: the table's view; state: the table's state (rules, mySeat, player); send(type,
+   * data); prefix: its ids' (a table in a tile of several). */
+  constructor({ root, tableId, state, send, prefix = "" }) {
     this.root = root;
     this.tableId = tableId;
     this.state = state;
@@ -61,7 +63,7 @@ export class ChatPanel {
     this.mutes = new MuteList(session.name);
     this.unread = 0;
     this.tab = "dealer";
-    this.$ = (sel) => root.querySelector(sel);
+    this.$ = scoped(root, prefix);
     this.$("#tab-dealer").onclick = () => this.show("dealer");
     this.$("#tab-chat").onclick = () => this.show("chat");
     for (const tab of root.querySelectorAll(".talk .tab")) {

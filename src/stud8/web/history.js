@@ -1,7 +1,8 @@
 // Hand histories: the last hands at this table as PokerStars text, and a download of
 // all my hands (GET /api/v1/hands with the bearer token).
 
-import { $, esc, session, api, apiText, toast } from "./util.js";
+import { esc, session, api, apiText, toast } from "./util.js";
+import { scoped } from "./scope.js";
 import { bindHandChat, handChatHTML, showHandChats, shownHandChats } from "./handchat.js";
 
 export const PANEL_HANDS = 10;
@@ -97,19 +98,22 @@ export const PANEL_HTML = `<details class="history" id="history-panel">
 
 /** The panel (PANEL_HTML) at `root`: loads when opened, again after each hand. */
 export class HistoryPanel {
-  constructor(root, tableId) {
+  /** prefix: the ids' of the view at `root` (a table in a tile of several). */
+  constructor(root, tableId, prefix = "") {
     this.root = root;
     this.tableId = tableId;
     this.timer = null;
-    this.panel = $("#history-panel", root);
+    const $r = scoped(root, prefix);
+    this.panel = $r("#history-panel");
+    this.list = $r("#hist-list");
     this.panel.addEventListener("toggle", () => { if (this.panel.open) this.refresh(); });
-    $("#hist-refresh", root).onclick = () => this.refresh();
-    $("#hist-download", root).onclick = (e) => { e.preventDefault(); downloadHands(); };
-    bindHandChat($("#hist-list", root), tableId);
+    $r("#hist-refresh").onclick = () => this.refresh();
+    $r("#hist-download").onclick = (e) => { e.preventDefault(); downloadHands(); };
+    bindHandChat(this.list, tableId);
   }
 
   async refresh() {
-    const list = $("#hist-list", this.root);
+    const list = this.list;
     const [r, ids] = await Promise.all([tableHands(this.tableId), handIds(this.tableId)]);
     if (r.status === 404) list.innerHTML = `<p class="muted-dark">This room keeps no hand histories.</p>`;
     else if (r.status !== 200) list.innerHTML = `<p class="muted-dark">The hand histories could not be fetched (${r.status}).</p>`;

@@ -12,6 +12,7 @@ import { watchMyTournaments } from "./tournaments.js";
 import { setRoomMessage } from "./roommessage.js";
 import { tableOptions, rulesDetailsHTML } from "./tableoptions.js";
 import { arrange, filtersHTML, lobbyColumns, lobbyFilters, watchingHTML } from "./lobbyfilters.js";
+import { openBeside } from "./tables.js";
 
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
@@ -59,7 +60,7 @@ function rowHTML(t, typed, operator, options, opened) {
     <td class="players"${LABEL.names}>${t.players.map(esc).join(", ") || "—"}</td>
     <td class="num"${LABEL.hands_per_hour}>${Math.round(t.hands_per_hour)}</td><td class="num"${LABEL.average_pot}>${Math.round(t.average_pot)}</td>
     <td class="observers"${LABEL.observers}>${watchingHTML(t)}</td>
-    <td class="go"><button class="observe" data-table="${id}" aria-label="Observe table ${id}">Observe</button>${join}${inviteButton(t)}${operator ? closeHTML(id) : ""}</td></tr>`;
+    <td class="go"><button class="observe" data-table="${id}" aria-label="Observe table ${id}">Observe</button>${join}<button class="beside" data-table="${id}" aria-label="Open table ${id} beside your open tables">Open beside</button>${inviteButton(t)}${operator ? closeHTML(id) : ""}</td></tr>`;
 }
 
 // Operators close a table from its row: a first click asks, a second (within a few
@@ -131,6 +132,7 @@ export function lobbyView(app) {
     if (b.classList.contains("close-table")) closeTable(b);
     else if (b.classList.contains("invite")) openInvitation($("#invite-slot"), b.dataset.table, load);
     else if (b.classList.contains("observe")) go(`#/table/${id}`);
+    else if (b.classList.contains("beside")) openBeside(b.dataset.table); // with the tables open (tables.js)
     else if (b.classList.contains("wait")) go(`#/table/${id}?wait=1`);
     else if (b.classList.contains("sit")) {
       const amount = Number($(`input.buyin[data-table="${b.dataset.table}"]`).value);
