@@ -19,6 +19,7 @@ from stud8.server.table.books import HandEnd, HandNote
 from stud8.server.table.commands import Act, Sit
 from stud8.server.table.events import Numbered
 from stud8.server.table.owner import Table
+from stud8.server.table.rotation import Rotation
 from stud8.server.table.spec import TableConfig
 
 RULES = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
@@ -37,6 +38,8 @@ class Harness(ClockedTable):
         history_size: int = 2000,
         accounts: dict[str, int] | None = None,
         books: MemoryBooks | None = None,
+        rotation: Rotation | None = None,
+        hands_dealt: int = 0,
     ) -> None:
         self.clock = ManualClock()
         self.books = books or MemoryBooks(accounts or {p: 1000 for p in PLAYERS})
@@ -53,6 +56,8 @@ class Harness(ClockedTable):
                 between_hands=between_hands,
                 bot_delay=0.0,
                 history_size=history_size,
+                rotation=rotation,
+                hands_dealt=hands_dealt,
             ),
             books=self.books,
             clock=self.clock,

@@ -31,6 +31,7 @@ from stud8.server.table.commands import (
     TopUp,
 )
 from stud8.server.table.events import HandRefunded, LeaveReason, Numbered, SeatOffered
+from stud8.server.table.rotation import Rotation
 from stud8.server.table.snapshot import CatchUp
 from stud8.server.table.status import TableStatus
 
@@ -51,9 +52,10 @@ class Session:
 
 @functools.cache
 def table_session(hands: int = 14, seed: int = 15) -> Session:
-    """Eight players (and one waiting) play ``hands`` hands at a real table, acting at
-    random; some time out, drop and come back, sit out, top up, leave; one hand is
-    cancelled; catch-ups are taken at random moments."""
+    """Eight players (and one waiting) play ``hands`` hands at a real table, a mixed
+    one (Stud Hi/Lo, Seven Card Stud, Razz, 5 hands each), acting at random; some
+    time out, drop and come back, sit out, top up, leave; one hand is cancelled;
+    catch-ups are taken at random moments."""
     out = Session()
     rng = random.Random(seed)
 
@@ -116,7 +118,12 @@ def table_session(hands: int = 14, seed: int = 15) -> Session:
                 await send(h, h.act(player, legal.kind.value, _amount(rng, legal)))
 
     async def main() -> None:
-        h = Harness(accounts={p: 10_000 for p in (*PLAYERS, WAITING)}, between_hands=5.0)
+        games = (Game.STUD_HI_LO, Game.STUD_HIGH, Game.RAZZ)
+        h = Harness(
+            accounts={p: 10_000 for p in (*PLAYERS, WAITING)},
+            between_hands=5.0,
+            rotation=Rotation(games, hands=5),
+        )
         out.numbered = h.watch()
         h.table.on_status(out.statuses.append)
         # the table comes back from a restart that cut a hand short: it tells it

@@ -707,7 +707,8 @@ hand event cancel: refunds, reason
 legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount""",
     # format 6: a snapshot's hand_log (the events of the hand on the table, for a
     # reload) and refunded (the hands a restart cancelled); the hand_refunded event;
-    # the table_spec carries every option of RULES.md (all_in_low_card ...); the
+    # the table_spec carries every option of RULES.md (all_in_low_card ...) and a
+    # mixed table's rotation; the status and the snapshot its game (mixed_game); the
     # auto top-up (issue 28): the auto_top_up command, connect's auto_top_up, and the
     # top_up event's auto and short; a table_status's observers (how many watch
     # without a seat) (format 6 was never released: changed in place)
@@ -739,7 +740,7 @@ in_hand bool, out_reason str
 offer_snapshot: seat int, player str, seconds_left float
 table_snapshot: table_id str, seq int, seats seat_snapshots, hand hand_view?, \
 hand_seats seats, turn timer?, waiting_list strs, offer offer_snapshot?, tournament tournament?, \
-hand_log numbereds, refunded hand_refunded_events
+hand_log numbereds, refunded hand_refunded_events, mixed mixed_game?
 table_spec: game str, ante int, bring_in int, small_bet int, big_bet int, structure str, \
 seats int, min_buy_in int, max_buy_in int, action_seconds int, time_bank_seconds int, \
 reconnect_seconds int, rake_percent str, rake_cap int?, bots int, bot_policy str, \
@@ -747,9 +748,10 @@ between_hands float, showdown_seconds float, bot_delay float, offer_seconds floa
 timeout_policy str, sit_out_seconds float, sit_out_on_timeout bool, observer_chat bool, \
 private bool, all_in_low_card str, first_to_act_tie str, big_bet_street int, \
 open_pair_big_bet bool, raise_cap int?, heads_up_cap str, community_card_first_to_act str, \
-show_order_no_bet str, rake_third_street bool, odd_chip_half str, odd_chip str
+show_order_no_bet str, rake_third_street bool, odd_chip_half str, odd_chip str, \
+rotation str, rotation_hands int?
 table_status: table_id str, players strs, waiting int, hands_played int, average_pot float, \
-hands_per_hour float, paused str?, observers int
+hands_per_hour float, paused str?, observers int, game str
 event sit: seat int, player str, chips int, bot bool
 event leave: seat int, player str, chips int, reason str
 event top_up: seat int, amount int, chips int, auto bool, short int
@@ -769,6 +771,7 @@ ante int, bring_in int, small_bet int, big_bet int, next_ante int, next_bring_in
 next_small_bet int, next_big_bet int, seconds_left float, on_break bool, players_left int, \
 entries int, average_stack int, prize_pool int, places pairs, results strs, \
 result_prizes pairs, notice str
+event mixed_game: game str, next_game str, hands_left int, mixed str, notice str
 event moved: player str, to_table str, to_seat int, reason str
 hand event ante: seat, amount, all_in
 hand event street: street
@@ -805,7 +808,7 @@ def numbered(event: bytes, seats: bytes = b"null", legal: bytes = b"null") -> by
 
 
 def snapshot(seats: bytes = b"[]", turn: bytes = b"null") -> bytes:
-    body = b'["t1",5,' + seats + b",null,[]," + turn + b",[],null,null,[],[]]"
+    body = b'["t1",5,' + seats + b",null,[]," + turn + b",[],null,null,[],[],null]"
     return b'[6,"catch_up",5,null,' + body + b"]"
 
 
@@ -900,7 +903,12 @@ HOSTILE: list[tuple[Callable[[bytes], Any], bytes, str, str]] = [
         "catch_up.snapshot.turn",
         "must be a timer event",
     ),
-    (decode_listed, b'[6,"listed","t1","Main",[],["t1",[],0,0,0.0,0.0,null]]', "listed.spec", "36"),
+    (
+        decode_listed,
+        b'[6,"listed","t1","Main",[],["t1",[],0,0,0.0,0.0,null,""]]',
+        "listed.spec",
+        "38",
+    ),
 ]
 
 

@@ -27,6 +27,8 @@ from stud8.server.table.spec import RULE_OPTIONS, RuleOption, TableSpec
 from stud8.server.table.status import TableStatus
 
 OPTIONS = {o.name: o for o in RULE_OPTIONS}
+# a mixed table's options: the table's, not a hand's TableRules (tests/server/table/test_mixed.py)
+TABLE_LEVEL = {"rotation", "rotation_hands"}
 # the room's settings of every table here: quick, and a buy-in the bank covers for all
 QUICK: dict[str, Any] = {
     "between_hands": 0.05,
@@ -52,6 +54,14 @@ def other_values(option: RuleOption) -> list[Any]:
     return [v for v in values if v != option.default]
 
 
+def chosen_with(name: str, value: Any) -> dict[str, Any]:
+    """A table's body choosing ``value`` for option ``name``: a rotation with a game
+    of its own (a mixed table starts with one of its games)."""
+    if name == "rotation" and value != "off":
+        return {"rotation": value, "game": value.split("+")[0]}
+    return {name: value}
+
+
 # (option, value): each option of RULES.md with each of its values but its default
 CHOSEN = [(o.name, v) for o in RULE_OPTIONS for v in other_values(o)]
 # one table with every option away from its default at once
@@ -64,12 +74,15 @@ def test_rules_md_options_are_all_choosable() -> None:
     with TableRules's default (the rule book's), and the spec passes each through."""
     fixed = {"ante", "bring_in", "small_bet", "big_bet", "max_seats", "reconnect_seconds"}
     fields = set(TableRules.__dataclass_fields__) - fixed
-    assert set(OPTIONS) == fields
+    assert set(OPTIONS) - TABLE_LEVEL == fields
     defaults = TableRules(ante=1, bring_in=2, small_bet=4, big_bet=8)
     spec = TableSpec(**ALL_CHOSEN)
     rules = spec.rules()
     for option in RULE_OPTIONS:
         assert getattr(TableSpec(), option.name) == option.default
+        if option.name in TABLE_LEVEL:
+            assert option.default in ("off", None)  # off by default: one game
+            continue
         engine = getattr(defaults, option.name)
         assert getattr(engine, "value", engine) == option.default or option.kind == "rate"
         chosen = getattr(rules, option.name)
@@ -89,8 +102,9 @@ async def _play_a_hand(room: Room, table_id: str, tokens: dict[str, str]) -> Non
         room.connect(tokens["ann"], table_id=table_id, ids=f"a{table_id}") as ann,
         room.connect(tokens["bob"], table_id=table_id, ids=f"b{table_id}") as bob,
     ):
-        await sit(room, ann, 1, 30)
-        await sit(room, bob, 2, 30)
+        # 20 each (the least buy-in): the players' starting chips cover every table
+        await sit(room, ann, 1, 20)
+        await sit(room, bob, 2, 20)
         await asyncio.gather(play(ann, 1), play(bob, 1))
 
 
@@ -105,7 +119,7 @@ def test_each_option_opens_a_table_that_plays_and_records_it() -> None:
             tokens = {name: await room.player(name) for name in ("ann", "bob", OPERATOR)}
             tables: dict[str, dict[str, Any]] = {}
             for n, (name, value) in enumerate([*CHOSEN, ("all", ALL_CHOSEN)]):
-                chosen = value if name == "all" else {name: value}
+                chosen = value if name == "all" else chosen_with(name, value)
                 table = await _open(room, tokens[OPERATOR], {"table_id": f"o{n}", **chosen})
                 for key, v in chosen.items():
                     assert table["rules"][key] == v, (key, table["rules"])
@@ -117,6 +131,8 @@ def test_each_option_opens_a_table_that_plays_and_records_it() -> None:
                 rules = ends[table_id].record.rules
                 assert rules == TableSpec(**QUICK, **chosen).rules(), table_id
                 for key, v in chosen.items():  # the engine's rules, as chosen
+                    if key in TABLE_LEVEL:
+                        continue
                     played = getattr(rules, key)
                     assert str(getattr(played, "value", played)) == str(v), (table_id, key)
             r = await room.http.get(

@@ -336,6 +336,13 @@ class HandStore:
         with self._reads() as session:
             return session.scalar(select(func.count()).select_from(StoredHand)) or 0
 
+    def dealt_at(self, table: str) -> int:
+        """How many hands ``table`` dealt: every one is stored once it ends, finished
+        or cancelled (a mixed table's rotation goes on from it after a restart)."""
+        query = select(func.count()).select_from(StoredHand).where(StoredHand.table_id == table)
+        with self._reads() as session:
+            return session.scalar(query) or 0
+
     def _summary(self, session: Session, row: StoredHand) -> HandSummary:
         links = session.scalars(
             select(HandPlayer).where(HandPlayer.hand_ref == row.id).order_by(HandPlayer.seat)

@@ -54,7 +54,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -62,6 +62,7 @@ from stud8.core.actions import ACTION_TYPES, Action, ActionKind, LegalAction, ma
 from stud8.core.cards import Card
 from stud8.core.errors import Stud8Error
 from stud8.core.events import Event
+from stud8.core.rules import Game
 from stud8.core.views import HandView, SeatView
 from stud8.formats.jsonlog import decode_event, encode_event
 from stud8.server.bus import Listed
@@ -89,6 +90,7 @@ from stud8.server.table.commands import Command, Reply
 from stud8.server.table.events import (
     HandRefunded,
     LeaveReason,
+    MixedGame,
     Numbered,
     SatOutReason,
     TableEvent,
@@ -120,6 +122,7 @@ __all__ = [
 ]
 
 FORMAT = 6  # the format this node writes (see the module's versioning rule)
+_E = TypeVar("_E", bound=TableEvent)  # a kind of table event, read where a field holds one
 # Format 2 (a table's spec gained its game and showdown_seconds) replaced format 1
 # before any release wrote format 1; format 3 (the spec gained sit_out_on_timeout)
 # replaced format 2 before any release wrote it: no node reads either any more.
@@ -130,8 +133,9 @@ FORMAT = 6  # the format this node writes (see the module's versioning rule)
 # a seat_snapshot's out_reason: why the seat sits out) replaced format 4 before any
 # release wrote it. Format 6 (a snapshot's hand_log: the events of the hand on the
 # table; its refunded: the hands a restart cancelled; the hand_refunded event; the
-# table_spec carries every option of RULES.md: all_in_low_card ... odd_chip) replaced
-# format 5 before any release wrote it (and its table_status gained observers, in place).
+# table_spec carries every option of RULES.md: all_in_low_card ... rotation; a mixed
+# table's mixed_game event, the status's game) replaced format 5 before any release
+# wrote it (and its table_status gained observers, in place).
 READS = frozenset({6})  # the formats it reads
 Bytes = bytes | bytearray | memoryview  # what a decoder reads
 
@@ -282,25 +286,20 @@ def _check_sizes(values: tuple[Any, ...], what: str) -> None:
             _check_sizes(v, what)
 
 
-def _timer(v: JSON, what: str) -> TimerStarted:
-    event = _event(v, what)
-    if type(event) is not TimerStarted:
-        bad(what, "must be a timer event", v)
-    return event
+def _event_of(cls: type[_E]) -> Callable[[JSON, str], _E]:  # a field of one kind of event
+    def read(v: JSON, what: str) -> _E:
+        event = _event(v, what)
+        if type(event) is not cls:
+            bad(what, f"must be a {cls.kind} event", v)
+        return event
+
+    return read
 
 
-def _tournament(v: JSON, what: str) -> TournamentInfo:
-    event = _event(v, what)
-    if type(event) is not TournamentInfo:
-        bad(what, "must be a tournament event", v)
-    return event
-
-
-def _refunded(v: JSON, what: str) -> HandRefunded:
-    event = _event(v, what)
-    if type(event) is not HandRefunded:
-        bad(what, "must be a hand_refunded event", v)
-    return event
+_timer = _event_of(TimerStarted)
+_tournament = _event_of(TournamentInfo)
+_mixed = _event_of(MixedGame)
+_refunded = _event_of(HandRefunded)
 
 
 def _numbered(v: JSON, what: str, start: int = 0) -> Numbered:
@@ -332,7 +331,7 @@ def _cards_out(cards: tuple[Card | None, ...]) -> list[str | None]:
 
 
 # The codec of each field, by the type its class declares.
-_TABLE_ENUMS = (LeaveReason, SatOutReason, TurnPhase, Phase, MoveReason)  # (enums: see below)
+_TABLE_ENUMS = (LeaveReason, SatOutReason, TurnPhase, Phase, MoveReason, Game)  # (enums: see below)
 _BY_ANNOTATION: dict[str, Codec] = {
     "int": (None, read_int, "int"),
     "int | None": (None, optional(read_int), "int?"),
@@ -353,6 +352,7 @@ _BY_ANNOTATION: dict[str, Codec] = {
     "AnyEvent": (_enc_event, _event, "event"),
     "TimerStarted | None": (or_none(_enc_event), optional(_timer), "timer?"),
     "TournamentInfo | None": (or_none(_enc_event), optional(_tournament), "tournament?"),
+    "MixedGame | None": (or_none(_enc_event), optional(_mixed), "mixed_game?"),
     "tuple[HandRefunded, ...]": (
         lambda events: [_enc_event(e) for e in events],
         tuple_of(_refunded),

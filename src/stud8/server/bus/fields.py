@@ -27,7 +27,7 @@ import reprlib
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import fields
-from enum import StrEnum
+from enum import Enum
 from operator import attrgetter
 from typing import Any, NoReturn, TypeVar
 
@@ -70,12 +70,12 @@ def bad(what: str, expected: str, got: object) -> NoReturn:
 
 
 # ------------------------------------------------------------------ scalars
-def read_enum(cls: type[StrEnum]) -> Dec:
-    """The reader of a :class:`StrEnum` written as its value (text on the bus)."""
+def read_enum(cls: type[Enum]) -> Dec:
+    """The reader of an enum written as its value (text on the bus)."""
     members = {m.value: m for m in cls}
     expected = "must be one of " + ", ".join(members)
 
-    def read(v: JSON, what: str) -> StrEnum:
+    def read(v: JSON, what: str) -> Enum:
         member = members.get(read_str(v, what))
         if member is None:
             bad(what, expected, v)

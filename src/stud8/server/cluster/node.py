@@ -355,8 +355,15 @@ class ClusterNode:
             waiting = [] if self.waiting is None else await self.waiting.read(table_id)
             # the hands a restart or a failover cut short here: the table tells them
             refunded = await asyncio.to_thread(cut_short_at, self.hands, table_id)
+            dealt = await asyncio.to_thread(self.hands.dealt_at, table_id)  # a mixed table's turn
             await self.lobby.reopen(
-                table_id, stored.name, stored.spec, reseats, waiting, refunded=refunded
+                table_id,
+                stored.name,
+                stored.spec,
+                reseats,
+                waiting,
+                refunded=refunded,
+                hands_dealt=dealt,
             )
         except Exception as exc:  # the database away, a bad stored spec...: not ours then
             log.error("node %s could not take table %s: %s", self.name, table_id, exc)

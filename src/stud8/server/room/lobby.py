@@ -208,17 +208,26 @@ class Lobby:
         waiting: Sequence[str] = (),
         *,
         refunded: Sequence[HandRefunded] = (),
+        hands_dealt: int = 0,
     ) -> Table:
         """Start a table of the last run again, with its players in their seats
         (:meth:`Table.restore_seat`), its waiting list as its last owner left it
         (``waiting``: a room on several nodes), the hands a restart cancelled there
-        (``refunded``: told to its viewers), and bots in free seats up to
+        (``refunded``: told to its viewers), the hands it dealt (``hands_dealt``: a
+        mixed table goes on with its rotation), and bots in free seats up to
         ``spec.bots``, after a free seat for each player waiting (the first of them
         is offered the lowest)."""
         if table_id in self.tables:
             raise LobbyError(f"there is already a table {table_id}")
         return await self._open(
-            table_id, name, spec, seats, new=False, waiting=waiting, refunded=refunded
+            table_id,
+            name,
+            spec,
+            seats,
+            new=False,
+            waiting=waiting,
+            refunded=refunded,
+            hands_dealt=hands_dealt,
         )
 
     async def _open(
@@ -231,12 +240,15 @@ class Lobby:
         new: bool,
         waiting: Sequence[str] = (),
         refunded: Sequence[HandRefunded] = (),
+        hands_dealt: int = 0,
     ) -> Table:
         try:
             # a table back after a restart numbers its events from the wall clock in
             # microseconds: above any number it gave before
             first_seq = 0 if new else int(self._clock.wall().timestamp() * 1_000_000)
-            config = spec.config(table_id, first_seq=first_seq, chat_rate=CHAT_RATE)
+            config = spec.config(
+                table_id, first_seq=first_seq, chat_rate=CHAT_RATE, hands_dealt=hands_dealt
+            )
         except (ValueError, ZeroDivisionError) as exc:
             raise LobbyError(str(exc)) from None
         if len(name) > 100:

@@ -64,6 +64,8 @@ class RestorePlan:
     next_bot: int = 1
     # each table's latest hands a restart cancelled: it tells them when it is back
     refunded: dict[str, tuple[HandRefunded, ...]] = field(default_factory=dict)
+    # the hands each table dealt (a mixed table's rotation goes on from there)
+    dealt: dict[str, int] = field(default_factory=dict)
 
 
 def prepare_restore(
@@ -84,6 +86,7 @@ def prepare_restore(
             plan.tables.append((table, reseats))
             if hands is not None:
                 plan.refunded[table.table_id] = cut_short_at(hands, table.table_id)
+                plan.dealt[table.table_id] = hands.dealt_at(table.table_id)
     for table_id, players in stacks.items():
         for player, chips in players.items():
             ledger.cash_out(player, table_id, chips, memo=RETURNED_MEMO)
@@ -156,7 +159,14 @@ class RoomKeeper:
         for table, seats in plan.tables:
             try:
                 refunded = plan.refunded.get(table.table_id, ())
-                await lobby.reopen(table.table_id, table.name, table.spec, seats, refunded=refunded)
+                await lobby.reopen(
+                    table.table_id,
+                    table.name,
+                    table.spec,
+                    seats,
+                    refunded=refunded,
+                    hands_dealt=plan.dealt.get(table.table_id, 0),
+                )
             except LobbyError as exc:  # its chips stay at the table for the next start
                 log.error("table %s cannot come back: %s", table.table_id, exc)
                 continue

@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from stud8.core.actions import LegalAction
 from stud8.core.events import Event
+from stud8.core.rules import Game
 from stud8.tournament.director import Phase
 from stud8.tournament.events import MoveReason
 
@@ -242,6 +243,23 @@ class TournamentInfo(TableEvent):
     result_prizes: tuple[tuple[int, int], ...] = ()
     notice: str = ""
     kind: ClassVar[str] = "tournament"
+
+
+@dataclass(frozen=True, slots=True)
+class MixedGame(TableEvent):
+    """At a mixed table (:mod:`stud8.server.table.rotation`), told at the start of
+    each hand, after its ``hand_start``: the hand's ``game``, the ``next_game`` and
+    how many hands of this one are left after this hand (``hands_left``; 0: the game
+    changes after this hand); ``mixed``: the mixed game's name in the histories
+    ("Triple Stud"). ``notice``, at the first and the last hand of a game: "Now
+    playing: Razz", "The game changes to Razz after this hand" (else "")."""
+
+    game: Game
+    next_game: Game
+    hands_left: int
+    mixed: str
+    notice: str = ""
+    kind: ClassVar[str] = "mixed_game"
 
 
 @dataclass(frozen=True, slots=True)

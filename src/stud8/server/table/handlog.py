@@ -28,10 +28,13 @@ class HandLog:
         self._times: list[datetime] = []  # when each event of the hand happened
         self._idle: tuple[SeatRecord, ...] = ()  # seated, not dealt in
         self._lines: list[TableLine] = []
+        self._mixed = ""
 
-    def start(self, started_at: datetime, idle: tuple[SeatRecord, ...]) -> None:
-        """A new hand: started at ``started_at``, ``idle`` seated and not dealt in."""
+    def start(self, started_at: datetime, idle: tuple[SeatRecord, ...], mixed: str = "") -> None:
+        """A new hand: started at ``started_at``, ``idle`` seated and not dealt in;
+        ``mixed``: the mixed game it is a hand of ("Triple Stud"), or ""."""
         self.started_at = started_at
+        self._mixed = mixed
         self._times = []
         self._idle = idle
         self._lines = []
@@ -50,4 +53,4 @@ class HandLog:
         record = HandRecord.from_hand(
             hand, names=dict(names), table=table, started_at=self.started_at, times=self._times
         )
-        return replace(record, idle=self._idle, table_lines=tuple(self._lines))
+        return replace(record, idle=self._idle, table_lines=tuple(self._lines), mixed=self._mixed)

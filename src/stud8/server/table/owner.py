@@ -81,6 +81,7 @@ from stud8.server.table.events import (
 from stud8.server.table.feed import Feed, Listener
 from stud8.server.table.handlog import HandLog
 from stud8.server.table.play import CashGame, Play, PlayContext
+from stud8.server.table.rotation import GameRotation
 from stud8.server.table.seating import SEAT_COMMANDS, Seating, SeatingContext
 from stud8.server.table.snapshot import CatchUp, TableSnapshot, seat_snapshot
 from stud8.server.table.spec import TableConfig
@@ -155,6 +156,7 @@ class Table:
         self._start_timer: TimerHandle | None = None
         self._results_until = 0.0  # no deal before then: the showdown stays on the screen
         self._feed = Feed(config.history_size, config.first_seq)
+        self._games = GameRotation(config.rules, config.rotation, config.hands_dealt)
         self.waiting = WaitingList(
             clock=clock, seconds=config.offer_seconds, emit=self._emit, post=self._post
         )
@@ -181,7 +183,7 @@ class Table:
                 emit=self._emit,
                 deal_soon=self._schedule_start,
                 clock=clock,
-                rules=lambda: self.rules,
+                rules=self._games.rules,  # the next hand's: a mixed table's game turns
             )
         )
         self._turns = TurnClock(
@@ -378,6 +380,7 @@ class Table:
             hands_played=self.hands_played,
             paused=self.paused,
             observers=self.seating.observers(),
+            game=self._games.game.value,
         )
 
     def snapshot(self) -> TableSnapshot:
@@ -406,6 +409,7 @@ class Table:
             offer=offer,
             hand_log=self._feed.on_table(),
             refunded=self._refunded,
+            mixed=self._games.info(),
         )
         return self._play.snapshot(snapshot)
 
@@ -581,13 +585,15 @@ class Table:
             return
         self._play.dealt(deal)
         self._hand_players = MappingProxyType({n: player for n, player, _ in deal.seats})
-        self._log.start(started_at, deal.idle)
+        self._log.start(started_at, deal.idle, self._games.mixed)
         hand = Hand.start(
             rules=self.rules, stacks=stacks, deck=self._deck_source(), hand_id=hand_id
         )
         self.hand = hand
         self._no_hand.clear()
         self._emit(HandStarted(hand_id, tuple(stacks.items())), self._hand_players)
+        for told in self._games.dealt():  # a mixed table's game, and its change to come
+            self._emit(told, self._hand_players)
         await self._progress(list(hand.events))
 
     async def _progress(self, new: list[Event]) -> None:

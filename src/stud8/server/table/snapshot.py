@@ -21,7 +21,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from stud8.core.views import HandView
-from stud8.server.table.events import HandRefunded, Numbered, TimerStarted, TournamentInfo
+from stud8.server.table.events import (
+    HandRefunded,
+    MixedGame,
+    Numbered,
+    TimerStarted,
+    TournamentInfo,
+)
 from stud8.server.table.state import Seat
 
 __all__ = ["CatchUp", "OfferSnapshot", "SeatSnapshot", "TableSnapshot", "seat_snapshot"]
@@ -75,7 +81,9 @@ class TableSnapshot:
     its ``hand_start`` on, whole, and the table's events since, so that a viewer who
     reloads is shown the same table and the same lines as live; the edge gives each
     viewer only what he could see of them live. ``refunded``: the hands of this table
-    a restart or a failover cancelled, oldest first.
+    a restart or a failover cancelled, oldest first. ``mixed``: at a mixed table, the
+    game of the hand in play (or the last dealt; before any, the first to come), the
+    next and when it comes (the last ``mixed_game`` event told), else None.
     """
 
     table_id: str
@@ -89,6 +97,7 @@ class TableSnapshot:
     tournament: TournamentInfo | None = None
     hand_log: tuple[Numbered, ...] = ()
     refunded: tuple[HandRefunded, ...] = ()
+    mixed: MixedGame | None = None
 
     def seat_of(self, player: str | None) -> int | None:
         """The seat ``player`` sits in at the table (not only in the hand)."""

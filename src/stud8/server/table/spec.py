@@ -15,7 +15,9 @@ Traceback (most recent call last):
 ValueError: timeout_policy must be one of all_in_protection, check_or_fold, not 'never'
 
 Each option of RULES.md is a :class:`RuleOption` of :data:`RULE_OPTIONS`, with its
-default (TableRules's), what it allows and one line saying what it does.
+default (TableRules's), what it allows and one line saying what it does; the two
+of a mixed table (``rotation``, ``rotation_hands``: :mod:`stud8.server.table.rotation`)
+are the table's, not TableRules's.
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ from stud8.core.rules import (
     ShowOrderNoBet,
     TableRules,
     TimeoutPolicy,
+)
+from stud8.server.table.rotation import (
+    MIXED_NAME,
+    ROTATION_CHOICES,
+    ROTATION_DEFAULTS,
+    ROTATION_OFF,
+    Rotation,
 )
 from stud8.tools.bots import BOTS
 
@@ -108,7 +117,8 @@ def _enum_choices(enum: type[Enum], *words: str) -> tuple[tuple[Choice, str], ..
 
 
 _RULE_DEFAULTS: dict[str, Any] = {
-    f.name: f.default for f in fields(TableRules) if f.default is not MISSING
+    **{f.name: f.default for f in fields(TableRules) if f.default is not MISSING},
+    **ROTATION_DEFAULTS,  # a table's, not a hand's: the game of each hand comes from it
 }
 
 # Every option of RULES.md, in the order the operator's form shows them.
@@ -118,6 +128,21 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
         "Game",
         "The game of the family (RULES.md 8).",
         _enum_choices(Game, "Stud Hi/Lo (8 or better)", "Seven Card Stud", "Razz"),
+    ),
+    RuleOption(
+        "rotation",
+        "Mixed games",
+        "A mixed table rotates these games (RULES.md 8), starting with its game; off: one game.",
+        ROTATION_CHOICES,
+    ),
+    RuleOption(
+        "rotation_hands",
+        "Hands of each game",
+        "A mixed table changes game after this many hands; null: every orbit, as many hands "
+        "as it has seats (PokerStars: every 8 hands at 8-max).",
+        minimum=1,
+        nullable=True,
+        kind=OptionKind.INT,
     ),
     RuleOption(
         "structure",
@@ -231,6 +256,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     ),
 )
 _OPTION_BY_NAME = {o.name: o for o in RULE_OPTIONS}
+_TABLE_OPTIONS = frozenset(ROTATION_DEFAULTS)  # options of the table, not of TableRules
 
 
 def _default(name: str) -> Any:
@@ -273,6 +299,10 @@ class TableConfig:
     # restart starts far above its old numbers, so that a client's last_seen from
     # before the restart is answered with a snapshot, never with new events.
     first_seq: int = 0
+    # A mixed table's games (None: one game, the rules'), and the hands it dealt
+    # before (a table back after a restart goes on with its rotation where it was)
+    rotation: Rotation | None = None
+    hands_dealt: int = 0
     observer_chat: bool = False  # viewers who are not seated may chat too
     # chat lines a player may send in so many seconds (None: no limit); the room
     # opens its tables with stud8.server.wire.limits.CHAT_RATE
@@ -349,6 +379,10 @@ class TableSpec:
     rake_third_street: bool = _default("rake_third_street")
     odd_chip_half: str = _default("odd_chip_half")
     odd_chip: str = _default("odd_chip")
+    # a mixed table: the games it rotates ("off": one game) and the hands of each
+    # (None: every orbit, as many hands as seats)
+    rotation: str = _default("rotation")
+    rotation_hands: int | None = _default("rotation_hands")
 
     def rules(self) -> TableRules:
         """The game's rules at this table; ValueError names the option that is wrong
@@ -358,7 +392,8 @@ class TableSpec:
             value = getattr(self, option.name)
             if (why := option.refusal(value)) is not None:
                 raise ValueError(why)
-            chosen[option.name] = value
+            if option.name not in _TABLE_OPTIONS:
+                chosen[option.name] = value
         try:
             chosen["rake_percent"] = Fraction(self.rake_percent)
         except (TypeError, ValueError, ZeroDivisionError):
@@ -375,16 +410,30 @@ class TableSpec:
             **chosen,
         )
 
+    @property
+    def mixed(self) -> str:
+        """A mixed table's game in its histories ("Triple Stud"), or "" (one game)."""
+        return "" if self.rotation == ROTATION_OFF else MIXED_NAME
+
+    def rotation_of(self, rules: TableRules) -> Rotation | None:
+        """The games of a mixed table (None: one game); ValueError if its game is not
+        one of them."""
+        hands = self.seats if self.rotation_hands is None else self.rotation_hands
+        return Rotation.of(self.rotation, hands, rules.game)
+
     def config(
         self,
         table_id: str,
         *,
         first_seq: int = 0,
         chat_rate: tuple[int, float] | None = None,
+        hands_dealt: int = 0,
     ) -> TableConfig:
         """The table's settings (``chat_rate``: the room's limit on chat, see
-        :class:`TableConfig`); ValueError says what is wrong with the spec."""
+        :class:`TableConfig`; ``hands_dealt``: the hands it dealt before, a table
+        back after a restart); ValueError says what is wrong with the spec."""
         rules = self.rules()
+        rotation = self.rotation_of(rules)
         if not 0 <= self.bots <= rules.max_seats:
             raise ValueError(f"bots must be 0 to {rules.max_seats}, got {self.bots}")
         if not isinstance(self.sit_out_on_timeout, bool):
@@ -405,6 +454,8 @@ class TableSpec:
             sit_out_seconds=self.sit_out_seconds,
             sit_out_on_timeout=self.sit_out_on_timeout,
             first_seq=first_seq,
+            rotation=rotation,
+            hands_dealt=hands_dealt,
             observer_chat=self.observer_chat,
             chat_rate=chat_rate,
         )

@@ -24,6 +24,7 @@ from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.events import (
     AnyEvent,
     HandFinished,
+    MixedGame,
     SeatLeft,
     SeatTaken,
     WaitingListChanged,
@@ -39,7 +40,7 @@ STATS_WINDOW = 3600.0
 # A change of the observers is published this many seconds after the first one.
 OBSERVERS_PACE = 1.0
 # Events that change what the lobby shows of a table.
-_LISTED = (SeatTaken, SeatLeft, WaitingListChanged, HandFinished)
+_LISTED = (SeatTaken, SeatLeft, WaitingListChanged, HandFinished, MixedGame)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,8 @@ class TableStatus:
     """``players`` by seat, in seat order; ``waiting``: how many on the waiting
     list; ``average_pot`` and ``hands_per_hour`` over the last hour; ``paused``:
     why the table has stopped dealing (its books cannot be written), or None;
-    ``observers``: the connections that watch the table without a seat."""
+    ``observers``: the connections that watch the table without a seat.
+    ``game``: the game it plays now (a mixed table's changes; "": its spec's)."""
 
     table_id: str
     players: tuple[str, ...] = ()
@@ -57,6 +59,7 @@ class TableStatus:
     hands_per_hour: float = 0.0
     paused: str | None = None
     observers: int = 0
+    game: str = ""
 
 
 class StatusBoard:
@@ -102,6 +105,7 @@ class StatusBoard:
         hands_played: int,
         paused: str | None,
         observers: int,
+        game: str = "",
     ) -> TableStatus:
         now = self._clock.now()
         recent = [pot for when, pot in self._pots if now - when <= STATS_WINDOW]
@@ -115,6 +119,7 @@ class StatusBoard:
             hands_per_hour=round(len(recent) * 3600 / elapsed, 1),
             paused=paused,
             observers=observers,
+            game=game,
         )
 
     def listen(self, listener: Callable[[TableStatus], None], now: TableStatus) -> None:

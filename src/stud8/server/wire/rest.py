@@ -98,11 +98,16 @@ class TableInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ``chat_chars`` (the most characters in a message); ``private``: only the players
     its invitation admitted (and operators) see it; ``rules``: every option of
     RULES.md by name, as chosen for this table (``GET /api/v1/tables/options`` says
-    what each is and allows)."""
+    what each is and allows). ``mixed``: a mixed table's game in its histories
+    ("Triple Stud"; its ``rules`` say which games it rotates and how often), "" at a
+    table of one game; a mixed table's ``game`` is the one it plays now (the lobby's;
+    a welcome's, the one it started with: the ``mixed_game`` events and the
+    snapshot's ``mixed`` say which it plays)."""
 
     table_id: str
     name: str
     game: str
+    mixed: str
     structure: str
     stakes: Stakes
     buy_in: BuyIn
@@ -493,6 +498,7 @@ def table_info(table_id: str, name: str, spec: TableSpec) -> TableInfo:
         table_id=table_id,
         name=name or table_id,
         game=rules.game.value,
+        mixed=spec.mixed,
         structure=rules.structure.value,
         stakes=Stakes(rules.ante, rules.bring_in, rules.small_bet, rules.big_bet),
         buy_in=BuyIn(spec.min_buy_in, spec.max_buy_in),
@@ -518,6 +524,8 @@ def table_info(table_id: str, name: str, spec: TableSpec) -> TableInfo:
 def lobby_table(table_id: str, name: str, spec: TableSpec, status: TableStatus) -> LobbyTable:
     """A table as the lobby shows it: what it is and how it stands."""
     info = table_info(table_id, name, spec)
+    if status.game:  # a mixed table's: the game it plays now
+        info = msgspec.structs.replace(info, game=status.game)
     return LobbyTable(
         **{name: getattr(info, name) for name in TableInfo.__struct_fields__},
         seats_taken=len(status.players),
