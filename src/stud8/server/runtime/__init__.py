@@ -67,9 +67,9 @@ import contextlib
 import logging
 import os
 import secrets
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 from starlette.applications import Starlette
@@ -89,17 +89,18 @@ from stud8.server.books.room import RoomBooks
 from stud8.server.books.seats import TableStore
 from stud8.server.books.tournaments import TournamentStore
 from stud8.server.books.writer import RoomWriter
-from stud8.server.bus.channels import PREFIX
 from stud8.server.bus.local import LocalBus
 from stud8.server.clock import AsyncioClock, Clock
 from stud8.server.collector import tune_for_serving
 from stud8.server.edge import Edge
 from stud8.server.http.app import create_app
+from stud8.server.http.guard import Guard
 from stud8.server.http.services import ChatBook, HandTexts, RoomServices
 from stud8.server.http.stopping import GracefulStop
 from stud8.server.logs import uvicorn_log_config
 from stud8.server.room.lobby import Lobby, TableKeeper
 from stud8.server.room.restore import RoomKeeper, next_bot_number, prepare_restore
+from stud8.server.runtime.node import NodeParts, NodeWiring
 from stud8.server.settings import LogFormat, Settings
 from stud8.server.startup import database_trouble_exit, hold_and_bind, hold_room
 from stud8.server.storage import create_engine_for
@@ -110,15 +111,16 @@ from stud8.server.table.spec import TableSpec
 from stud8.server.throwaway import throwaway_directory
 from stud8.server.tournaments.manager import Tournaments
 
+if TYPE_CHECKING:  # (a node's parts are imported when a node opens)
+    from redis.asyncio import Redis
+
 log = logging.getLogger("stud8.server")
 
 # a room on several nodes
-BOT_COUNTER = f"{PREFIX}bot-numbers"
-BOT_BLOCK = 100_000  # bot numbers a node takes for itself at its start
-FIRST_START = f"{PREFIX}first-start"
 REQUEST_BUSY_SECONDS = 1.0  # a request waits this long for a lock held elsewhere
 
 __all__ = [
+    "NodeParts",
     "Room",
     "default_spec",
     "memory_app",
@@ -146,30 +148,37 @@ def room_app(
     bank: Callable[[str], int] | None = None,
     chat: ChatBook | None = None,
     invitations: Invitations | None = None,
+    node: NodeParts | None = None,
 ) -> Starlette:
-    """The room's web app on these accounts and books (see the module).
-    ``app.state.room`` is its :class:`~stud8.server.http.services.RoomServices`; with a
-    ``tournament_store`` (and a writer: a room on a database), ``app.state.tournaments``
-    its :class:`~stud8.server.tournaments.manager.Tournaments` (their tables run at
-    the pace of ``tournament_spec``, by default the ready tables')."""
-    bus = LocalBus()
+    """The room's web app on these accounts and books (see the module): the one
+    assembly of the room, for one process and for each node of several (``node``:
+    the same room, its tables found and placed across the nodes, its tournaments
+    run by one node at a time). ``app.state.room`` is its
+    :class:`~stud8.server.http.services.RoomServices`; with a ``tournament_store``
+    (and a writer: a room on a database), ``app.state.tournaments`` its
+    :class:`~stud8.server.tournaments.manager.Tournaments` (their tables run at the
+    pace of ``tournament_spec``, by default the ready tables'); a node's
+    :class:`~stud8.server.cluster.node.ClusterNode` is ``app.state.node``."""
+    local = LocalBus()
     clock = clock or AsyncioClock()
-    lobby = Lobby(books=books, clock=clock, bus=bus, deck_source=deck_source, keeper=keeper)
+    spec = default_spec or TableSpec(bots=settings.bots_per_table)
+    cluster = NodeWiring(node, local) if node is not None else None
+    room_bus = cluster.bus if cluster is not None else local
+    lobby = Lobby(
+        books=books,
+        clock=clock,
+        bus=local,
+        deck_source=deck_source,
+        keeper=keeper,
+        room_bus=room_bus,
+    )
     edge = Edge(
-        bus,
+        room_bus,
         rate=settings.rate_per_second,
         burst=settings.rate_burst,
         account_rate=(settings.account_rate, settings.account_burst),
         address_rate=(settings.address_rate, settings.address_burst),
     )
-    spec = default_spec or TableSpec(bots=settings.bots_per_table)
-
-    async def open_tables() -> None:
-        had_tables = keeper is not None and await keeper.restore(lobby)
-        for _ in range(0 if had_tables else settings.default_tables):
-            table = await lobby.create(spec)
-            log.info("table %s is open with %d bots", table.table_id, spec.bots)
-
     room = RoomServices(
         settings=settings,
         auth=auth,
@@ -179,8 +188,7 @@ def room_app(
         flush=writer.drain if writer is not None else None,
         writer=writer,
         bank=bank,
-        startup=[open_tables],
-        shutdown=[lobby.close_all],
+        guard_for=cluster.guard_for if cluster is not None else Guard,
     )
     if chat is None and isinstance(books, MemoryBooks):
         chat = books.chat  # the tables' chat is kept there
@@ -193,26 +201,53 @@ def room_app(
         tournaments = Tournaments(
             store=tournament_store,
             writer=writer,
-            bus=bus,
+            bus=local,
             clock=clock,
             spec=replace(tournament_spec or spec, bots=0),
             bot_names=lobby.new_bot_name,
             deck_source=deck_source,
+            cluster=cluster.tournaments(writer, tournament_store) if cluster else None,
         )
         lobby.hidden = tournaments.hidden
-        store = tournament_store
+    if cluster is not None:
+        cluster.serve(room, spec, tournaments)
+    else:
+        _serve_here(room, keeper, spec, tournaments, tournament_store)
+    if writer is not None:
+        room.shutdown.append(writer.drain)  # after the hands in play are cancelled
+    app = create_app(room)
+    app.state.tournaments = tournaments
+    app.state.node = cluster.node if cluster is not None else None
+    return app
+
+
+def _serve_here(
+    room: RoomServices,
+    keeper: TableKeeper | None,
+    spec: TableSpec,
+    tournaments: Tournaments | None,
+    store: TournamentStore | None,
+) -> None:
+    """One process's tables: those of its last run (its keeper's), else the ready
+    ones; its tournaments restored after them (the bots' numbers)."""
+    lobby, settings = room.lobby, room.settings
+
+    async def open_tables() -> None:
+        had_tables = keeper is not None and await keeper.restore(lobby)
+        for _ in range(0 if had_tables else settings.default_tables):
+            table = await lobby.create(spec)
+            log.info("table %s is open with %d bots", table.table_id, spec.bots)
+
+    room.startup.append(open_tables)
+    room.shutdown.append(lobby.close_all)
+    if tournaments is not None and store is not None:
 
         async def restore_tournaments() -> None:
             lobby.number_bots_from(await asyncio.to_thread(_bot_floor, store))
             await tournaments.restore()
 
-        room.startup.append(restore_tournaments)  # after the tables (the bots' numbers)
+        room.startup.append(restore_tournaments)
         room.shutdown.insert(0, tournaments.stop)
-    if writer is not None:
-        room.shutdown.append(writer.drain)  # after the hands in play are cancelled
-    app = create_app(room)
-    app.state.tournaments = tournaments
-    return app
 
 
 def _bot_floor(store: TournamentStore) -> int:
@@ -294,15 +329,75 @@ def default_spec(settings: Settings, environ: Mapping[str, str] | None = None) -
     )
 
 
-@contextlib.contextmanager
-def _until_open(hold: Hold) -> Iterator[contextlib.ExitStack]:
-    """The database steps of a room's opening: if one fails, what they opened (each
-    engine, ``undo.callback(engine.dispose)``) is closed and ``hold`` released, and
-    the error goes on; once they all succeed, the room closes them itself."""
-    with contextlib.ExitStack() as undo:
-        undo.callback(hold.release)
-        yield undo
-        undo.pop_all()
+@dataclass
+class _Database:
+    """The room's database, opened (:func:`_open_database`)."""
+
+    engine: Engine
+    requests_engine: Engine  # the accounts', the hand histories', the console's reads
+    ledger: Ledger
+    reads: Ledger  # the ledger read for requests (one attempt)
+    hands: HandStore
+    tables: TableStore
+    tournaments: TournamentStore
+    accounts: Accounts
+
+
+def _open_database(settings: Settings, undo: contextlib.ExitStack) -> _Database:
+    """The database steps every room takes (one process, a node): the schema brought
+    up to date, the books on it, the operators made; each engine closed by ``undo``
+    if a later step fails."""
+    engine = create_engine_for(settings.database_url)
+    undo.callback(engine.dispose)
+    upgrade_once(engine)
+    ledger = Ledger(engine)
+    # the requests' own engine: a lock held elsewhere fails them in a second (a 503),
+    # where the tables' writes wait for it and retry
+    requests_engine = create_engine_for(settings.database_url, busy_seconds=REQUEST_BUSY_SECONDS)
+    undo.callback(requests_engine.dispose)
+    reads = Ledger(requests_engine, attempts=1)
+    accounts = Accounts(requests_engine, reads, opening_chips=settings.starting_chips)
+    return _Database(
+        engine,
+        requests_engine,
+        ledger,
+        reads,
+        HandStore(engine),
+        TableStore(engine),
+        TournamentStore(engine, ledger),
+        accounts,
+    )
+
+
+def _room_on(
+    settings: Settings,
+    db: _Database,
+    books: RoomBooks,
+    writer: RoomWriter,
+    *,
+    spec: TableSpec,
+    keeper: TableKeeper,
+    node: NodeParts | None = None,
+) -> Starlette:
+    """The app of a room on its database (one process, or a node: ``node``)."""
+    app = room_app(
+        settings,
+        auth=AccountsAuth(db.accounts),
+        books=books,
+        hands=HandStore(db.requests_engine),
+        default_spec=spec,
+        keeper=keeper,
+        writer=writer,
+        tournament_store=db.tournaments,
+        bank=lambda name: bank_balance(db.reads, name),
+        chat=ChatStore(db.requests_engine),
+        invitations=StoredInvitations(db.requests_engine),
+        node=node,
+    )
+    app.state.books_alarms = books.alarms
+    app.state.room.keep_console(db.requests_engine, db.reads)  # the operator's acts, his books
+    app.state.room.keep_accounts_own(db.requests_engine)  # his notes on players, his settings
+    return app
 
 
 def open_room(
@@ -313,67 +408,40 @@ def open_room(
     nodes (:func:`open_cluster_room`). ``hold``: the room's hold on its database,
     taken already (:func:`hold_room`); without it, it is taken first
     (:class:`~stud8.server.storage.hold.DatabaseHeld` if another room has it, nothing
-    changed). The room releases it when it closes."""
+    changed). The room releases it when it closes, and at once if it fails to open."""
     if settings.redis_url is not None:
         return open_cluster_room(settings, environ, hold=hold)
     spec = default_spec(settings, environ)
     hold = hold if hold is not None else hold_room(settings)
-    with _until_open(hold) as undo:
-        engine = create_engine_for(settings.database_url)
-        undo.callback(engine.dispose)
-        upgrade_once(engine)
-        ledger = Ledger(engine)
-        store = HandStore(engine)
-        report = recover(engine, ledger, store)
-        tables = TableStore(engine)
-        plan = prepare_restore(tables, ledger, store)
+    with contextlib.ExitStack() as undo:
+        undo.callback(hold.release)
+        db = _open_database(settings, undo)
+        report = recover(db.engine, db.ledger, db.hands)
+        plan = prepare_restore(db.tables, db.ledger, db.hands)
         for hand in report.hands:
             log.warning("hand %s at %s was unfinished: %s", hand.hand_id, hand.table, hand.outcome)
         for table, players in plan.returned.items():
             log.info("chips left at %s returned to the banks: %s", table, players)
         if not report.ok:
             log.error("the books do not balance after recovery:\n%s", report)
-        # the requests' own engine: a lock held elsewhere fails them in a second (a 503),
-        # where the tables' writes wait for it and retry
-        requests_engine = create_engine_for(
-            settings.database_url, busy_seconds=REQUEST_BUSY_SECONDS
-        )
-        undo.callback(requests_engine.dispose)
-        reads = Ledger(requests_engine, attempts=1)
-        accounts = Accounts(requests_engine, reads, opening_chips=settings.starting_chips)
-        made, taken = accounts.ensure_operators(settings.operators)
-    _log_operators(made, taken)
-    auth = AccountsAuth(accounts)
-    # from here on the room writes through one writer, in batches, off the loop
-    writer = RoomWriter(engine)
-    alarms = BooksAlarms()
-    app = room_app(
-        settings,
-        auth=auth,
-        books=RoomBooks(ledger, writer, alarms=alarms),
-        hands=HandStore(requests_engine),
-        default_spec=spec,
-        keeper=RoomKeeper(tables, plan),
-        writer=writer,
-        tournament_store=TournamentStore(engine, ledger),
-        bank=lambda name: bank_balance(reads, name),
-        chat=ChatStore(requests_engine),
-        invitations=StoredInvitations(requests_engine),
-    )
-    app.state.books_alarms = alarms
-    app.state.room.keep_console(requests_engine, reads)  # the operator's acts, his books
-    app.state.room.keep_accounts_own(requests_engine)  # his notes on players, his settings
+        _log_operators(*db.accounts.ensure_operators(settings.operators))
+        # from here on the room writes through one writer, in batches, off the loop
+        writer = RoomWriter(db.engine)
+        undo.callback(writer.close)
+        books = RoomBooks(db.ledger, writer, alarms=BooksAlarms())
+        app = _room_on(settings, db, books, writer, spec=spec, keeper=RoomKeeper(db.tables, plan))
+        undo.pop_all()
     return Room(
         app,
-        engine,
-        ledger,
-        store,
+        db.engine,
+        db.ledger,
+        db.hands,
         report,
         plan.returned,
         writer,
-        requests_engine=requests_engine,
+        requests_engine=db.requests_engine,
         hold=hold,
-        alarms=alarms,
+        alarms=books.alarms,
     )
 
 
@@ -382,22 +450,15 @@ def open_cluster_room(
 ) -> Room:
     """One node of a room on several nodes (``stud8 serve --redis URL --node NAME``):
     the shared PostgreSQL database, Redis for leases, heartbeats and the bus
-    (:mod:`stud8.server.cluster`). Unlike one process, a node closes no hand at
-    its start (other nodes are playing them) and reopens no table itself: it takes
-    the tables that have no owner as it runs, each with its hand closed then."""
+    (:mod:`stud8.server.cluster`), and the room :func:`room_app` wires for one
+    process. Unlike one process, a node closes no hand at its start (other nodes
+    are playing them) and reopens no table itself: it takes the tables that have no
+    owner as it runs, each with its hand closed then. If a step fails, everything
+    opened so far (the engines, Redis, the writer, the hold) is closed again."""
     from redis.asyncio import Redis
 
-    from stud8.server.books.fencing import TableEpochs, TournamentEpochs
-    from stud8.server.bus.redis import RedisBus
-    from stud8.server.cluster import PREFIX
-    from stud8.server.cluster.console import ClusterConsole
+    from stud8.server.books.fencing import TableEpochs
     from stud8.server.cluster.keeper import ClusterKeeper
-    from stud8.server.cluster.leases import Leases, tournament_leases
-    from stud8.server.cluster.node import ClusterNode
-    from stud8.server.cluster.nodes import Nodes
-    from stud8.server.cluster.tournaments import ClusterTournaments
-    from stud8.server.cluster.waitlists import WaitingLists
-    from stud8.server.http.sharedguard import SharedGuard
 
     if settings.redis_url is None:
         raise ValueError("a room on several nodes needs Redis (--redis redis://HOST:PORT/N)")
@@ -409,121 +470,57 @@ def open_cluster_room(
     spec = default_spec(settings, environ)
     name = settings.node_name
     hold = hold if hold is not None else hold_room(settings)
-    with _until_open(hold) as undo:
-        engine = create_engine_for(settings.database_url)
-        undo.callback(engine.dispose)
-        upgrade_once(engine)
-        ledger = Ledger(engine)
-        store = HandStore(engine)
-        tables = TableStore(engine)
-        tournament_store = TournamentStore(engine, ledger)
-        first_bot = _bot_floor(tournament_store)
-        accounts = Accounts(engine, ledger, opening_chips=settings.starting_chips)
-        made, taken = accounts.ensure_operators(settings.operators)
-    redis = Redis.from_url(settings.redis_url)
-    epochs = TableEpochs(engine, name)
-    writer = RoomWriter(engine)
-    _log_operators(made, taken)
-    auth = AccountsAuth(accounts)
-    local = LocalBus()
-    bus = RedisBus(redis, name, local, url=settings.redis_url)
-    clock = AsyncioClock()
-    alarms = BooksAlarms()
-    lobby = Lobby(
-        books=RoomBooks(ledger, writer, epochs=epochs, alarms=alarms),
-        clock=clock,
-        bus=local,
-        keeper=ClusterKeeper(tables),
-        room_bus=bus,
-    )
-    nodes = Nodes(redis, name, url=f"http://{settings.host}:{settings.port}")
-    # the tournaments: each run by one node at a time, its tables on that node's bus
-    owners = ClusterTournaments(
-        bus=bus,
-        leases=tournament_leases(redis, name),
-        nodes=nodes,
-        epochs=TournamentEpochs(engine, name),
-        writer=writer,
-        ledger=ledger,
-        hands=store,
-        store=tournament_store,
-    )
-    tournaments = Tournaments(
-        store=tournament_store,
-        writer=writer,
-        bus=local,
-        clock=clock,
-        spec=replace(spec, bots=0),
-        bot_names=lobby.new_bot_name,
-        cluster=owners,
-    )
-    owners.attach(tournaments)
-    lobby.hidden = tournaments.hidden
-    node = ClusterNode(
-        lobby=lobby,
-        bus=bus,
-        leases=Leases(redis, name),
-        nodes=nodes,
-        epochs=epochs,
-        ledger=ledger,
-        hands=store,
-        tables=tables,
-        tournaments=owners,
-        waiting=WaitingLists(redis, name, local),
-    )
-    lobby.placement = node
-
-    async def start() -> None:
-        # bots are named from a room-wide counter: two nodes never make the same bot
-        await redis.set(BOT_COUNTER, first_bot - 1, nx=True)
-        last = await redis.incrby(BOT_COUNTER, BOT_BLOCK)
-        lobby.number_bots_from(max(first_bot, last - BOT_BLOCK + 1))
-        await node.start()
-        # the ready tables, on the room's first start only (one node makes them)
-        had_tables = await asyncio.to_thread(tables.tables)
-        if not had_tables and await redis.set(FIRST_START, name, nx=True):
-            for _ in range(settings.default_tables):
-                table_id = await lobby.open_table(spec)
-                log.info("table %s is open with %d bots", table_id, spec.bots)
-
-    async def stop() -> None:
-        await node.stop(hand_over=True)
-        await redis.aclose()
-
-    edge = Edge(
-        bus,
-        rate=settings.rate_per_second,
-        burst=settings.rate_burst,
-        account_rate=(settings.account_rate, settings.account_burst),
-        address_rate=(settings.address_rate, settings.address_burst),
-    )
-    room = RoomServices(
-        settings=settings,
-        auth=auth,
-        lobby=lobby,
-        edge=edge,
-        hands=store,
-        flush=writer.drain,
-        writer=writer,
-        bank=lambda name: bank_balance(ledger, name),
-        startup=[start],
-        shutdown=[stop, writer.drain],
-        # every node counts the log-ins and sign-ups together
-        guard_for=lambda limits: SharedGuard(redis, limits, prefix=PREFIX),
-        chat=ChatStore(engine),
-        invitations=StoredInvitations(engine),
-    )
-    room.keep_console(engine, ledger)
-    room.nodes = ClusterConsole(nodes, Leases(redis, name), bus.directory())
-    room.keep_accounts_own(engine)
-    app = create_app(room)
-    app.state.node = node
-    app.state.tournaments = tournaments
-    app.state.books_alarms = alarms
-    recovery = RecoveryReport((), {}, ledger.audit())
+    with contextlib.ExitStack() as undo:
+        undo.callback(hold.release)
+        db = _open_database(settings, undo)
+        first_bot = _bot_floor(db.tournaments)
+        _log_operators(*db.accounts.ensure_operators(settings.operators))
+        redis = Redis.from_url(settings.redis_url)
+        undo.callback(_close_unused, redis)
+        epochs = TableEpochs(db.engine, name)
+        writer = RoomWriter(db.engine)
+        undo.callback(writer.close)
+        books = RoomBooks(db.ledger, writer, epochs=epochs, alarms=BooksAlarms())
+        node = NodeParts(
+            name=name,
+            redis=redis,
+            redis_url=settings.redis_url,
+            url=f"http://{settings.host}:{settings.port}",
+            epochs=epochs,
+            engine=db.engine,
+            ledger=db.ledger,
+            hands=db.hands,
+            tables=db.tables,
+            first_bot=first_bot,
+        )
+        app = _room_on(
+            settings, db, books, writer, spec=spec, keeper=ClusterKeeper(db.tables), node=node
+        )
+        undo.pop_all()
+    recovery = RecoveryReport((), {}, db.ledger.audit())
     return Room(
-        app, engine, ledger, store, recovery, {}, writer, cluster=True, hold=hold, alarms=alarms
+        app,
+        db.engine,
+        db.ledger,
+        db.hands,
+        recovery,
+        {},
+        writer,
+        cluster=True,
+        requests_engine=db.requests_engine,
+        hold=hold,
+        alarms=books.alarms,
     )
+
+
+def _close_unused(redis: Redis) -> None:
+    """Close the Redis client of a node that failed to open. It has opened no
+    connection yet (nothing ran on a loop), so this ends at once; called on a
+    running loop's thread, where it cannot wait, there is nothing to close."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(redis.aclose())
 
 
 def bank_balance(ledger: Ledger, player: str) -> int:
