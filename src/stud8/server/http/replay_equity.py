@@ -172,7 +172,7 @@ def positions(replay: Replay) -> list[StreetPosition]:
         if kind == "street":
             close(street)
             number = event.get("street")
-            if not isinstance(number, int) or not number > street:
+            if not isinstance(number, int) or not street < number <= 7 or number < 3:
                 raise BadReplay(f"streets follow one another from 3 to 7, got {number!r}")
             street = number
         elif kind == "fold":
