@@ -7,14 +7,16 @@ line a hand, on a laptop and a phone."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
-from server.equityhands import ROYAL, heads_up
+from server.equityhands import ROYAL, RULES, heads_up
 from server.replayhands import side_pot_hand
 from sharedhh import SHARED_HH
+from stud8.core.rules import Game
 from stud8.formats.record import HandRecord
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.runtime import memory_app
@@ -173,4 +175,25 @@ def test_an_observer_sees_estimates_said_as_such_and_a_file_s_hand_has_its_equit
         " && window.stud8equity.data.hand_id !== id",
         arg=hand["hand_id"],
     )
+    assert players.console.errors == []
+
+
+def test_a_razz_hand_shows_the_pot_and_the_low_that_wins_it(stage: Stage) -> None:
+    """Razz (RULES.md 8): no 8-or-better low, no scoop: the pot and the chance to win
+    it with the best ace-to-five low, which the wheel takes at the river."""
+    razz = replace(RULES, game=Game.RAZZ)
+    players = start(stage, heads_up("As 2d 3c 4h 5s Kd Kc", "Qh Qs 8c 9d Jc 2s 7d", "razz1", razz))
+    page = players.new("oper", LAPTOP, existing=True)
+    page.goto(players.room.url + "/#/replay/razz1")
+    page.wait_for_function("() => window.stud8replay && window.stud8replay.steps > 0")
+    data = loaded(page)
+    assert data["game"] == "razz"
+    next_street(page)
+    heads = page.locator("#rp-equity thead th").all_text_contents()
+    assert heads == ["Hand", "Pot", "Win (low)"]
+    assert shown(page)["rows"] == expected_rows(data["streets"][0], hi_lo=False)
+    page.keyboard.press("End")
+    page.wait_for_function("() => window.stud8replay.at === window.stud8replay.steps")
+    assert shown(page)["rows"] == {"1": ["100%", "100%"], "2": ["0%", "0%"]}
+    screenshot(page, "replay-equity-razz")
     assert players.console.errors == []
