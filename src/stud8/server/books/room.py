@@ -139,10 +139,12 @@ class RoomBooks:
         ledger = self.ledger
 
         def work(conn: Connection) -> int:
-            chips = min(amount, ledger.balance_in(conn, bank(player))) if partial else amount
-            if chips > 0:
-                memo = f"seat {seat}, auto top-up" if partial else f"seat {seat}"
-                ledger.top_up(player, table_id, chips, memo, conn=conn)
+            if not partial:
+                ledger.top_up(player, table_id, amount, f"seat {seat}", conn=conn)
+                return amount
+            chips = min(amount, ledger.balance_in(conn, bank(player)))
+            if chips > 0:  # an empty bank: nothing written
+                ledger.top_up(player, table_id, chips, f"seat {seat}, auto top-up", conn=conn)
             return max(chips, 0)
 
         return await self._job(table_id, work, f"{player} topping up at {table_id}")

@@ -24,10 +24,13 @@ __all__ = ["Edge", "Inlet", "NoSuchTable"]
 
 @dataclass(eq=False, slots=True)
 class _Shared:
-    """A rate limit shared by connections (an account's, an address's), and how many."""
+    """A rate limit shared by connections (an account's, an address's), and how many;
+    an account's auto top-up setting as this node knows it last (each Connect of his
+    connections tells it, a table that moves to another node too)."""
 
     bucket: TokenBucket
     users: int = 0
+    auto_top_up: bool = False
 
 
 @dataclass(eq=False, slots=True)
@@ -132,7 +135,11 @@ class Edge:
         if address is not None:
             keys.append((f"address:{address}", self.address_rate))
         held = await self._acquire(table_id)
-        shared = [self._share(key, rate).bucket for key, rate in keys]
+        shares = [self._share(key, rate) for key, rate in keys]
+        shared = [share.bucket for share in shares]
+        account = shares[0] if player is not None else None
+        if account is not None:  # the latest read of his setting is his connections'
+            account.auto_top_up = auto_top_up
         try:
             connection = Connection(
                 held.channel,
@@ -146,13 +153,20 @@ class Edge:
                 close=close,
                 meter=self.actions,
                 notices=self._said_on_connect(),
-                auto_top_up=auto_top_up,
+                auto_top_up=lambda: account is not None and account.auto_top_up,
             )
             await connection.run(receive, last_seen, inlet)
         finally:
             for key, _ in keys:
                 self._unshare(key)
             self._release(table_id, held)
+
+    def auto_top_up_changed(self, player: str, on: bool) -> None:
+        """``player`` changed his auto top-up setting: his connections here tell it
+        with their next ``Connect`` (the table they play moved to another node)."""
+        shared = self._shared.get(f"account:{player.casefold()}")
+        if shared is not None:
+            shared.auto_top_up = on
 
     def notice(self, text: str) -> int:
         """Send ``text`` (a message already encoded) to every connection of this node,

@@ -16,7 +16,8 @@ connection (a viewer not logged in too, as ``ANONYMOUS``) tells the table ``Conn
 when it opens and ``Disconnect`` when it closes: the table counts them (a player with
 two windows open is disconnected only when the last one closes; RULES.md section 6
 does the rest; those without a seat are the lobby's observers). ``Connect`` carries
-his account's auto top-up setting, read when the socket opened.
+his account's auto top-up setting as this node knows it now (read when his socket
+opened, changed by his settings' ``PUT`` here).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class Connection:
         now: Callable[[], float] = time.monotonic,
         meter: Callable[[float], None] | None = None,
         notices: Sequence[str] = (),
-        auto_top_up: bool = False,
+        auto_top_up: Callable[[], bool] = lambda: False,
     ) -> None:
         self.channel = channel
         self.table_id = channel.table_id
@@ -108,7 +109,7 @@ class Connection:
         self._meter = meter
         self._now = now
         self._notices = notices  # the room's word to everyone, said after the welcome
-        self._auto_top_up = auto_top_up  # the account's setting (told with Connect)
+        self._auto_top_up = auto_top_up  # the account's setting now (told with Connect)
 
     # ------------------------------------------------------------ the connection
     async def run(
@@ -157,7 +158,7 @@ class Connection:
             self._bus.send(self.table_id, self._connect(self.player or ANONYMOUS))
 
     def _connect(self, player: str) -> Connect:
-        return Connect(player=player, auto_top_up=self._auto_top_up)
+        return Connect(player=player, auto_top_up=self._auto_top_up())
 
     # ------------------------------------------------------------ incoming
     def handle(self, text: str | bytes) -> None:

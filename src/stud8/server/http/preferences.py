@@ -48,6 +48,7 @@ async def tell_auto_top_up(room: RoomServices, player: str, on: bool) -> int:
     """Tell ``player``'s tables (see the module) that his auto top-up is ``on``; how
     many were told. A table that cannot hear it now (closed, moving to another node)
     reads it again with his next ``Connect``."""
+    room.edge.auto_top_up_changed(player, on)  # for his connections' next Connect
     bus = room.edge.bus
     tables = {t for t, listed in bus.directory().items() if player in listed.status.players}
     _, watched = room.sockets.watching().get(player.casefold(), (player, set()))
