@@ -191,6 +191,11 @@ def test_the_rules_of_the_boxes(stage: Stage) -> None:
           out.streetLive = m.livePreAction(s);
           out.streetSaid = m.prunePreAction(s);
           out.streetGone = s.preAction;
+          // ticked during the antes (before third street is named): it holds on third
+          s = at(0, { 1: 0, 2: 0 });
+          m.tickPreAction(s, 'call_any', true);
+          s.hand.street = 3;
+          out.antesLive = !!m.livePreAction(s);
           // a new hand too
           s = at(4, { 1: 0, 2: 0 });
           m.tickPreAction(s, 'fold', true);
@@ -222,7 +227,7 @@ def test_the_rules_of_the_boxes(stage: Stage) -> None:
     assert got["short"] == ["fold", "call"]  # 5 chips against 8: call all-in, no raise
     assert got["callAnyFree"] == {"kind": "check"}
     assert got["streetLive"] is None and got["streetSaid"] is None and got["streetGone"] is None
-    assert got["handLive"] is None
+    assert got["handLive"] is None and got["antesLive"] is True
     assert got["raise"] == {"kind": "raise", "amount": 16}
     assert got["callLabel"] == "Call 8"
     assert got["raisedChoice"] is None

@@ -33,9 +33,10 @@ const SIZED = ["bet", "raise", "complete"];
 export function facing(state) {
   const h = state.hand;
   const b = betting(state);
+  const street = h.street || 3; // the antes come before third street is named
   return {
-    street: h.street, current: b.current, toCall: b.toCall, call: Math.min(b.toCall, b.stack), stack: b.stack,
-    pending: h.street <= 3 && b.current === 0,
+    street, current: b.current, toCall: b.toCall, call: Math.min(b.toCall, b.stack), stack: b.stack,
+    pending: street === 3 && b.current === 0,
   };
 }
 
@@ -78,9 +79,9 @@ export function prunePreAction(state) {
   if (!p || livePreAction(state)) return null;
   state.preAction = null;
   const h = state.hand;
-  if (!h || p.hand !== h.id || p.street !== h.street) return null;
+  if (!h || p.hand !== h.id || !h.seats[state.mySeat] || p.street !== facing(state).street) return null;
   const text = `Your ${p.label} box was cleared: the bet changed`;
-  state.preCleared = { hand: h.id, street: h.street, text };
+  state.preCleared = { hand: h.id, street: p.street, text };
   return text;
 }
 
@@ -130,7 +131,7 @@ export function preHTML(state, waitingFor) {
   const boxes = preBoxes(f).map((kind) =>
     `<label class="pre"><input type="checkbox" class="pre-box" data-pre="${kind}"${ticked === kind ? " checked" : ""}> <span>${esc(boxLabel(kind, f))}</span></label>`);
   const c = state.preCleared;
-  const cleared = c && c.hand === h.id && c.street === h.street && !p ? `<span class="pre-cleared" role="status">${esc(c.text)}</span>` : "";
+  const cleared = c && c.hand === h.id && c.street === f.street && !p ? `<span class="pre-cleared" role="status">${esc(c.text)}</span>` : "";
   return `<div class="pre-actions" role="group" aria-label="act in advance">
   <span class="hint">${esc(waitingFor)}</span>${cleared}${boxes.join("")}</div>`;
 }
