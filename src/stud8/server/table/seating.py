@@ -10,7 +10,8 @@ player seated when the server stopped, with the chips the ledger still holds for
 him at the table (no buy-in: the chips never left the table).
 
 **Auto top-up** (his account's setting, issue 28 item 7): the edge tells the
-table with each ``Connect`` and the room with ``AutoTopUp`` when he changes it.
+table with each ``Connect``, and the room tells it again with ``AutoTopUp`` when he
+changes it.
 At the end of each hand (never during one) a seat dealt in whose player has it on
 and fewer chips than the buy-in he chose here (his buy-in, or the most he topped
 up to; the table's maximum at most) is topped up to it from his bank, through the
