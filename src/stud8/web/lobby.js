@@ -17,8 +17,10 @@ import { openBeside } from "./tables.js";
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
 
+/** "Stud Hi/Lo Limit"; a mixed table's says so and the game it plays now: "Triple Stud: Razz Limit". */
 export function gameName(t) {
-  return `${GAMES[t.game] || t.game} ${STRUCTURES[t.structure] || t.structure}`;
+  const mixed = t.mixed ? `${t.mixed}: ` : "";
+  return `${mixed}${GAMES[t.game] || t.game} ${STRUCTURES[t.structure] || t.structure}`;
 }
 
 /** How many are waiting for a seat (the lobby gives a count or the names). */

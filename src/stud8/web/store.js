@@ -29,6 +29,7 @@ export function emptyTable(tableId) {
     lastHand: null, // the hand this client saw dealt and not yet finished (a restart may cancel it)
     offline: false, // the connection is lost: no action may be sent, the clock is stopped
     unknownKinds: [], // kinds of event this client does not know (each said once on the console)
+    mixed: null, // a mixed table's last mixed_game: this hand's game, the next, hands left
   };
 }
 
@@ -180,6 +181,13 @@ export function applySnapshot(state, snap, v) {
   }
   state.lastHand = state.hand && !state.hand.finished && !state.hand.cancelled ? state.hand.id : null;
   if (snap.turn && snap.turn.k === "timer") setTimer(state, snap.turn);
+  if (snap.mixed) playing(state, snap.mixed);
+}
+
+/** A mixed table's game now: the dealer's words (who brings in) and the title follow it. */
+function playing(state, mixed) {
+  state.mixed = mixed;
+  if (state.rules) state.rules = { ...state.rules, game: mixed.game };
 }
 
 /** The snapshot's log: the events of the hand on the table, as they came to me live,
@@ -381,6 +389,7 @@ const HANDLERS = {
     state.timer = null;
   },
   hand_refunded(state, ev) { tellRefunded(state, ev); },
+  mixed_game(state, ev) { playing(state, ev); note(state, ev.notice); },
   timer(state, ev) { setTimer(state, ev); },
   sit(state, ev) {
     state.seats[ev.seat] = { seat: ev.seat, player: ev.player, chips: ev.chips, bot: !!ev.bot,

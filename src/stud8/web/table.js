@@ -15,7 +15,7 @@ import { controlsHTML, offerHTML, bindControls, DIALOG_HTML, secondsLeft } from 
 import { HistoryPanel, PANEL_HTML } from "./history.js";
 import { ChatPanel, TALK_HTML } from "./chat.js";
 import { Reveal, revealMs, stepText, showdownDone, resultsText } from "./showdown.js";
-import { gameName } from "./lobby.js";
+import { gameName, GAMES } from "./lobby.js";
 import { myLeaveText, rulesBrief, rulesLines } from "./words.js";
 import { bankHTML, refreshBank, clockText, myHandHTML } from "./hud.js";
 import { TableSound } from "./sounds.js";
@@ -153,7 +153,7 @@ export function tableView(app, tableId, query, tile = null) {
     state.rules = t;
     const s = t.stakes;
     // at a tournament's table the stakes are the level's (the strip says them)
-    $t("#table-info").textContent = state.tournament ? gameName(t) : `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`;
+    $t("#table-info").textContent = (state.tournament ? gameName(t) : `${gameName(t)} ${s.small_bet}/${s.big_bet}, ante ${s.ante}`) + nextGame(state.mixed);
     const name = state.tournament ? tour.tableName(state.tournament) : t.name; // one name for it
     if (name && name !== tableId) $t("#table-name").textContent = name;
     tableName = t.name || tableId;
@@ -163,6 +163,12 @@ export function tableView(app, tableId, query, tile = null) {
     const lines = state.tournament ? tour.tournamentRules(rulesLines(t)) : rulesLines(t);
     $t("#rules-list").innerHTML = lines.map((line) => `<li>${esc(line)}</li>`).join("");
     $t("#rules-panel").hidden = false;
+  }
+
+  /** A mixed table's next game, after the title: " · next: Razz in 2 hands". */
+  function nextGame(m) {
+    if (!m) return "";
+    return ` · next: ${GAMES[m.next_game] || m.next_game} ${m.hands_left ? `in ${m.hands_left + 1} hands` : "after this hand"}`;
   }
 
   // a tile's query is not in the page's address (#/tables/... names the tables only)
@@ -206,6 +212,7 @@ export function tableView(app, tableId, query, tile = null) {
       if (state.notice && state.notice !== told && state.notice.refunded) say(state.notice.text);
       if (snapshotSeen) chat.loadHistory(); // back after missing too much: the chat too
       if (!tour.setTournament(state, d.tournament) && state.tournament && state.rules) setRules(state.rules);
+      if (state.mixed && state.rules) setRules(state.rules); // a mixed table's game now
       snapshotSeen = true;
       join();
     } else if (t === "event") {
@@ -214,6 +221,7 @@ export function tableView(app, tableId, query, tile = null) {
       applyEvent(state, d, v);
       if (d.k === "hand_refunded" && state.notice && state.notice.refunded === d.hand_id) say(state.notice.text);
       if (d.k === "tournament" && !tour.setTournament(state, d) && state.rules) setRules(state.rules);
+      if (d.k === "mixed_game" && state.rules) setRules(state.rules);
       onEvent(d, mine);
     } else if (t === "turn") {
       if (applyTurn(state, d, v)) onTurn();
@@ -247,6 +255,7 @@ export function tableView(app, tableId, query, tile = null) {
     else if (ev.k === "leave" && ev.seat === mine && ev.reason === "busted") tour.lookUpMyEntry(state, follow).then(schedule);
     else if (ev.k === "leave" && ev.seat === mine && !state.tournament) tell(myLeaveText(ev));
     else if (ev.k === "tournament" && ev.notice && ev.phase !== "finished") say(ev.notice);
+    else if (ev.k === "mixed_game" && ev.notice) { say(ev.notice); tell(ev.notice); }
     else if (ev.k === "seat_offered" && ev.player === state.player) say(`Seat ${ev.seat} is yours for ${ev.seconds} seconds`);
   }
 

@@ -163,4 +163,5 @@ def snapshot_for(snap: TableSnapshot, player: str | None, everything: bool) -> S
         log=log,
         log_seats=log_seats,
         refunded=snap.refunded,
+        mixed=snap.mixed,
     )

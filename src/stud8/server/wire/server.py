@@ -20,7 +20,13 @@ import msgspec
 
 from stud8.core.actions import LegalAction
 from stud8.core.views import HandView
-from stud8.server.table.events import AnyEvent, HandRefunded, TimerStarted, TournamentInfo
+from stud8.server.table.events import (
+    AnyEvent,
+    HandRefunded,
+    MixedGame,
+    TimerStarted,
+    TournamentInfo,
+)
 from stud8.server.table.snapshot import OfferSnapshot, SeatSnapshot
 from stud8.server.wire.codec import JSON, dumps, envelope, to_json
 from stud8.server.wire.events import encode_event
@@ -111,6 +117,7 @@ class SnapshotMessage(ServerMessage, frozen=True):
     log: tuple[LoggedEvent, ...] = ()
     log_seats: tuple[tuple[int, str], ...] = ()
     refunded: tuple[HandRefunded, ...] = ()
+    mixed: MixedGame | None = None
     t: ClassVar[str] = "snapshot"
     doc: ClassVar[str] = (
         "The table as you may see it now (sent on connect when no last_seen is given or "
@@ -131,7 +138,9 @@ class SnapshotMessage(ServerMessage, frozen=True):
         "were seen live; log_seats: who played each seat of that hand, [seat, player]. "
         "refunded: the hand_refunded events of the hands of this table a restart or a "
         "failover cancelled (the latest few, oldest first): a client whose hand in "
-        "play was one of them says it was cancelled."
+        "play was one of them says it was cancelled. mixed: at a mixed table, its "
+        "last mixed_game event (the game of the hand in play, or of the last dealt; "
+        "the next game and the hands left before it), else null."
     )
 
     def data(self) -> JSON:  # the engine's values (cards, a hand's view, events)
