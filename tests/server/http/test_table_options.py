@@ -228,3 +228,40 @@ def test_a_table_with_every_option_comes_back_after_a_restart(tmp_path: Path) ->
         assert stored.spec.rules() == spec.rules()
     finally:
         engine.dispose()
+
+
+def test_a_mixed_table_is_refused_or_listed_mixed_with_the_game_it_plays_now() -> None:
+    """A rotation the room does not know, or one without the table's game, is a 400
+    naming the rotation, nothing opened; a mixed table is listed as one ("Triple
+    Stud"), with the game it plays now."""
+
+    async def body() -> None:
+        async with serve(spec=None) as room:
+            tokens = {name: await room.player(name) for name in ("ann", "bob", OPERATOR)}
+            auth = {"Authorization": f"Bearer {tokens[OPERATOR]}"}
+            for rotation, words in (
+                ("stud_hi_lo,razz", "rotation must be one of off, stud_hi_lo+stud_high+razz"),
+                ("stud_high+razz", "game stud_hi_lo is not one of the rotation's games"),
+            ):
+                r = await room.http.post(
+                    "/api/v1/tables", json={"table_id": "bad", "rotation": rotation}, headers=auth
+                )
+                assert r.status_code == 400, r.text
+                assert words in r.json()["error"], r.text
+            assert (await room.http.get("/api/v1/tables")).json()["tables"] == []
+            one = await _open(room, tokens[OPERATOR], {"table_id": "one"})
+            assert one["mixed"] == ""
+            mix = {"table_id": "mix", "rotation": "stud_hi_lo+razz", "rotation_hands": 1}
+            table = await _open(room, tokens[OPERATOR], mix)
+            assert (table["mixed"], table["game"]) == ("Triple Stud", "stud_hi_lo")
+            assert table["rules"]["rotation"] == "stud_hi_lo+razz"
+            await _play_a_hand(room, "mix", tokens)  # Hi/Lo; the next hand is Razz
+            for _ in range(400):
+                listed = (await room.http.get("/api/v1/tables")).json()["tables"]
+                now = next(t for t in listed if t["table_id"] == "mix")
+                if now["game"] == "razz":
+                    break
+                await asyncio.sleep(0.01)
+            assert (now["mixed"], now["game"]) == ("Triple Stud", "razz"), now
+
+    asyncio.run(asyncio.wait_for(body(), 60))

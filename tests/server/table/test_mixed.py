@@ -23,6 +23,7 @@ from stud8.formats.verify import verify_pokerstars
 from stud8.server.table.events import HandStarted, MixedGame
 from stud8.server.table.rotation import GameRotation, Rotation
 from stud8.server.table.spec import TableSpec
+from trackercheck import fpdb_check, totals_are_ours, trackable
 
 HI_LO, STUD, RAZZ = Game.STUD_HI_LO, Game.STUD_HIGH, Game.RAZZ
 TRIPLE = (HI_LO, STUD, RAZZ)
@@ -191,7 +192,7 @@ def test_the_rotation_s_words_come_with_the_hand_not_before() -> None:
     [first] = games.dealt()
     assert (first.game, first.next_game, first.hands_left) == (HI_LO, RAZZ, 0)
     assert first.notice == "Now playing: Stud Hi/Lo. The game changes to Razz after this hand"
-    assert games.rules().game is RAZZ and games.game is HI_LO
+    assert games.rules().game is RAZZ
 
 
 def test_each_game_s_history_names_it_and_reads_back_verified(tmp_path: Path) -> None:
@@ -223,3 +224,23 @@ def test_each_game_s_history_names_it_and_reads_back_verified(tmp_path: Path) ->
     path = tmp_path / "mixed.txt"
     assert write_pokerstars(path, records, everything=True) == 3
     assert main(["hh", "verify", str(path)]) == 0
+
+
+def test_fpdb_imports_each_game_of_a_mixed_table(tmp_path: Path) -> None:
+    """fpdb's PokerStars parser (../shared/oracles/fpdb-check) takes a mixed table's
+    hands as Triple Stud hands of their games, its totals the text's (ours)."""
+    records: list[HandRecord] = []
+
+    async def body(h: Harness) -> None:
+        await seat_players(h, 3)
+        await play_hands(h, 6)
+        records.extend(h.records)
+
+    run(body, rotation=Rotation(TRIPLE, hands=2))
+    assert {r.rules.game for r in records} == set(TRIPLE)
+    assert all(trackable(r) for r in records)
+    path = tmp_path / "mixed.txt"
+    write_pokerstars(path, records, everything=True)
+    totals_are_ours(path.read_text(encoding="utf-8"), records)
+    report = fpdb_check([path])
+    assert "6/6 hands accepted" in report, report

@@ -6,7 +6,8 @@ A file holds many hands, one after the other, each starting with its
 byte-order mark, trailing spaces, chat and join/leave/connect lines between the
 actions (chat text may hold ``***``), headers re-exported by other tools (in
 capitals), cash and tournament headers, and mixed-game headers (``8-Game (7 Card
-Stud Hi/Lo Limit, $400/$800 USD)``, ``HORSE (7 Card Stud Hi/Lo Limit)``).
+Stud Hi/Lo Limit, $400/$800 USD)``, ``HORSE (7 Card Stud Hi/Lo Limit)``, ``Triple
+Stud (Razz Limit, 4/8)``: a mixed stud table's, ours too).
 
 :func:`read_file` / :func:`parse_text` give, in file order, a
 :class:`PokerStarsHand` for each hand of those games (its ``game`` says which), a

@@ -36,7 +36,8 @@ Not PokerStars' own: a cancelled hand ends with ``Hand cancelled`` and a summary
 of the chips given back; a timeout is written ``name has timed out`` followed by
 what the timeout did (no line when it left him all-in under all-in protection).
 Seven Card Stud (high only) and Razz hands are written too (``7 Card Stud
-Limit``, ``Razz Limit``), as best we know PokerStars writes them; the reader takes only Stud Hi/Lo.
+Limit``, ``Razz Limit``), as best we know PokerStars writes them; a mixed table's
+as PokerStars' Triple Stud (``Triple Stud (Razz Limit, 4/8)``: the record's ``mixed``).
 """
 
 from __future__ import annotations

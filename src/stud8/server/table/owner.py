@@ -380,7 +380,8 @@ class Table:
             hands_played=self.hands_played,
             paused=self.paused,
             observers=self.seating.observers(),
-            game=self._games.game.value,
+            # the hand in play's game, else the next hand's (a mixed table's turns)
+            game=(self.rules if self.hand is not None else self._games.rules()).game.value,
         )
 
     def snapshot(self) -> TableSnapshot:

@@ -124,13 +124,6 @@ class GameRotation:
         """The mixed game's name in the histories, or "" (one game)."""
         return MIXED_NAME if self._rotation is not None else ""
 
-    @property
-    def game(self) -> Game:
-        """The game of the hand in play (the last dealt), or of the first to come."""
-        if self._rotation is None:
-            return self._rules.game
-        return self._rotation.game_of(max(0, self._dealt - 1))
-
     def rules(self) -> TableRules:
         """The rules of the next hand: the table's, with the game its turn brings."""
         if self._rotation is None:

@@ -49,7 +49,8 @@ class TableStatus:
     list; ``average_pot`` and ``hands_per_hour`` over the last hour; ``paused``:
     why the table has stopped dealing (its books cannot be written), or None;
     ``observers``: the connections that watch the table without a seat.
-    ``game``: the game it plays now (a mixed table's changes; "": its spec's)."""
+    ``game``: the game of the hand in play, or between hands of the next (a mixed
+    table's changes; "": its spec's)."""
 
     table_id: str
     players: tuple[str, ...] = ()
