@@ -126,7 +126,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         "game",
         "Game",
-        "The game of the family (RULES.md 8).",
+        "The game of the family (RULES.md 8); at a mixed table, the one it starts with.",
         _enum_choices(Game, "Stud Hi/Lo (8 or better)", "Seven Card Stud", "Razz"),
     ),
     RuleOption(
