@@ -104,21 +104,22 @@ def test_a_short_fairness_report_runs_while_the_room_serves(tmp_path: Path) -> N
                 r = await http.post(path, json=data, headers=boss)
                 assert r.status_code == 400, data
             began = time.monotonic()
-            running = asyncio.create_task(http.post(path, json={"deals": 5000}, headers=boss))
+            # (deals enough for seconds: the second run below is asked while it runs)
+            running = asyncio.create_task(http.post(path, json={"deals": 20000}, headers=boss))
             # while it runs, the room answers, and a second run is refused
             seen_running = False
             while not running.done():
                 r = await http.get("/health")
                 assert r.status_code == 200
                 now = (await http.get(path, headers=boss)).json()
-                if now["running"]:
+                if now["running"] and not seen_running:
                     seen_running = True
                     second = await http.post(path, json={"deals": 5000}, headers=boss)
                     assert second.status_code == 409
                 await asyncio.sleep(0.05)
             report = answer_of("POST", path, await running)
             assert seen_running
-            assert report["running"] is False and report["deals"] == 5000
+            assert report["running"] is False and report["deals"] == 20000
             assert report["verdict"] in ("pass", "fail") and len(report["tests"]) > 50
             assert time.monotonic() - began < 60
             kept = answer_of("GET", path, await http.get(path, headers=boss))

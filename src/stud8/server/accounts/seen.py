@@ -5,12 +5,14 @@ on any node must show every address of an account (``GET /api/v1/admin/accounts/
 So the session's row keeps its client's ``address`` (and ``seen_at``): written at its
 log-in, and again when one of its websockets opens from another address. A node
 remembers what it wrote last for each session (:data:`REMEMBERED` at most), so a
-player's reconnections from where he was cost no write.
+player's reconnections from where he was cost no write; and it writes what it was
+told in batches, one transaction at a time off the event loop (:meth:`flush`), so a
+storm of connections is a few writes, not one thread's job each.
 
 A write that fails (the database busy a moment) is logged and dropped: the address
 is the operator's information, never a reason to refuse a log-in or a socket.
 
->>> import tempfile
+>>> import asyncio, tempfile
 >>> from stud8.server.accounts.accounts import Accounts
 >>> from stud8.server.books.ledger import Ledger
 >>> from stud8.server.storage import create_engine_for, upgrade
@@ -20,18 +22,25 @@ is the operator's information, never a reason to refuse a log-in or a socket.
 >>> _ = accounts.register("ann", "Tr1cky-Ostrich-7")
 >>> token = accounts.login("ann", "Tr1cky-Ostrich-7")
 >>> seen = SessionAddresses(engine)
->>> seen.seen(token, "10.0.0.1"), seen.seen(token, "10.0.0.1"), seen.seen(token, "10.0.0.2")
-(True, False, True)
+>>> async def twice(address: str) -> list[bool]:
+...     noted = [seen.note(token, address), seen.note(token, address)]
+...     await seen.flush()
+...     return noted + [seen.note(token, address)]
+>>> asyncio.run(twice("10.0.0.1")), seen.written
+([True, True, False], 1)
+>>> asyncio.run(twice("10.0.0.2")), seen.written
+([True, True, False], 2)
 >>> engine.dispose()
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine, bindparam, update
 
 from stud8.server.accounts.accounts import token_digest
 from stud8.server.storage.models import LoginSession
@@ -45,32 +54,55 @@ REMEMBERED = 10_000  # sessions whose last address this node remembers
 
 
 class SessionAddresses:
-    """The sessions' last addresses (see the module)."""
+    """The sessions' last addresses (see the module). :meth:`note` and :meth:`flush`
+    are called on the event loop."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.written = 0  # sessions' addresses written (for the tests and the curious)
         self._written: OrderedDict[str, str] = OrderedDict()  # token digest -> address
+        self._pending: dict[str, str] = {}
+        self._writing: asyncio.Future[None] | None = None
 
-    def seen(self, token: str, address: str) -> bool:
-        """The session of ``token`` was seen from ``address``: written unless it is
-        the address this node wrote last for it; whether it was written."""
+    def note(self, token: str, address: str) -> bool:
+        """The session of ``token`` was seen from ``address``: to be written (by the
+        next :meth:`flush`) unless this node wrote that address for it last."""
         digest = token_digest(token)
         address = address[:ADDRESS_CHARS]
         if self._written.get(digest) == address:
             self._written.move_to_end(digest)
             return False
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    update(LoginSession)
-                    .where(LoginSession.token_hash == digest)
-                    .values(address=address, seen_at=datetime.now(UTC))
-                )
-        except Exception as exc:  # the database busy or away: the next time, then
-            log.warning("a session's address was not kept: %s", exc.__class__.__name__)
-            return False
-        self._written[digest] = address
-        self._written.move_to_end(digest)
-        while len(self._written) > REMEMBERED:
-            self._written.popitem(last=False)
+        self._pending[digest] = address
         return True
+
+    async def flush(self) -> None:
+        """Write what was noted (in one transaction a batch); return once it is."""
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.ensure_future(self._write_pending())
+        await asyncio.shield(self._writing)
+
+    async def _write_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, {}
+            try:
+                await asyncio.to_thread(self._write, batch)
+            except Exception as exc:  # the database busy or away: the next time, then
+                log.info("%d sessions' addresses were not kept: %r", len(batch), exc)
+                continue
+            self.written += len(batch)
+            for digest, address in batch.items():
+                self._written[digest] = address
+                self._written.move_to_end(digest)
+            while len(self._written) > REMEMBERED:
+                self._written.popitem(last=False)
+
+    def _write(self, batch: dict[str, str]) -> None:
+        now = datetime.now(UTC)
+        rows = [{"b_digest": d, "b_address": a, "b_seen_at": now} for d, a in batch.items()]
+        change = (
+            update(LoginSession)
+            .where(LoginSession.token_hash == bindparam("b_digest"))
+            .values(address=bindparam("b_address"), seen_at=bindparam("b_seen_at"))
+        )
+        with self.engine.begin() as conn:
+            conn.execute(change, rows)

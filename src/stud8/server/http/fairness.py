@@ -24,13 +24,7 @@ from starlette.responses import JSONResponse, Response
 
 from stud8.server.books.fairness import FairnessReports
 from stud8.server.http.admin import console_of, query_of
-from stud8.server.http.errors import (
-    DATABASE_BUSY,
-    BadRequest,
-    Conflict,
-    NotFound,
-    ServiceUnavailable,
-)
+from stud8.server.http.errors import BadRequest, Conflict, NotFound, ServiceUnavailable
 from stud8.server.http.requests import json_body
 from stud8.server.http.services import RoomServices
 from stud8.server.wire import admin as wire
@@ -109,13 +103,12 @@ async def run_fairness(request: Request) -> Response:
     worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     try:
         data = await asyncio.get_running_loop().run_in_executor(worker, _run, body.deals)
-        kept = await asyncio.to_thread(reports.keep, data, operator.name)
-    except DATABASE_BUSY:
-        raise  # a 503 saying so (errors.py)
     except Exception as exc:  # the worker could not start, or died: said, not a traceback
         log.error("the fairness report could not be run: %r", exc)
         raise ServiceUnavailable(f"the fairness report could not be run: {exc!r}"[:300]) from None
     finally:
         room.fairness_running = False
         worker.shutdown(wait=False, cancel_futures=True)
+    # kept for every node (the database busy: a 503 saying so, errors.py)
+    kept = await asyncio.to_thread(reports.keep, data, operator.name)
     return JSONResponse(to_json(report_of(kept.report, run_by=kept.run_by)))

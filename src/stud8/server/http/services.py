@@ -9,7 +9,6 @@ drained), run by the app's lifespan.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -154,13 +153,15 @@ class RoomServices:
         self.journal = Journal(engine)
         self.fairness = FairnessReports(engine)
         self.seen = SessionAddresses(engine)
+        self.shutdown.append(self.seen.flush)  # the addresses noted last, written
         self.message_watch = LobbyMessageWatch(self.moderation, self.edge)
 
     async def seen_from(self, token: str, address: str) -> None:
         """The session of ``token`` was seen from ``address``: kept for every node's
-        console (nothing in memory; never raises: see :mod:`~.accounts.seen`)."""
-        if self.seen is not None:
-            await asyncio.to_thread(self.seen.seen, token, address)
+        console, returning once written (nothing in memory; never raises: see
+        :mod:`~.accounts.seen`)."""
+        if self.seen is not None and self.seen.note(token, address):
+            await self.seen.flush()
 
     def keep_accounts_own(self, engine: Engine) -> None:
         """Each account's notes and settings on the room's database."""
