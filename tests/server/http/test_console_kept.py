@@ -19,6 +19,7 @@ from websockets.typing import Subprotocol
 
 from server.dbroom import OPERATOR, OPERATOR_PASSWORD, db_room
 from server.http.test_admin_console import GOOD, ONE_TABLE, answer_of, bearer, run, token_of
+from stud8.server.accounts.accounts import Accounts
 
 TOURNAMENTS = "/api/v1/admin/tournaments"
 FAIRNESS = "/api/v1/admin/fairness"
@@ -114,7 +115,7 @@ def test_the_last_fairness_report_is_kept_through_a_restart(tmp_path: Path) -> N
 
 def test_an_account_s_addresses_are_its_sessions_last_seen(url: str, tmp_path: Path) -> None:
     async def body() -> None:
-        async with db_room(tmp_path, ONE_TABLE, url=url) as (http, _, port):
+        async with db_room(tmp_path, ONE_TABLE, url=url) as (http, room, port):
             r = await http.post("/api/v1/register", json={"name": "ann", "password": GOOD})
             assert r.status_code == 201
             login = {"name": "ann", "password": GOOD}
@@ -150,6 +151,13 @@ def test_an_account_s_addresses_are_its_sessions_last_seen(url: str, tmp_path: P
                     await asyncio.sleep(0.05)
             assert [s["address"] for s in ann["sessions"]] == ["203.0.113.9", "192.0.2.44"]
             ann = await whole()  # the socket closed: the session's address is kept
+            assert ann["addresses"] == ["192.0.2.44", "203.0.113.9"]
+            # a session made outside the web (as those of before r0011): no address known
+            accounts = Accounts(room.engine, room.ledger)
+            await asyncio.to_thread(accounts.login, "ann", GOOD)
+            ann = await whole()
+            newest = ann["sessions"][0]
+            assert newest["address"] is None and newest["seen_at"] is None
             assert ann["addresses"] == ["192.0.2.44", "203.0.113.9"]
 
     run(body)
