@@ -5,12 +5,14 @@
 import { $, esc, api } from "./util.js";
 import { failed, when } from "./admin.js";
 
+const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function reportHTML(f) {
   if (!f.made_at) return `<p class="muted-dark">No report has been run yet (stud8 admin rng-report runs a long one).</p>`;
   const failedTests = f.tests.filter((t) => t.verdict === "fail");
   return `<p class="verdict verdict-${esc(f.verdict)}" id="fairness-verdict">${esc(f.verdict.toUpperCase())}: ${f.deals.toLocaleString()} deals, ${f.tests.length} tests, ${f.seconds} s</p>
     <p id="fairness-made">Run ${when(f.made_at)} by ${esc(f.run_by || "—")}; kept for every node.</p>
-    <p class="muted-dark">${esc(f.description)}. ${esc(f.power.charAt(0).toUpperCase() + f.power.slice(1))}</p>
+    <p class="muted-dark">${esc(sentence(f.description))}. ${esc(sentence(f.power))}</p>
     ${failedTests.length ? `<ul class="problems">${failedTests.map((t) => `<li>${esc(t.title)} (p ${t.adjusted})</li>`).join("")}</ul>` : ""}
     <details><summary>Every test</summary><table class="admin-table" aria-label="fairness tests"><thead><tr><th>Test</th><th>p</th><th>Verdict</th></tr></thead>
     <tbody>${f.tests.map((t) => `<tr><td>${esc(t.title)}</td><td>${t.p_value === null ? "—" : t.p_value.toPrecision(3)}</td><td class="verdict-${esc(t.verdict.replace(" ", "-"))}">${esc(t.verdict)}</td></tr>`).join("")}</tbody></table></details>`;
