@@ -711,7 +711,8 @@ legal_action: kind, min_to, max_to, adds, all_in; action: kind, amount""",
     # mixed table's rotation; the status and the snapshot its game (mixed_game); the
     # auto top-up (issue 28): the auto_top_up command, connect's auto_top_up, and the
     # top_up event's auto and short; a table_status's observers (how many watch
-    # without a seat) (format 6 was never released: changed in place)
+    # without a seat) and watchers (the logged-in ones, for the console) (format 6
+    # was never released: changed in place)
     6: """format 6
 reply: ok bool, reason str, seq int
 sit: player str, command_id str?, seat int, amount int
@@ -751,7 +752,7 @@ open_pair_big_bet bool, raise_cap int?, heads_up_cap str, community_card_first_t
 show_order_no_bet str, rake_third_street bool, odd_chip_half str, odd_chip str, \
 rotation str, rotation_hands int?
 table_status: table_id str, players strs, waiting int, hands_played int, average_pot float, \
-hands_per_hour float, paused str?, observers int, game str
+hands_per_hour float, paused str?, observers int, game str, watchers strs
 event sit: seat int, player str, chips int, bot bool
 event leave: seat int, player str, chips int, reason str
 event top_up: seat int, amount int, chips int, auto bool, short int

@@ -106,7 +106,8 @@ def test_the_console_s_tournaments_report_and_addresses_are_the_same_on_both_nod
     """Node b's console shows what node a did or holds: a tournament a runs (its
     node, its table and players, read from the database), the fairness report run
     on a (who, when, every test), and the addresses of a player's sessions seen
-    only by a (a log-in through a, a websocket open on a)."""
+    only by a (a log-in through a, a websocket open on a), and the table he watches
+    through a."""
     pg = fresh_database("postgresql", tmp_path)
 
     async def main() -> None:
@@ -195,5 +196,15 @@ def test_the_console_s_tournaments_report_and_addresses_are_the_same_on_both_nod
                     "198.51.100.7",
                 ]
                 assert b.room.app.state.room.sockets.addresses_of("carl") == []  # none on b
+                # and b's Players tab has carl watching t1 (the table's owner counts
+                # him, whichever node his socket came through)
+                for _ in range(200):
+                    r = await b.http.get("/api/v1/admin/players", headers=boss)
+                    carl = [p for p in r.json()["players"] if p["name"] == "carl"]
+                    if carl and carl[0]["watches"] == ["t1"]:
+                        break
+                    await asyncio.sleep(0.05)
+                assert conforms(r.json(), REST["GET /api/v1/admin/players"]["answer"])
+                assert carl == [{"name": "carl", "connected": True, "watches": ["t1"], "sits": []}]
 
     asyncio.run(asyncio.wait_for(main(), 120))

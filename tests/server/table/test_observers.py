@@ -46,6 +46,21 @@ def test_observers_go_up_and_down_as_viewers_open_and_close_the_table() -> None:
     run(body)
 
 
+def test_the_console_s_watchers_are_the_logged_in_viewers_without_a_seat() -> None:
+    async def body(h: Harness) -> None:
+        for player in ("carl", "ann", ANONYMOUS, "carl"):
+            assert (await h.send(Connect(player=player))).ok
+        assert h.table.status().watchers == ("ann", "carl")  # nobody not logged in
+        assert (await h.send(Sit(player="ann", seat=1, amount=100))).ok
+        assert h.table.status().watchers == ("carl",)
+        await h.send(Disconnect(player="carl"))
+        assert h.table.status().watchers == ("carl",)  # his second window is open
+        await h.send(Disconnect(player="carl"))
+        assert h.table.status().watchers == ()
+
+    run(body)
+
+
 def test_a_crowd_opening_the_table_is_told_once_after_the_pace() -> None:
     async def body(h: Harness) -> None:
         told = statuses(h)

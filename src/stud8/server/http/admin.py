@@ -100,7 +100,8 @@ def act_info(act: Act) -> wire.LoggedAct:
 # ------------------------------------------------------------------ who, where
 async def online_players(request: Request) -> Response:
     """``GET /api/v1/admin/players``: who is connected (this node's websockets) or
-    seated (any table of the room), and at which tables."""
+    seated or watching (any table of the room, as its owner counts its viewers,
+    whichever node they came through), and at which tables."""
     await console_of(request)
     room = room_of(request)
     query_of(request, set())
@@ -111,6 +112,9 @@ async def online_players(request: Request) -> Response:
             continue
         for name in listed.status.players:
             seated.setdefault(name.casefold(), (name, set()))[1].add(table_id)
+        for name in listed.status.watchers:  # another node's viewers too
+            entry = watching.setdefault(name.casefold(), (name, set()))
+            entry[1].add(table_id)
     players = []
     for key in sorted(watching.keys() | seated.keys()):
         name = (watching.get(key) or seated[key])[0]

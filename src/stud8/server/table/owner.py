@@ -380,6 +380,7 @@ class Table:
             hands_played=self.hands_played,
             paused=self.paused,
             observers=self.seating.observers(),
+            watchers=self.seating.watchers(),
             # the hand in play's game, else the next hand's (a mixed table's turns)
             game=(self.rules if self.hand is not None else self._games.rules()).game.value,
         )

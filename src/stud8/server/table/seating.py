@@ -47,6 +47,7 @@ from stud8.formats.record import SeatRecord
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksFenced, BooksRefused, TableBooks
 from stud8.server.table.commands import (
+    ANONYMOUS,
     AutoTopUp,
     ComeBack,
     Connect,
@@ -135,6 +136,13 @@ class Seating:
         """The connections of those who watch without a seat (not logged in too)."""
         seated = {seat.player for seat in self.seats.values()}
         return sum(n for player, n in self.connections.items() if player not in seated)
+
+    def watchers(self) -> tuple[str, ...]:
+        """The logged-in players who watch without a seat (for the operator's console;
+        the lobby shows only how many watch)."""
+        seated = {seat.player for seat in self.seats.values()}
+        watching = (p for p, n in self.connections.items() if n > 0 and p not in seated)
+        return tuple(sorted(p for p in watching if p != ANONYMOUS))
 
     def seated(self, player: str) -> tuple[int, Seat]:
         """The seat of ``player``; refused if he is not seated here."""

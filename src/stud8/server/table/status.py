@@ -48,7 +48,9 @@ class TableStatus:
     """``players`` by seat, in seat order; ``waiting``: how many on the waiting
     list; ``average_pot`` and ``hands_per_hour`` over the last hour; ``paused``:
     why the table has stopped dealing (its books cannot be written), or None;
-    ``observers``: the connections that watch the table without a seat.
+    ``observers``: the connections that watch the table without a seat, and
+    ``watchers`` the logged-in players among them (the operator's console's; never
+    in the lobby).
     ``game``: the game of the hand in play, or between hands of the next (a mixed
     table's changes; "": its spec's)."""
 
@@ -61,6 +63,7 @@ class TableStatus:
     paused: str | None = None
     observers: int = 0
     game: str = ""
+    watchers: tuple[str, ...] = ()
 
 
 class StatusBoard:
@@ -107,6 +110,7 @@ class StatusBoard:
         paused: str | None,
         observers: int,
         game: str = "",
+        watchers: tuple[str, ...] = (),
     ) -> TableStatus:
         now = self._clock.now()
         recent = [pot for when, pot in self._pots if now - when <= STATS_WINDOW]
@@ -121,6 +125,7 @@ class StatusBoard:
             paused=paused,
             observers=observers,
             game=game,
+            watchers=watchers,
         )
 
     def listen(self, listener: Callable[[TableStatus], None], now: TableStatus) -> None:

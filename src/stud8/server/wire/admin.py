@@ -77,9 +77,10 @@ class RakeBy(enum.Enum):
 
 
 class OnlinePlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A player connected to the room (a table websocket open on this node) or
-    seated at one of its tables: the tables he ``watches`` (his websockets), those
-    he ``sits`` at, and whether he is ``connected`` now."""
+    """A player connected to the room (a table websocket open, on any node) or
+    seated at one of its tables: the tables he ``watches`` (his websockets on this
+    node, and the tables that count him among their viewers through any node),
+    those he ``sits`` at, and whether he is ``connected`` now."""
 
     name: str
     connected: bool
