@@ -67,7 +67,7 @@ export function tableView(app, tableId, query, tile = null) {
     ${tile ? "" : bankHTML()}<span id="mute-slot">${sound.buttonHTML()}</span>
     <label class="four"><input type="checkbox" id="four-colour" ${prefs.fourColor ? "checked" : ""}> 4-colour</label>
     <span id="seat-controls" class="seat-controls"></span>${closeButton}
-  </div></header>${tile ? `<div id="tile-banner" class="banner tile-banner" role="status" hidden></div>` : ""}
+  </div></header>${tile ? `<div id="tile-banner" class="banner tile-banner" role="status" hidden></div><div id="tile-announce" class="sr-only" aria-live="polite"></div>` : ""}
   <div id="tournament" class="t-strip" aria-label="the tournament" hidden></div><div id="t-notice"></div><div id="t-end"></div>
   <div id="offer" class="offer-slot"></div>
   <main class="room"><div id="table" class="table-area"></div>
@@ -86,7 +86,8 @@ export function tableView(app, tableId, query, tile = null) {
     el.textContent = text || "";
   }
   const tell = (text) => toast(tile ? `${tableName}: ${text}` : text);
-  const say = (text) => announce(tile ? `Table ${tableName}: ${text}` : text);
+  // each tile its own live region: one table's words never cut another's short
+  const say = (text) => { if (tile) $t("#tile-announce").textContent = `Table ${tableName}: ${text}`; else announce(text); };
   /** The dealer's log is an ARIA log (new lines read out politely), named for its table. */
   function nameLog(name) {
     const log = $t("#log");
@@ -133,6 +134,9 @@ export function tableView(app, tableId, query, tile = null) {
   const history = new HistoryPanel(app, tableId, prefix);
   const chat = new ChatPanel({ root: app, tableId, state, send, prefix });
   const reveal = new Reveal((step) => {
+    // the next hand may have come before a frame drew it (four tables draw a lot): the
+    // step of the hand before is not this one's
+    if (!state.hand || !state.hand.showdown.includes(step)) return;
     const text = stepText(state, step);
     note(state, text);
     say(text);
@@ -274,10 +278,12 @@ export function tableView(app, tableId, query, tile = null) {
       tell(`Your ${ticked.label} box does not apply here: choose an action`);
     }
     state.preAction = null;
-    const kinds = state.turn.legal.map((a) => a.kind.replace("_", " ")).join(", ");
-    say(`Your turn: ${kinds}`);
+    if (!tile) say(turnText()); // a tile says it when its turn starts waiting (draw)
     if (beeped !== state.turn.v || state.turn.v === null) { beeped = state.turn.v; sound.beep(); }
   }
+
+  const turnText = () => `Your turn: ${state.turn.legal.map((a) => a.kind.replace("_", " ")).join(", ")}`;
+  let saidFor = null; // in a tile: the turn of mine said to be waiting here
 
   function schedule() {
     if (frame || stopped) return;
@@ -322,7 +328,14 @@ export function tableView(app, tableId, query, tile = null) {
     drawLog();
     chat.refresh();
     const myTurn = barMode(state) === "turn";
-    if (tile) tile.onTurn(myTurn && !sent && !state.offline); // the page marks it, and brings it forward
+    if (tile) {
+      // the page marks it and brings it forward; said once it waits (a turn a snapshot
+      // brought back after a reconnection too)
+      const waiting = myTurn && !sent && !state.offline;
+      if (waiting && saidFor !== state.turn) say(turnText());
+      saidFor = waiting ? state.turn : null;
+      tile.onTurn(waiting);
+    }
     else {
       document.body.classList.toggle("my-turn", myTurn);
       document.title = `${myTurn ? "● Your turn · " : ""}${state.tournament ? tour.tableName(state.tournament) : `Table ${tableId}`} · stud8`;
