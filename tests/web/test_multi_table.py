@@ -109,7 +109,13 @@ def sit_in_tile(page: Page, table: str) -> None:
     page.mouse.click(x, y)
     page.fill("#md-amount", str(TILE_BUY_IN))
     page.click("#md-ok")
-    wait_tables(page, [table], "s.mySeat !== null")
+    try:
+        wait_tables(page, [table], "s.mySeat !== null")
+    except PlaywrightTimeout:
+        told = page.evaluate(
+            "['#toast', '#md-title'].map((sel) => document.querySelector(sel).textContent)"
+        )
+        raise AssertionError(f"not seated at {table}: {told}") from None
 
 
 class Acting:
