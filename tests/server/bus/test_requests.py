@@ -59,6 +59,10 @@ def test_an_answer_says_only_what_it_must() -> None:
         b"",
     )
     assert read_answer(b'{"id":11}\n{"ok":1}') == (Answer(11), b'{"ok":1}')
+    # not yet: the table has the request and works on it (the asker waits on)
+    working = Answer(9, "t1", working=True)
+    assert pack(working) == b'{"id":9,"table":"t1","working":true}\n'
+    assert read_answer(pack(working)) == (working, b"")
 
 
 @pytest.mark.parametrize(

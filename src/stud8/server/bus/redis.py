@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import uuid
 from collections.abc import Callable, Mapping
@@ -61,6 +60,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from stud8.server.bus import Listed, NoSuchTable
+from stud8.server.bus.asking import Asking, TableMoving, serve_telling
 from stud8.server.bus.channels import (
     CHANGE_SCRIPT,
     CHANGES_SCRIPT,
@@ -88,14 +88,11 @@ from stud8.server.bus.requests import (
     BusCounts,
     CatchUpRequest,
     CloseRequest,
-    Pending,
     Refusal,
     RemoteHandlers,
     Request,
     SendRequest,
     TournamentRequest,
-    pack,
-    read_answer,
     read_request,
 )
 from stud8.server.bus.resp import Publisher, RedisAddress, Subscriber, command
@@ -116,14 +113,6 @@ REPLY_SECONDS = 5.0  # a command or catch-up not answered by then: "try again"
 DIRECTORY_SECONDS = 5.0  # what changed in the directory read this often
 FULL_DIRECTORY_SECONDS = 300.0  # the whole directory read again this often
 MAX_CHANGES = 2000  # more changes than this since the last read: the whole read instead
-
-NOT_ANSWERED = "the table did not answer in time (it may be moving); try again"
-MOVED = "the table has moved to another node; try again"
-CLOSED = "the table is closed"
-
-
-class TableMoving(NoSuchTable):
-    """The table did not answer: it is moving to another node (or its node is gone)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +148,6 @@ class RedisBus:
         self._entries: dict[str, _Entry] = {}
         self._listed: dict[str, Listed] = {}
         self._subscriptions: dict[str, Subscription] = {}
-        self._pending: dict[int, Pending] = {}
-        self._ids = itertools.count(1)
         # commands for Redis at the end of this turn of the loop, in order
         self._outgoing: list[bytes] = []
         self._publisher = Publisher(self.address, f"node {node}'s bus (out)")
@@ -182,6 +169,12 @@ class RedisBus:
         self._handlers: RemoteHandlers | None = None  # given at the start
         self.lost_messages = 0  # undecodable or failed (for the operator and tests)
         self.counts = BusCounts()  # what it carried (the metrics)
+        self._asking = Asking(  # this node's requests to the others, and their answers
+            send=lambda node, data: self._send(self.channels.commands(node), data),
+            caught_up=self._subscriber.caught_up,
+            reply_seconds=reply_seconds,
+            counts=self.counts,
+        )
 
     # ------------------------------------------------------------ lifecycle
     async def start(self, handlers: RemoteHandlers) -> None:
@@ -211,10 +204,7 @@ class RedisBus:
             with contextlib.suppress(Exception):
                 await cancel_and_wait(task)
         await asyncio.gather(*self._serving, return_exceptions=True)  # requests being answered
-        for pending in self._pending.values():
-            if not pending.future.done():
-                pending.future.cancel()
-        self._pending.clear()
+        self._asking.cancel_all()
         await self._subscriber.close()
         await self._publisher.close()
 
@@ -269,7 +259,7 @@ class RedisBus:
         entry = self._entries.get(table_id)
         if entry is None or self.local.hosts(table_id):
             return self.local.send(table_id, command)  # ours (or none: "closed")
-        future: asyncio.Future[Reply] = self._request(
+        future: asyncio.Future[Reply] = self._asking.ask(
             entry.node,
             lambda n: SendRequest(n, self.node, table_id),
             encode_command(command),
@@ -286,7 +276,7 @@ class RedisBus:
             return await self.local.catch_up(table_id, last_seen)
         if entry is None:
             raise NoSuchTable(table_id)
-        future: asyncio.Future[CatchUp] = self._request(
+        future: asyncio.Future[CatchUp] = self._asking.ask(
             entry.node,
             lambda n: CatchUpRequest(n, self.node, table_id, last_seen),
             b"",
@@ -327,7 +317,7 @@ class RedisBus:
         entry = self._entries.get(table_id)
         if entry is None:
             raise NoSuchTable(table_id)
-        future: asyncio.Future[None] = self._request(
+        future: asyncio.Future[None] = self._asking.ask(
             entry.node, lambda n: CloseRequest(n, self.node, table_id), b"", lambda _body: None
         )
         try:
@@ -337,7 +327,7 @@ class RedisBus:
 
     async def ask(self, node: str, payload: bytes, seconds: float) -> bytes:
         """``node``'s answer to a request for its tournament (TableMoving: none)."""
-        future = self._request(
+        future = self._asking.ask(
             node, lambda n: TournamentRequest(n, self.node), payload, bytes, seconds=seconds
         )
         try:
@@ -348,65 +338,19 @@ class RedisBus:
     def directory(self) -> Mapping[str, Listed]:
         return MappingProxyType(self._listed)
 
-    # ------------------------------------------------------------ requests
-    def _request(
-        self,
-        node: str,
-        make: Callable[[int], Request],
-        payload: bytes,
-        decode: Callable[[bytes], Any],
-        seconds: float | None = None,
-    ) -> asyncio.Future[Any]:
-        """Send ``node`` the request ``make`` makes with its number, and ``payload``;
-        the future of its answer's body (read by ``decode``)."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        request_id = next(self._ids)
-        request = make(request_id)
-        self._pending[request_id] = Pending(request, future, decode, loop.time())
-        self._send(self.channels.commands(node), pack(request, payload))
-
-        def expire() -> None:
-            # its answer may have come in time, unread behind what Redis sent this
-            # node before it (a busy loop reads a backlog a read at a time): late
-            # only if still unanswered once read up to now (or a reply's time after)
-            if request_id in self._pending and self._subscriber.caught_up(give_up):
-                loop.call_later(self.reply_seconds, give_up)
-            else:
-                give_up()
-
-        def give_up() -> None:
-            pending = self._pending.pop(request_id, None)
-            if pending is not None and not pending.future.done():
-                self.counts.unanswered += 1
-                if isinstance(pending.request, SendRequest):
-                    pending.future.set_result(Reply(False, NOT_ANSWERED))
-                else:
-                    pending.future.set_exception(TimeoutError(NOT_ANSWERED))
-
-        timer = loop.call_later(seconds or self.reply_seconds, expire)
-        future.add_done_callback(lambda _f: timer.cancel())
-        return future
-
-    def _answered(self, data: bytes) -> None:
-        answer, body = read_answer(data)
-        pending = self._pending.pop(answer.id, None)
-        if pending is None or pending.future.done():
-            return  # answered after its time ran out
-        counts = self.counts
-        counts.answered += 1
-        counts.answer_seconds += asyncio.get_running_loop().time() - pending.sent_at
-        future = pending.future
-        if answer.error is None:
-            future.set_result(pending.decode(body))
-        elif isinstance(pending.request, SendRequest):  # a command is answered, refused
-            future.set_result(Reply(False, MOVED if answer.error is Refusal.MOVED else CLOSED))
-        else:
-            future.set_exception(TableMoving(answer.table))
-
     async def _serve(self, data: bytes) -> None:
-        """Answer another node's request about a table (or tournament) of this node."""
+        """Answer another node's request about a table (or tournament) of this node;
+        while it is worked on, tell the asker so every half of its wait."""
         request, payload = read_request(data)
+        replies = self.channels.replies(request.sender)
+        await serve_telling(
+            request,
+            self._answer(request, payload),
+            lambda data: self._send(replies, data),
+            self.reply_seconds / 2,
+        )
+
+    async def _answer(self, request: Request, payload: bytes) -> tuple[Answer, bytes]:
         handlers = self._handlers
         assert handlers is not None, "the bus serves once started"
         table_id = request.table
@@ -430,8 +374,7 @@ class RedisBus:
                 body = encode_catch_up(caught)
         else:
             await handlers.close(table_id)
-        answer = Answer(request.id, table_id, error)
-        self._send(self.channels.replies(request.sender), pack(answer, body))
+        return Answer(request.id, table_id, error), body
 
     # ------------------------------------------------------------ the directory
     def _set_entry(self, table_id: str, entry: _Entry) -> None:
@@ -606,7 +549,7 @@ class RedisBus:
                 if found is not None and found.remote:
                     found.deliver(decode_numbered(data))
             elif channel == self._replies:
-                self._answered(data)
+                self._asking.answered(data)
             elif channel == self._commands:
                 self._spawn(self._serve_logged(data))
             elif channel == self.channels.directory:

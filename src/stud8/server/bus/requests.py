@@ -8,6 +8,12 @@ reply, a catch-up) or empty::
     {"op":"send","id":7,"from":"n1","table":"t1"}\\n[5,"act","ann","c7",["raise",8]]
     {"id":7,"table":"t1"}\\n[5,"reply",true,"",41]
     {"id":8,"table":"t1","error":"moved"}\\n
+    {"id":9,"table":"t1","working":true}\\n
+
+A request that takes its table a while (a sit waits for the books) is answered
+``working`` every half of the asker's wait until its answer goes: the node that
+runs the table is alive and on it, so the asker waits on (a dead or moving owner
+says nothing, and the asker's wait runs out as before).
 
 The header is a msgspec Struct, tagged by ``op`` (:class:`SendRequest`,
 :class:`CatchUpRequest`, :class:`CloseRequest`, :class:`TournamentRequest`), read
@@ -86,11 +92,13 @@ Request = SendRequest | CatchUpRequest | CloseRequest | TournamentRequest
 
 
 class Answer(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """The answer to request ``id`` about ``table``: done (its body), or refused."""
+    """The answer to request ``id`` about ``table``: done (its body), refused, or
+    not yet (``working``: the table has it, wait on; its answer follows)."""
 
     id: int
     table: str = ""
     error: Refusal | None = None
+    working: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +119,7 @@ class Pending:
     future: asyncio.Future[Any]
     decode: Callable[[bytes], Any]  # its answer's body
     sent_at: float = 0.0  # (the event loop's clock: the round trip, for the metrics)
+    wait_on: Callable[[], None] = lambda: None  # told it is being worked on: wait again
 
 
 @dataclass(slots=True)
