@@ -60,8 +60,9 @@ async def serving(
     room_protocol: bool = True,
     stop_seconds: float = 10,
     stuck: Callable[[], str] | None = None,
+    port: int = 0,
 ) -> AsyncIterator[int]:
-    """``app`` on 127.0.0.1 (an ephemeral port) in this event loop, its lifespan run;
+    """``app`` on 127.0.0.1 (an ephemeral port, or ``port``) in this event loop, its lifespan run;
     yields the port, and stops the server after (within ``stop_seconds``; if not,
     the log says where its tasks wait, and what ``stuck()`` says). The websockets are
     served by the room's own protocol, as ``stud8 serve`` serves them
@@ -70,7 +71,7 @@ async def serving(
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
-        port=0,
+        port=port,
         log_level="warning",
         lifespan="on",
         **uvicorn_options(room_protocol=room_protocol),  # as stud8 serve runs it

@@ -32,6 +32,7 @@ SPECIAL = {  # where any value of the kind is not a valid one
     "metrics_port": ("9002", 9002),
     "redis_url": ("redis://127.0.0.1:1/0", "redis://127.0.0.1:1/0"),
     "node": ("web1", "web1"),
+    "public_url": ("https://web1.example", "https://web1.example"),
     "operators": ("root, ops", ("root", "ops")),
 }
 
@@ -165,3 +166,11 @@ def test_the_settings_document_shows_the_current_table() -> None:
     assert updated_doc(text) == text
     for info in SETTINGS:
         assert f"| `{info.name}` | `{info.flag}` | `{info.env}` |" in text
+
+
+def test_a_public_url_is_an_http_address() -> None:
+    with pytest.raises(SettingsError, match="starts with http:// or https://"):
+        load(environ={"STUD8_PUBLIC_URL": "web1.example:8000"})
+    assert load(environ={"STUD8_PUBLIC_URL": "http://10.0.0.2:8001"}).public_url == (
+        "http://10.0.0.2:8001"
+    )

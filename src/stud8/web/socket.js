@@ -1,4 +1,7 @@
 // One table websocket that reconnects by itself, asking for the events it missed.
+// A node of the room that does not run the table may answer "redirect" (the table's
+// address at the node that runs it): the socket connects there instead, and if that
+// node cannot be reached, comes back here asking to be relayed (relay=1).
 
 let counter = 0;
 export function commandId() {
@@ -22,6 +25,8 @@ export class TableSocket {
     this.closed = false;
     this.attempt = 0;
     this.timer = null;
+    this.target = null; // the table's node, after a redirect (null: this page's host)
+    this.relay = false; // its node did not answer: ask this host to relay
     this.connect();
   }
 
@@ -30,19 +35,34 @@ export class TableSocket {
     const params = new URLSearchParams();
     const seen = this.lastSeen();
     if (seen !== null && seen !== undefined) params.set("last_seen", String(seen));
+    if (this.relay && !this.target) params.set("relay", "1");
     const q = params.toString();
-    return `${proto}//${location.host}/ws/v1/tables/${encodeURIComponent(this.tableId)}${q ? "?" + q : ""}`;
+    const base =
+      this.target || `${proto}//${location.host}/ws/v1/tables/${encodeURIComponent(this.tableId)}`;
+    return `${base}${q ? "?" + q : ""}`;
   }
 
   connect() {
     if (this.closed) return;
     this.onStatus(this.attempt === 0 ? "connecting" : "reconnecting");
     // the token goes in a subprotocol (a header), never in the URL
-    const ws = this.token
-      ? new WebSocket(this.url(), ["stud8.v1", `stud8.token.${this.token}`])
-      : new WebSocket(this.url());
+    let ws;
+    try {
+      ws = this.token
+        ? new WebSocket(this.url(), ["stud8.v1", `stud8.token.${this.token}`])
+        : new WebSocket(this.url());
+    } catch (err) {
+      if (!this.target) throw err;
+      // the table's node may not be reached from this page: be relayed here
+      this.target = null;
+      this.relay = true;
+      this.connect();
+      return;
+    }
     this.ws = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       this.attempt = 0;
       this.onStatus("open");
     };
@@ -53,12 +73,31 @@ export class TableSocket {
       } catch {
         return;
       }
+      if (msg.t === "redirect" && !this.target && typeof msg.d?.url === "string") {
+        // the table runs at another node: go there (this socket closes)
+        this.ws = null;
+        this.target = msg.d.url;
+        ws.close();
+        this.connect();
+        return;
+      }
       this.onMessage(msg);
     };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
+      if (this.target && !opened) {
+        // the table's node did not answer: be relayed by this page's host at once
+        this.target = null;
+        this.relay = true;
+        this.connect();
+        return;
+      }
+      if (this.target && ![4400, 4401, 4403, 4404, 4429].includes(e.code)) {
+        // the table's node went away (the table may be moving): start again here
+        this.target = null;
+      }
       if ([4400, 4401, 4403, 4404, 4429].includes(e.code)) {
         this.closed = true;
         this.onFatal(e.code, e.reason);

@@ -14,7 +14,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from server.roomclient import Room
-from server.roomdb import database_activity, serving
+from server.roomdb import database_activity, free_port, serving
 from stud8.server.admin import run_create_operator
 from stud8.server.cluster.node import ClusterNode
 from stud8.server.room.lobby import Lobby
@@ -53,13 +53,19 @@ class Node(Room):
 async def cluster(
     pg: str, redis_url: str, names: tuple[str, ...], **overrides: Any
 ) -> AsyncIterator[list[Node]]:
-    """One node per name (``overrides``: the settings that differ from the tests' usual)."""
+    """One node per name (``overrides``: the settings that differ from the tests' usual;
+    ``public=True`` among them: each node given its address as its public URL, so
+    players are sent to the node that runs their table)."""
+    public = bool(overrides.pop("public", False))
     # the operator is made by the operator, before the nodes start (they find him)
     code = await asyncio.to_thread(run_create_operator, pg, "boss", lambda: BOSS_PASSWORD)
     assert code == 0
     async with AsyncExitStack() as stack:
         nodes: list[Node] = []
         for name in names:
+            port = free_port() if public else 0
+            if public:
+                overrides["public_url"] = f"http://127.0.0.1:{port}"
             settings = Settings(
                 database_url=pg,
                 redis_url=redis_url,
@@ -75,7 +81,12 @@ async def cluster(
             # a node stopped cleanly first plays its hands out: with the players gone,
             # on their clocks (the tests that leave a hand in play give it short ones)
             port = await own.enter_async_context(
-                serving(room.app, stop_seconds=STOP_SECONDS, stuck=partial(stuck, name, room, pg))
+                serving(
+                    room.app,
+                    stop_seconds=STOP_SECONDS,
+                    stuck=partial(stuck, name, room, pg),
+                    port=port,
+                )
             )
             node = Node(port, room, own)
             own.push_async_callback(node.http.aclose)

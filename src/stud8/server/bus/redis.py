@@ -335,6 +335,13 @@ class RedisBus:
         except TimeoutError:
             raise TableMoving(f"the node {node} did not answer") from None
 
+    def owner(self, table_id: str) -> str | None:
+        """The node that runs the table, as the directory says (None: no such table)."""
+        if self.local.hosts(table_id):
+            return self.node
+        entry = self._entries.get(table_id)
+        return None if entry is None else entry.node
+
     def directory(self) -> Mapping[str, Listed]:
         return MappingProxyType(self._listed)
 

@@ -44,17 +44,20 @@ class NodeInfo:
     tables: int
     draining: bool
     beat_at: float  # its wall clock at the heartbeat (Unix seconds)
+    # url is its public address (--public-url): the other nodes send its tables'
+    # players there (else they relay them)
+    public: bool = False
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "url": self.url,
-                "tables": self.tables,
-                "draining": self.draining,
-                "beat_at": self.beat_at,
-            },
-            separators=(",", ":"),
-        )
+        data: dict[str, object] = {
+            "url": self.url,
+            "tables": self.tables,
+            "draining": self.draining,
+            "beat_at": self.beat_at,
+        }
+        if self.public:
+            data["public"] = True
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, name: str, text: str | bytes) -> NodeInfo:
@@ -65,6 +68,7 @@ class NodeInfo:
             int(data["tables"]),
             bool(data["draining"]),
             float(data["beat_at"]),
+            bool(data.get("public", False)),
         )
 
 
@@ -79,15 +83,22 @@ class Nodes:
     """This node's heartbeat, and what it knows of the others."""
 
     def __init__(
-        self, redis: Redis, name: str, *, url: str, seconds: float = LEASE_SECONDS
+        self,
+        redis: Redis,
+        name: str,
+        *,
+        url: str,
+        seconds: float = LEASE_SECONDS,
+        public: bool = False,
     ) -> None:
         self.redis = redis
         self.name = name
         self.url = url
+        self.public = public  # url is the node's public address (its players go there)
         self.ms = max(1, round(seconds * 1000))
 
     async def beat(self, *, tables: int, draining: bool) -> None:
-        info = NodeInfo(self.name, self.url, tables, draining, time.time())
+        info = NodeInfo(self.name, self.url, tables, draining, time.time(), self.public)
         await self.redis.set(node_key(self.name), info.to_json(), px=self.ms)
 
     async def leave(self) -> None:
@@ -97,6 +108,11 @@ class Nodes:
     async def draining(self) -> bool:
         """Has an operator asked this node to drain?"""
         return bool(await self.redis.exists(drain_key(self.name)))
+
+    async def info(self, name: str) -> NodeInfo | None:
+        """Node ``name``'s last heartbeat (None: it is not live)."""
+        value = await self.redis.get(node_key(name))
+        return None if value is None else NodeInfo.from_json(name, value)
 
     async def live(self) -> list[NodeInfo]:
         """Every live node (its heartbeat not expired), by name."""

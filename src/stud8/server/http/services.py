@@ -145,6 +145,10 @@ class RoomServices:
     fairness_running: bool = False  # a report runs on this node now
     # where each log-in session was last seen from, kept for every node (None: in memory)
     seen: SessionAddresses | None = None
+    # a node's players sent to the node that runs their table: the table's websocket
+    # address there (None: served here); None: every table served here (one process,
+    # or a node without a public address)
+    route: Callable[[str], Awaitable[str | None]] | None = None
 
     def keep_console(self, engine: Engine, ledger: Ledger) -> None:
         """The operator's console on the room's database: his acts and their log

@@ -4,7 +4,9 @@ The session token logs the player in (none: an observer): offered as the
 subprotocol ``stud8.token.<token>`` beside ``stud8.v1`` (which the room answers), so
 that it is in a header and never in a URL (proxies' and browsers' logs, history);
 ``?token=`` still works for older clients. ``?last_seen=N`` after a reconnection
-asks for what was missed. Refused at the start with close code 4400
+asks for what was missed. A node of several that does not run the table may answer
+``redirect`` (the table's address at the node that runs it) and close, unless
+``?relay=1`` (:mod:`stud8.server.cluster.routing`). Refused at the start with close code 4400
 (a bad query), 4401 (an unknown token) or 4404 (no such table: a private table the
 account was not admitted to gets the same answer, :mod:`stud8.server.http.privacy`).
 Closed by the room with 4401 when its session ends (a logout, a change of password, an expiry) and
@@ -37,6 +39,7 @@ from stud8.server.http.errors import DATABASE_BUSY
 from stud8.server.http.privacy import sees_table
 from stud8.server.http.requests import room_of
 from stud8.server.http.websocket import RECEIVE_TEXTS, SEND_TEXTS
+from stud8.server.wire.server import RedirectMessage
 
 __all__ = ["PROTOCOL", "REFUSALS_LOGGED", "TOKEN_PREFIX", "RefusalLog", "table_socket"]
 
@@ -170,6 +173,12 @@ async def _table_socket(websocket: WebSocket) -> None:
     if not seen:
         await _refuse(websocket, 4404, f"no table {table_id}")
         return
+    if room.route is not None and websocket.query_params.get("relay") != "1":
+        elsewhere = await room.route(table_id)  # (cluster.routing)
+        if elsewhere is not None:  # its players go to the node that runs it
+            await websocket.send_text(RedirectMessage(elsewhere).encode(None))
+            await websocket.close(1000, "the table runs at another node")
+            return
     ended = asyncio.Event()  # closed by the room (a logout, a ban): read no more
 
     def end(code: int, reason: str) -> None:

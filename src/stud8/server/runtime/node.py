@@ -60,6 +60,7 @@ class NodeParts:
     redis: Redis
     redis_url: str
     url: str  # where the other nodes and the operator's console find this node
+    public: bool  # url is its public address (--public-url): players are sent there
     epochs: TableEpochs  # the tables' fencing: a table moved on cannot write here
     engine: Engine
     ledger: Ledger
@@ -80,7 +81,7 @@ class NodeWiring:
         self.parts = parts
         self.local = local
         self.bus = RedisBus(parts.redis, parts.name, local, url=parts.redis_url)
-        self.nodes = Nodes(parts.redis, parts.name, url=parts.url)
+        self.nodes = Nodes(parts.redis, parts.name, url=parts.url, public=parts.public)
         self.owners: ClusterTournaments | None = None
         self.node: ClusterNode | None = None
 
@@ -117,6 +118,7 @@ class NodeWiring:
         from stud8.server.cluster.console import ClusterConsole
         from stud8.server.cluster.leases import Leases
         from stud8.server.cluster.node import ClusterNode
+        from stud8.server.cluster.routing import Routing
         from stud8.server.cluster.waitlists import WaitingLists
 
         parts, lobby, redis = self.parts, room.lobby, self.parts.redis
@@ -158,4 +160,6 @@ class NodeWiring:
 
         room.startup.append(start)
         room.shutdown.append(stop)
+        if settings.public_url is not None:  # its players go to their table's node
+            room.route = Routing(self.bus, self.nodes).elsewhere
         room.nodes = ClusterConsole(self.nodes, Leases(redis, parts.name), self.bus.directory())

@@ -91,6 +91,14 @@ class Settings:
         metavar="NAME",
         shown="the host's name and the port",
     )
+    public_url: str | None = setting(
+        None,
+        "this node's address for the players' clients (http(s)://HOST[:PORT]) in a room "
+        "on several nodes: the other nodes send a table's players here when it runs the "
+        "table, and this node sends them to the node that does",
+        metavar="URL",
+        shown="none: a node relays every table",
+    )
     rate_per_second: float = setting(20.0, "messages a second one connection may send")
     rate_burst: int = setting(40, "messages one connection may send in a burst")
     account_rate: float = setting(30.0, "messages a second of all an account's connections")
@@ -164,6 +172,10 @@ class Settings:
         if self.node is not None and not NODE_NAME.fullmatch(self.node):
             raise ValueError(
                 f"a node's name is 1 to 64 letters, digits, '.', '_' or '-', not {self.node!r}"
+            )
+        if self.public_url is not None and not self.public_url.startswith(("http://", "https://")):
+            raise ValueError(
+                f"a public URL starts with http:// or https://, not {self.public_url!r}"
             )
         if self.redis_url is not None and not self.redis_url.startswith(("redis://", "rediss://")):
             raise ValueError(

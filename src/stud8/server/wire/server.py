@@ -40,6 +40,7 @@ __all__ = [
     "LoggedEvent",
     "NoticeMessage",
     "PongMessage",
+    "RedirectMessage",
     "RejectMessage",
     "ServerMessage",
     "SnapshotMessage",
@@ -199,6 +200,18 @@ class LobbyMessageShown(ServerMessage, frozen=True):
     numbered: ClassVar[bool] = False
 
 
+class RedirectMessage(ServerMessage, frozen=True):
+    url: str
+    t: ClassVar[str] = "redirect"
+    doc: ClassVar[str] = (
+        "Sent instead of welcome by a node of the room that does not run this table: "
+        "connect to url (the table's websocket at the node that runs it) instead, with "
+        "the same token and last_seen; if it cannot be reached, connect here again with "
+        "relay=1 in the query to be served here (relayed). The socket closes after it."
+    )
+    numbered: ClassVar[bool] = False
+
+
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     WelcomeMessage,
     SnapshotMessage,
@@ -209,4 +222,5 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
     PongMessage,
     NoticeMessage,
     LobbyMessageShown,
+    RedirectMessage,
 )
