@@ -108,7 +108,16 @@ export class TableSocket {
       this.onStatus("lost", delay);
       this.timer = setTimeout(() => this.connect(), delay);
     };
-    ws.onerror = () => {}; // onclose follows and handles it
+    ws.onerror = () => {
+      // else onclose follows and handles it; a socket the page's policy blocks (the
+      // table's node at another origin) gets no close, only this error
+      if (this.ws !== ws || !this.target || opened) return;
+      this.ws = null;
+      this.target = null;
+      this.relay = true; // be relayed by this page's host
+      ws.close();
+      this.connect();
+    };
   }
 
   /** Send a command {t, d}; returns its id. */
