@@ -11,6 +11,7 @@ from stud8.server.cluster.nodes import (
     Nodes,
     cancel_drain,
     least_loaded,
+    node_key,
     request_drain,
 )
 
@@ -19,7 +20,7 @@ def test_live_nodes_are_those_whose_heartbeat_has_not_expired(redis_url: str) ->
     async def main() -> None:
         async with Redis.from_url(redis_url) as redis:
             a = Nodes(redis, "a", url="http://127.0.0.1:8001", seconds=5)
-            b = Nodes(redis, "b", url="http://127.0.0.1:8002", seconds=0.2)
+            b = Nodes(redis, "b", url="http://127.0.0.1:8002", seconds=5)
             await a.beat(tables=3, draining=False)
             await b.beat(tables=1, draining=False)
             live = await a.live()
@@ -27,7 +28,10 @@ def test_live_nodes_are_those_whose_heartbeat_has_not_expired(redis_url: str) ->
                 ("a", "http://127.0.0.1:8001", 3),
                 ("b", "http://127.0.0.1:8002", 1),
             ]
-            await asyncio.sleep(0.35)  # b stopped beating
+            # b stopped beating: its heartbeat's time runs out (done to it, not waited for)
+            await redis.pexpire(node_key("b"), 1)
+            while await redis.exists(node_key("b")):
+                await asyncio.sleep(0.005)
             assert [n.name for n in await a.live()] == ["a"]
             await a.leave()
             assert await a.live() == []
