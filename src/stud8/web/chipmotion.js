@@ -17,31 +17,49 @@ function middle(el) {
   return { x: r.left + r.width / 2 + window.scrollX, y: r.top + r.height / 2 + window.scrollY };
 }
 
+/** What each seat has put in the hand so far: seat -> chips. */
+function contributions(hand) {
+  return Object.fromEntries(Object.entries(hand.seats).map(([seat, hs]) => [seat, hs.contributed]));
+}
+
 /** Watches the table as it is drawn; `onPaid(hand)` when a pot it saw played is paid
- * (the table plays the win's sound then, moving or not). */
+ * (the table plays the win's sound then, moving or not). A round's bets are what each
+ * seat put in since the round before (not the bets drawn: a call and the next street
+ * may come in one batch, the call never drawn); one returned uncalled does not fly. */
 export class ChipMotion {
   constructor({ onPaid = () => {} } = {}) {
     this.onPaid = onPaid;
     this.handId = null; // the hand of the last drawing
-    this.street = null;
-    this.bets = []; // the bets of the last drawing: where each was
+    this.round = null; // its betting round: street, or "over"
+    this.before = {}; // what each seat had put in when that round began
+    this.betAt = {}; // where each seat's bet was drawn last: seat -> {x, y}
     this.paid = null; // the hand whose pot went to its winners
     this.layer = null;
     this.flights = 0; // chips sent flying (the tests read it)
+    this.moves = []; // what moved, "3:2" (seat 2's bets of 3rd street) or "won:2" (the tests read it)
   }
 
   /** After each drawing of the table in `root`: move what went since the last one. */
   drawn(state, root) {
     const hand = state.hand;
-    if (!hand) { this.handId = null; this.bets = []; return; }
+    if (!hand) { this.handId = null; return; }
     const same = hand.id === this.handId; // seen played, not a page opened on it
+    const round = hand.over ? "over" : hand.street;
     const pot = root.querySelector(".felt .pot");
     let delay = 0;
-    if (same && pot && this.bets.length && (hand.street !== this.street || hand.over)) {
-      const to = middle(pot);
-      for (const from of this.bets) this.fly(from, to, 0);
-      delay = FLY_MS; // the pot is paid once the last bets are in it
+    if (same && round !== this.round) {
+      const now = contributions(hand);
+      for (const [seat, chips] of Object.entries(now)) {
+        if (!(chips > (this.before[seat] || 0)) || !pot) continue;
+        const plate = root.querySelector(`.seat[data-seat="${seat}"] .plate`);
+        const from = this.betAt[seat] || (plate ? middle(plate) : null);
+        if (!from) continue;
+        this.moves.push(`${this.round}:${seat}`);
+        this.fly(from, middle(pot), 0);
+        delay = FLY_MS; // the pot is paid once they are in
+      }
     }
+    if (!same || round !== this.round) this.before = contributions(hand);
     if (showdownDone(hand) && hand.awards.length && this.paid !== hand.id) {
       this.paid = hand.id;
       if (same) {
@@ -49,13 +67,16 @@ export class ChipMotion {
         const from = pot ? middle(pot) : null;
         for (const seat of new Set(hand.awards.map((a) => a.seat))) {
           const plate = root.querySelector(`.seat[data-seat="${seat}"] .plate`);
-          if (from && plate) this.fly(from, middle(plate), delay);
+          if (!from || !plate) continue;
+          this.moves.push(`won:${seat}`);
+          this.fly(from, middle(plate), delay);
         }
       }
     }
     this.handId = hand.id;
-    this.street = hand.street;
-    this.bets = hand.over ? [] : [...root.querySelectorAll(".felt .seat .bet")].map(middle);
+    this.round = round;
+    this.betAt = {};
+    for (const bet of root.querySelectorAll(".felt .seat .bet")) this.betAt[bet.closest(".seat").dataset.seat] = middle(bet);
   }
 
   /** A stack of three chips flying from `from` to `to` (page coordinates), after `delay` ms. */
