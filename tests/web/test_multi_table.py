@@ -99,11 +99,15 @@ def wait_tables(page: Page, tables: list[str], expr: str, timeout: float = 20_00
 
 def sit_in_tile(page: Page, table: str) -> None:
     # the felt is drawn again at each of the bots' acts: a click where the button is (as
-    # a player's), not Playwright's wait for the same element to stand still
+    # a player's), not Playwright's wait for the same element to stand still; the last
+    # free seat, as the bots sit from seat 1 up (the first free one could be taken by a
+    # bot as ann clicks it: then no dialog opened, seen in a run)
     page.wait_for_selector(f'.tile[data-table="{table}"] button.sit-here')
     x, y = page.evaluate(
-        """(id) => { const r = document.querySelector(`.tile[data-table="${id}"] button.sit-here`)
-          .getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }""",
+        """(id) => {
+          const free = document.querySelectorAll(`.tile[data-table="${id}"] button.sit-here`);
+          const r = free[free.length - 1].getBoundingClientRect();
+          return [r.x + r.width / 2, r.y + r.height / 2]; }""",
         table,
     )
     page.mouse.click(x, y)

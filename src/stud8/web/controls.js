@@ -67,7 +67,7 @@ export function controlsHTML(state) {
     const away = me.sitting_out
       ? `<button data-cmd="come_back" class="im-back">I'm back</button>`
       : `<button data-cmd="sit_out">Sit out</button>`;
-    const auto = `<label class="auto-top-up" title="Between hands, top up to the buy-in you chose here from your bank"><input type="checkbox" id="auto-top-up"${autoTopUpOn() ? " checked" : ""}> Auto top-up</label>`;
+    const auto = `<label class="auto-top-up" title="Between hands, top up to the buy-in you chose here from your bank"><input type="checkbox" class="auto-top-up-box"${autoTopUpOn() ? " checked" : ""}> Auto top-up</label>`;
     return `${away}<button data-cmd="top_up" ${topUpOk ? "" : 'disabled title="between hands only"'}>Top up</button>${auto}<button data-cmd="leave">Leave seat</button>`;
   }
   const place = state.waiting.indexOf(state.player);
@@ -119,7 +119,7 @@ export function bindControls({ state, send, toolsRoot, tableRoot, offerRoot }) {
     }
   });
   toolsRoot.addEventListener("change", (e) => {
-    if (e.target.id === "auto-top-up") setAutoTopUp(e.target.checked);
+    if (e.target.classList.contains("auto-top-up-box")) setAutoTopUp(e.target.checked);
   });
   tableRoot.addEventListener("click", async (e) => {
     const b = e.target.closest("button.sit-here");
