@@ -62,7 +62,7 @@ function rowHTML(t, typed, operator, options, opened) {
     <td class="players"${LABEL.names}>${t.players.map(esc).join(", ") || "—"}</td>
     <td class="num"${LABEL.hands_per_hour}>${Math.round(t.hands_per_hour)}</td><td class="num"${LABEL.average_pot}>${Math.round(t.average_pot)}</td>
     <td class="observers"${LABEL.observers}>${watchingHTML(t)}</td>
-    <td class="go"><button class="observe" data-table="${id}" aria-label="Observe table ${id}">Observe</button>${join}<button class="beside" data-table="${id}" aria-label="Open table ${id} beside your open tables">Open beside</button>${inviteButton(t)}${operator ? closeHTML(id) : ""}</td></tr>`;
+    <td class="go"><button class="observe" data-table="${id}" aria-label="Observe table ${id}">Observe</button>${join}<button class="beside" data-table="${id}" aria-label="Open beside your tables: table ${id}">Open beside</button>${inviteButton(t)}${operator ? closeHTML(id) : ""}</td></tr>`;
 }
 
 // Operators close a table from its row: a first click asks, a second (within a few

@@ -58,8 +58,12 @@ async def _at_the_table(url: str) -> None:
             assert info["prize_pool"] == 30
             assert info["level"] >= 1 and info["small_bet"] > 0
             assert info["next_small_bet"] > info["small_bet"] or info["next_small_bet"] == 0
-            # each seat's place (1..3 by chips), not the whole standings
-            assert sorted(p for _, p in info["places"]) == [1, 2, 3]
+            # each seat's place by chips (equal stacks share the better one), not the
+            # whole standings
+            chips = {s["seat"]: s["chips"] for s in snapshot["d"]["seats"]}
+            assert dict(info["places"]) == {
+                seat: 1 + sum(c > mine for c in chips.values()) for seat, mine in chips.items()
+            }
             assert sorted(s for s, _ in info["places"]) == sorted(
                 s["seat"] for s in snapshot["d"]["seats"]
             )

@@ -26,7 +26,7 @@ b'{"op":"catch_up","id":8,"from":"n1","table":"t1","last_seen":40}\\n'
 >>> read_request(data)
 (CatchUpRequest(id=8, sender='n1', table='t1', last_seen=40), b'')
 >>> read_answer(pack(Answer(8, "t1", Refusal.MOVED)))
-(Answer(id=8, table='t1', error=<Refusal.MOVED: 'moved'>), b'')
+(Answer(id=8, table='t1', error=<Refusal.MOVED: 'moved'>, working=False), b'')
 """
 
 from __future__ import annotations
