@@ -8,10 +8,11 @@ label each cell."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import Page, Response, ViewportSize
 
 from stud8.server.table.spec import TableSpec
 
@@ -104,6 +105,17 @@ def log_in(players: Players, name: str, viewport: ViewportSize | None = None) ->
     return page
 
 
+def settings_put(containing: str = "") -> Callable[[Response], bool]:
+    """The answer to a ``PUT /api/v1/settings`` whose body contains ``containing``."""
+
+    def matches(r: Response) -> bool:
+        request = r.request
+        put = request.method == "PUT" and r.url.endswith("/api/v1/settings")
+        return put and containing in (request.post_data or "")
+
+    return matches
+
+
 def test_the_lobby_sorts_filters_keeps_the_choice_and_counts_who_watches(stage: Stage) -> None:
     players = stage.start(start_room(TableSpec(bots=0), operators=["oper"]))
     open_tables(players)
@@ -176,8 +188,8 @@ def test_the_lobby_sorts_filters_keeps_the_choice_and_counts_who_watches(stage: 
     # a choice survives a reload, and follows bob to another browser
     bob.check('input[name="f-game"][value="stud_hi_lo"]')
     bob.select_option("#f-stakes", "4/8")
-    sort_by(bob, "average_pot", "ascending")
-    bob.wait_for_timeout(300)  # the settings' PUT goes out once per turn of the loop
+    with bob.expect_response(settings_put("average_pot")):  # the choice kept
+        sort_by(bob, "average_pot", "ascending")
     bob.reload()
     bob.wait_for_selector("#f-count:not(:empty)")
     assert shown(bob) == {"t1"}
@@ -187,8 +199,8 @@ def test_the_lobby_sorts_filters_keeps_the_choice_and_counts_who_watches(stage: 
     elsewhere = log_in(players, "bob")
     assert shown(elsewhere) == {"t1"}
     assert elsewhere.input_value("#f-stakes") == "4/8"
-    elsewhere.click("#f-clear")
-    elsewhere.wait_for_timeout(300)
+    with elsewhere.expect_response(settings_put()):
+        elsewhere.click("#f-clear")
     with httpx.Client(base_url=players.room.url) as http:
         r = http.post("/api/v1/login", json={"name": "bob", "password": "secret-bob"})
         kept = http.get(

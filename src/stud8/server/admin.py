@@ -199,6 +199,22 @@ def room_database(url: str) -> Iterator[Engine]:
         engine.dispose()
 
 
+def check_keeps_fairness(url: str) -> None:
+    """Refuse (:class:`NoSchemaError`), before a long run, a database that cannot keep
+    fairness reports: no stud8 schema, or one older than the reports' table (a room
+    not yet restarted on this version, which brings it up to date)."""
+    from sqlalchemy import inspect
+
+    from stud8.server.storage.models import FairnessReportRow
+
+    with room_database(url) as engine:
+        if not inspect(engine).has_table(FairnessReportRow.__tablename__):
+            raise NoSchemaError(
+                f"{shown_url(url)} keeps no fairness reports yet: start the room on it once "
+                "with this version of stud8 (it brings the schema up to date)"
+            )
+
+
 def keep_fairness(url: str, reports: Sequence[dict[str, Any]], run_by: str) -> int:
     """``stud8 admin rng-report --database URL --keep``: the reports kept in the room's
     database, the last one the console's last report on every node; how many."""

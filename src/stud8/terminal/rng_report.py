@@ -108,6 +108,13 @@ def _run(args: argparse.Namespace) -> int:
         return _refuse("--shuffle deals its own decks: give --deals N")
     if args.keep and args.database is None:
         return _refuse("--keep keeps the reports in a room's database: give --database URL")
+    if args.keep:  # said now, not after a run of millions of deals
+        from stud8.server.admin import NoSchemaError, check_keeps_fairness
+
+        try:
+            check_keeps_fairness(args.database)
+        except NoSchemaError as exc:
+            return _refuse(str(exc))
     html: Path | None = args.html
     if html is not None:
         if importlib.util.find_spec("matplotlib") is None:

@@ -5,7 +5,7 @@
 
 import { $, $$, esc } from "./util.js";
 import { actionLabel } from "./words.js";
-import { presets, isAllIn, checkAmount, betting } from "./sizing.js";
+import { presets, isAllIn, checkAmount, betting, SIZED } from "./sizing.js";
 import { who } from "./store.js";
 import { resultsHTML, showdownDone } from "./showdown.js";
 import { potOddsText } from "./hud.js";
@@ -16,7 +16,6 @@ export { preActionChoice } from "./preactions.js";
 const KEYS = { fold: "f", check: "c", call: "c", bring_in: "b", complete: "r", bet: "r", raise: "r" };
 /** The keyboard shortcuts, said once (the action bar's title, and the rules panel). */
 export const SHORTCUTS = "Keys: F fold, C check or call, B bring in, R complete, bet or raise (Enter in the amount box bets it)";
-export const SIZED = new Set(["complete", "bet", "raise"]);
 
 /** "turn" (my buttons), "pre" (the pre-action boxes) or "" (nothing to do). */
 export function barMode(state) {

@@ -8,7 +8,15 @@ export const COLOURS = ["red", "orange", "yellow", "green", "blue", "purple"];
 const notes = new Map(); // player -> {colour, text}
 
 /** The account's notes, read once per table view. */
-export async function loadNotes() {
+let loading = null; // the notes being read: the tables of one page read them once
+
+/** Read my notes (one request for the tables opening together). */
+export function loadNotes() {
+  if (!loading) loading = readNotes().finally(() => { loading = null; });
+  return loading;
+}
+
+async function readNotes() {
   const r = await api("GET", "/api/v1/notes");
   if (r.status !== 200) return;
   notes.clear();

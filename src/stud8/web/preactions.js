@@ -18,7 +18,7 @@
 //   yet: only Fold, Check/Fold (folds to the bring-in) and Call any are offered.
 
 import { esc } from "./util.js";
-import { betting } from "./sizing.js";
+import { betting, SIZED } from "./sizing.js";
 
 export const PRE_LABELS = {
   fold: "Fold", check_fold: "Check/Fold", check_call: "Check/Call", call: "Call", call_any: "Call any", bet_raise: "Bet/Raise",
@@ -26,7 +26,6 @@ export const PRE_LABELS = {
 /** The boxes tied to the bet faced when ticked: any change of it clears them. */
 const TIED = new Set(["check_call", "call", "bet_raise"]);
 const DONE = { fold: "folded", check: "checked", call: "called", bet: "bet", raise: "raised", complete: "completed" };
-const SIZED = ["bet", "raise", "complete"];
 
 /** What I would face now: the street, the highest bet on it, what I must add to call
  * (at most my stack), my stack, and whether the bring-in is still to be posted. */
@@ -106,7 +105,7 @@ export function preActionChoice(state) {
     case "call": return one("call"); // the same bet as ticked (else cleared)
     case "call_any": return one("call", "check");
     case "bet_raise": {
-      const a = SIZED.map((k) => legal.get(k)).find(Boolean);
+      const a = [...SIZED].map((k) => legal.get(k)).find(Boolean);
       return a ? { kind: a.kind, amount: a.min_to } : null;
     }
     default: return null;

@@ -8,7 +8,7 @@
 // file's hand): every street comes in one answer, so stepping never waits. Each
 // street says whether it was counted exactly or estimated from random deals.
 
-import { esc, session } from "./util.js";
+import { api, esc } from "./util.js";
 import { STREETS } from "./words.js";
 
 export const COLORS = ["#2a6fdb", "#c2410c", "#15803d", "#9333ea", "#b91c1c", "#0e7490", "#a16207", "#4b5563"];
@@ -115,19 +115,12 @@ export function equityPanel(app) {
     error = "";
     panel.hidden = false;
     if (data) return;
-    const auth = session.token ? { Authorization: `Bearer ${session.token}` } : {};
-    let answer;
-    try {
-      answer = stored
-        ? await fetch(`/api/v1/hands/${encodeURIComponent(r.hand_id)}/equity`, { headers: auth })
-        : await fetch("/api/v1/replays/equity", { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(r) });
-    } catch {
-      answer = null;
-    }
-    const body = answer ? await answer.json().catch(() => ({})) : {};
+    const answer = stored
+      ? await api("GET", `/api/v1/hands/${encodeURIComponent(r.hand_id)}/equity`)
+      : await api("POST", "/api/v1/replays/equity", r);
     if (mine !== asked) return;
-    if (answer && answer.status === 200) { data = body; kept.set(key, body); } else {
-      error = answer ? body.error || `(${answer.status})` : "the server cannot be reached";
+    if (answer.status === 200) { data = answer.data; kept.set(key, answer.data); } else {
+      error = answer.data.error || `(${answer.status})`; // status 0: the server cannot be reached
     }
     if (last.state) draw(last.state, last.replay);
   }

@@ -13,7 +13,7 @@ import { emptyTable, applyEvent, who } from "./store.js";
 import { tableHTML } from "./render.js";
 import { resultsHTML, resultsText, showdownDone, stepText } from "./showdown.js";
 import { STREETS } from "./words.js";
-import { money } from "./money.js";
+import { amountText, money } from "./money.js";
 import { GAMES, STRUCTURES } from "./lobby.js";
 import { SHOW_STEP, applyShow, showLine, withShows } from "./replayshows.js";
 import { equityPanel } from "./replayequity.js";
@@ -155,8 +155,7 @@ export function replayerView(app, handId) {
     at = 0;
     $("#rp-view").hidden = false;
     const game = `${GAMES[r.game] || r.game} ${STRUCTURES[r.structure] || r.structure}`;
-    const site = { rules: { currency: r.currency } }; // the stakes as the file's site says them
-    const stakes = `${money(site, r.stakes.small_bet)}/${money(site, r.stakes.big_bet)}${r.currency ? ` ${r.currency}` : ""}`;
+    const stakes = `${amountText(r.stakes.small_bet, r.currency)}/${amountText(r.stakes.big_bet, r.currency)}${r.currency ? ` ${r.currency}` : ""}`;
     $("#rp-title").textContent = `Hand #${r.number}${r.table ? ` · ${r.table}` : ""} · ${game} ${stakes}`;
     $("#rp-share").hidden = !shareable;
     if (shareable) $("#rp-link").value = `${location.origin}${location.pathname}#/replay/${encodeURIComponent(r.hand_id)}`;

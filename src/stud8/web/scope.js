@@ -2,12 +2,13 @@
 // its ids made unique with a prefix, and its lookups kept inside its own root, so two
 // tables never find (or label, or control) each other's elements.
 
-const ID_ATTRS = /\b(id|for|aria-controls|aria-labelledby|aria-describedby)="([^"]*)"/g;
+// (after a space: "data-id" or "data-for" are not ids)
+const ID_ATTRS = /(\s)(id|for|aria-controls|aria-labelledby|aria-describedby)="([^"]*)"/g;
 
 /** The markup with every id, and every attribute naming ids, prefixed ("" : as it is). */
 export function prefixIds(html, prefix) {
   if (!prefix) return html;
-  return html.replace(ID_ATTRS, (_, attr, ids) => `${attr}="${ids.split(/\s+/).filter(Boolean).map((id) => prefix + id).join(" ")}"`);
+  return html.replace(ID_ATTRS, (_, space, attr, ids) => `${space}${attr}="${ids.split(/\s+/).filter(Boolean).map((id) => prefix + id).join(" ")}"`);
 }
 
 /** A selector's ids prefixed: "#table .seat" -> "#t2-table .seat". */

@@ -6,6 +6,9 @@
 
 const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
 
+/** The actions that take an amount (one of them at most is legal at a time). */
+export const SIZED = new Set(["complete", "bet", "raise"]);
+
 /** The bet facing me and the pot as they stand now. */
 export function betting(state) {
   const hand = state.hand;

@@ -186,7 +186,7 @@ export function tableView(app, tableId, query, tile = null) {
     if (tile) { tile.follow(table, { moved: tableId, ...(typeof to === "string" ? {} : { reason: to.reason }) }); return; }
     go(`#/table/${encodeURIComponent(table)}?moved=${encodeURIComponent(tableId)}${why}`);
   }
-  tour.arrivedFrom(state, query);
+  tour.arrivedFrom(state, query, say);
   if (query.moved) dropQuery();
 
   /** What the lobby asked for (sit with a buy-in, or wait for a seat), once we know the table. */
@@ -255,7 +255,7 @@ export function tableView(app, tableId, query, tile = null) {
     if (ev.k === "top_up" && ev.auto && ev.short && ev.seat === mine && state.notice) tell(state.notice.text);
     if (ev.k === "chat") chat.add(ev);
     else if (ev.k === "hand_finish") history.handFinished();
-    else if (ev.k === "moved") noteSeating(state, tour.onMoved(state, ev, follow));
+    else if (ev.k === "moved") noteSeating(state, tour.onMoved(state, ev, follow, say));
     else if (ev.k === "leave" && ev.seat === mine && ev.reason === "busted") tour.lookUpMyEntry(state, follow).then(schedule);
     else if (ev.k === "leave" && ev.seat === mine && !state.tournament) tell(myLeaveText(ev));
     else if (ev.k === "tournament" && ev.notice && ev.phase !== "finished") say(ev.notice);
@@ -454,7 +454,7 @@ export function tableView(app, tableId, query, tile = null) {
   const unlock = () => sound.unlock();
   document.addEventListener("pointerdown", unlock, { once: true });
   document.addEventListener("keydown", unlock, { once: true });
-  refreshBank();
+  if (!tile) refreshBank(); // the page of several tables reads the bank once for all
 
   function onKey(e) {
     if (tile && !tile.hasKeys()) return; // the keys act at the focused table only

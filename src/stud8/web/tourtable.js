@@ -148,24 +148,25 @@ export function tournamentRules(lines) {
   ];
 }
 
-/** A `moved` event: mine says where I go (then the client follows me there). */
-export function onMoved(state, ev, follow) {
+/** A `moved` event: mine says where I go (then the client follows me there); `say`
+ * speaks for this table (a tile of several says which table it is). */
+export function onMoved(state, ev, follow, say = announce) {
   if (ev.player !== state.player) return `${ev.player} moves to table ${ev.to_table}`;
   const why = MOVE_REASONS[ev.reason] || ev.reason;
   const text = `You are moved to table ${ev.to_table}, seat ${ev.to_seat} (${why})`;
   state.tournamentMove = { text, until: Date.now() + MOVED_NOTICE_MS };
-  announce(text);
+  say(text);
   setTimeout(() => follow(ev), FOLLOW_MS);
   return text;
 }
 
 /** At the new table: the notice that I was moved here (from the query the move left). */
-export function arrivedFrom(state, query) {
+export function arrivedFrom(state, query, say = announce) {
   if (!query.moved) return;
   const why = MOVE_REASONS[query.reason] || query.reason || "";
   const text = `You were moved here from table ${query.moved}${why ? ` (${why})` : ""}`;
   state.tournamentMove = { text, until: Date.now() + MOVED_NOTICE_MS };
-  announce(text);
+  say(text);
 }
 
 /** I am out (busted), or my table closed: my place from the tournament's lobby, or

@@ -123,7 +123,6 @@ export function rulesLines(t) {
   return lines;
 }
 
-/** A `leave` event for the log: why the player left. */
 /** A top-up said: his own ("ann tops up 50 to 200"), or the table's auto top-up in
  * PokerStars' words for chips added between hands ("ann adds 50 chips"), with what a
  * short or empty bank left undone. */
@@ -134,6 +133,7 @@ export function topUpText(name, ev) {
   return `${name} adds ${ev.amount} chip${ev.amount === 1 ? "" : "s"} (auto top-up to ${ev.chips}${short})`;
 }
 
+/** A `leave` event for the log: why the player left. */
 export function leaveText(ev) {
   switch (ev.reason) {
     case "sat_out": return `${ev.player} sat out too long and is stood up (${ev.chips} chips back to the account)`;

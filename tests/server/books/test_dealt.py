@@ -31,6 +31,7 @@ from stud8.server.admin import NoSchemaError, rng_report
 from stud8.server.books.dealt import count_stored, stored_deals
 from stud8.server.books.fairness import FairnessReports
 from stud8.server.books.hands import HandStore, InProgress, SeatEntry
+from stud8.server.storage.db import upgrade
 from stud8.server.storage.models import StoredHand
 from stud8.terminal.rng_report import KEPT_BY
 from stud8.tools.fairness.report import Verdict
@@ -170,3 +171,15 @@ def test_the_command_keeps_its_report_for_the_console(
     kept = FairnessReports(engine).last()  # the last of the two: the stored hands'
     assert kept is not None and kept.run_by == KEPT_BY and kept.deals == 40
     assert kept.report == printed[1] and kept.verdict == "pass"
+
+
+def test_keep_on_a_database_older_than_the_reports_table_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    upgrade(url, "0010")  # a room not yet restarted on the version that keeps reports
+    argv = ["admin", "rng-report", "--database", url, "--deals", "100000", "--keep"]
+    assert main([*argv, "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "keeps no fairness reports yet: start the room on it once" in err
+    assert "Traceback" not in err

@@ -63,7 +63,7 @@ def test_a_request_its_owner_works_on_longer_than_the_wait_is_answered(
                 for bus in (asker, owner):
                     await bus.close()
         assert answered == b"seated ann"
-        assert took >= WORK  # three times its wait: waited on, not given up
+        assert WORK <= took < 2 * WORK  # waited on past its wait, not to the limit
         assert asker.counts.unanswered == 0 and asker.counts.answered == 1
 
     asyncio.run(asyncio.wait_for(main(), 30))

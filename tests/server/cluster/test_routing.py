@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 
 from server.cluster.inprocess import SPEC, Node, cluster, operator, owner
 from server.roomclient import Client, passive, play
-from server.roomdb import fresh_database
+from server.roomdb import free_port, fresh_database
 from stud8.server.cluster.nodes import NodeInfo, Nodes, node_key
 from stud8.server.cluster.routing import Routing, socket_url
 
@@ -129,6 +129,11 @@ def test_a_table_moving_or_its_owner_without_an_address_is_relayed(redis_url: st
             assert await routing.elsewhere("t1") is None
             await beat(public=False)  # reached only through the others
             assert await routing.elsewhere("t1") is None
+        # Redis cannot be asked where the owner is: relayed, no error at the socket
+        port = free_port()
+        async with Redis.from_url(f"redis://127.0.0.1:{port}/0") as away:
+            cut_off = Routing(Directory({"t1": "b"}), Nodes(away, "a", url="", public=True))
+            assert await cut_off.elsewhere("t1") is None
 
     asyncio.run(asyncio.wait_for(main(), 30))
     assert socket_url("http://10.0.0.2:8001/", "t9") == "ws://10.0.0.2:8001/ws/v1/tables/t9"

@@ -13,7 +13,7 @@ import pytest
 from server.tableharness import Harness, play_passively, run, seat_players
 from stud8.cli import main
 from stud8.core.cards import Card
-from stud8.core.events import BringInPosted, CardDealt
+from stud8.core.events import BringInPosted, CardDealt, PotAwarded
 from stud8.core.rules import Game
 from stud8.formats.pokerstars import PokerStarsHand
 from stud8.formats.pokerstars.read import parse_text
@@ -55,7 +55,9 @@ async def play_hands(h: Harness, count: int) -> None:
 
 def test_a_rotation_every_two_hands_plays_hi_lo_stud_razz_two_hands_each() -> None:
     """Hi/Lo, Hi/Lo, Stud, Stud, Razz, Razz, Hi/Lo...: each hand dealt with its game's
-    rules, so the bring-in is the lowest door card but in Razz the highest."""
+    rules, so the bring-in is the lowest door card but in Razz the highest (RULES.md 2
+    and 8), and only Stud Hi/Lo's pots are split high and low (RULES.md 5 and 8: Stud
+    and Razz award each pot whole)."""
 
     async def body(h: Harness) -> None:
         await seat_players(h, 3)
@@ -67,6 +69,9 @@ def test_a_rotation_every_two_hands_plays_hi_lo_stud_razz_two_hands_each() -> No
             assert record.mixed == "Triple Stud"
             [bring_in] = [e for e in record.events if type(e) is BringInPosted]
             assert bring_in.seat == bring_in_seat(record), record.rules.game
+            halves = {e.half for e in record.events if type(e) is PotAwarded}
+            if record.rules.game is not HI_LO:
+                assert halves == {"whole"}, record.rules.game
             assert record.rules.ante == 1 and record.rules.small_bet == 4  # the same stakes
 
     run(body, rotation=Rotation(TRIPLE, hands=2))

@@ -5,7 +5,9 @@ on any node must show every address of an account (``GET /api/v1/admin/accounts/
 So the session's row keeps its client's ``address`` (and ``seen_at``): written at its
 log-in, and again when one of its websockets opens from another address. A node
 remembers what it wrote last for each session (:data:`REMEMBERED` at most), so a
-player's reconnections from where he was cost no write; and it writes what it was
+player's reconnections from where he was cost no write for :data:`REWRITE_SECONDS`
+(then it is written again: another node may have written another address for the
+session since, which this one does not know); and it writes what it was
 told in batches, one transaction at a time off the event loop (:meth:`flush`), so a
 storm of connections is a few writes, not one thread's job each.
 
@@ -21,7 +23,8 @@ is the operator's information, never a reason to refuse a log-in or a socket.
 >>> accounts = Accounts(engine, Ledger(engine))
 >>> _ = accounts.register("ann", "Tr1cky-Ostrich-7")
 >>> token = accounts.login("ann", "Tr1cky-Ostrich-7")
->>> seen = SessionAddresses(engine)
+>>> now = [0.0]
+>>> seen = SessionAddresses(engine, clock=lambda: now[0])
 >>> async def twice(address: str) -> list[bool]:
 ...     noted = [seen.note(token, address), seen.note(token, address)]
 ...     await seen.flush()
@@ -30,6 +33,9 @@ is the operator's information, never a reason to refuse a log-in or a socket.
 ([True, True, False], 1)
 >>> asyncio.run(twice("10.0.0.2")), seen.written
 ([True, True, False], 2)
+>>> now[0] += REWRITE_SECONDS  # another node may have written another since
+>>> seen.note(token, "10.0.0.2")
+True
 >>> engine.dispose()
 """
 
@@ -37,7 +43,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine, bindparam, update
@@ -45,31 +53,36 @@ from sqlalchemy import Engine, bindparam, update
 from stud8.server.accounts.accounts import token_digest
 from stud8.server.storage.models import LoginSession
 
-__all__ = ["ADDRESS_CHARS", "REMEMBERED", "SessionAddresses"]
+__all__ = ["ADDRESS_CHARS", "REMEMBERED", "REWRITE_SECONDS", "SessionAddresses"]
 
 log = logging.getLogger("stud8.server")
 
 ADDRESS_CHARS = 64  # an IPv6 address with its zone fits
 REMEMBERED = 10_000  # sessions whose last address this node remembers
+REWRITE_SECONDS = 60.0  # how long what this node wrote is taken as still there
 
 
 class SessionAddresses:
     """The sessions' last addresses (see the module). :meth:`note` and :meth:`flush`
     are called on the event loop."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.monotonic) -> None:
         self.engine = engine
         self.written = 0  # sessions' addresses written (for the tests and the curious)
-        self._written: OrderedDict[str, str] = OrderedDict()  # token digest -> address
+        self._clock = clock
+        # token digest -> (the address this node wrote last, when)
+        self._written: OrderedDict[str, tuple[str, float]] = OrderedDict()
         self._pending: dict[str, str] = {}
         self._writing: asyncio.Future[None] | None = None
 
     def note(self, token: str, address: str) -> bool:
         """The session of ``token`` was seen from ``address``: to be written (by the
-        next :meth:`flush`) unless this node wrote that address for it last."""
+        next :meth:`flush`) unless this node wrote that address for it last, less
+        than :data:`REWRITE_SECONDS` ago."""
         digest = token_digest(token)
         address = address[:ADDRESS_CHARS]
-        if self._written.get(digest) == address:
+        last = self._written.get(digest)
+        if last is not None and last[0] == address and self._clock() - last[1] < REWRITE_SECONDS:
             self._written.move_to_end(digest)
             return False
         self._pending[digest] = address
@@ -90,8 +103,9 @@ class SessionAddresses:
                 log.info("%d sessions' addresses were not kept: %r", len(batch), exc)
                 continue
             self.written += len(batch)
+            now = self._clock()
             for digest, address in batch.items():
-                self._written[digest] = address
+                self._written[digest] = (address, now)
                 self._written.move_to_end(digest)
             while len(self._written) > REMEMBERED:
                 self._written.popitem(last=False)

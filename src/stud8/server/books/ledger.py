@@ -528,11 +528,12 @@ class Ledger:
             raise UnknownAccountError(f"no account {name!r}")
         return value
 
-    @staticmethod
-    def balance_in(conn: Connection, name: str) -> int:
+    def balance_in(self, conn: Connection, name: str) -> int:
         """An account's balance read in ``conn``'s transaction, for a movement that
-        depends on it (an auto top-up takes what the bank holds)."""
-        return _balance_in(conn, name)
+        depends on it (an auto top-up takes what the bank holds): its row locked, as
+        :meth:`_write` locks it (another process's debit between the read and the write
+        would otherwise refuse the movement on PostgreSQL)."""
+        return _balance_in(conn, name, locked=self._lock_rows)
 
     def balances(self, prefix: str = "") -> dict[str, int]:
         """Every account's balance whose name starts with ``prefix``."""
@@ -576,8 +577,9 @@ class Ledger:
             return audit_in(session)
 
 
-def _balance_in(conn: Connection, name: str) -> int:
-    value = conn.execute(select(Account.balance).where(Account.name == name)).scalar()
+def _balance_in(conn: Connection, name: str, *, locked: bool = False) -> int:
+    query = select(Account.balance).where(Account.name == name)
+    value = conn.execute(query.with_for_update() if locked else query).scalar()
     if value is None:
         raise UnknownAccountError(f"no account {name!r}")
     return int(value)

@@ -145,7 +145,7 @@ class RoomBooks:
             chips = min(amount, ledger.balance_in(conn, bank(player)))
             if chips > 0:  # an empty bank: nothing written
                 ledger.top_up(player, table_id, chips, f"seat {seat}, auto top-up", conn=conn)
-            return max(chips, 0)
+            return chips
 
         return await self._job(table_id, work, f"{player} topping up at {table_id}")
 

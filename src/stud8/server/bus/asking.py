@@ -90,25 +90,28 @@ class Asking:
         request = make(request_id)
         wait = seconds or self.reply_seconds
         sent_at = loop.time()
-        deadline = [sent_at + wait]  # moved on by each "working"
-        timers = [loop.call_later(wait, lambda: expire())]
+        last = sent_at + max(WORKING_SECONDS, wait)  # however often it is "working"
+        deadline = sent_at + wait  # moved on by each "working", never past ``last``
+        timer: asyncio.TimerHandle | None = None
 
         def wait_on() -> None:
-            now = loop.time()
-            if now - sent_at < WORKING_SECONDS:
-                deadline[0] = now + wait
-                timers.append(loop.call_later(wait, expire))
+            nonlocal deadline
+            deadline = min(loop.time() + wait, last)
 
         def expire() -> None:
-            if loop.time() < deadline[0] or request_id not in self._pending:
-                return  # told it is worked on since (a later timer looks again)
-            if self._caught_up(give_up):  # (late only once read up to now)
+            nonlocal timer
+            timer = None
+            if request_id not in self._pending:
+                return
+            if loop.time() < deadline:  # told it is worked on since: wait on
+                timer = loop.call_at(deadline, expire)
+            elif self._caught_up(give_up):  # (late only once read up to now)
                 loop.call_later(self.reply_seconds, give_up)
             else:
                 give_up()
 
         def give_up() -> None:
-            if loop.time() < deadline[0]:
+            if loop.time() < deadline:
                 return
             pending = self._pending.pop(request_id, None)
             if pending is not None and not pending.future.done():
@@ -119,9 +122,10 @@ class Asking:
                     pending.future.set_exception(TimeoutError(NOT_ANSWERED))
 
         def done(_future: asyncio.Future[Any]) -> None:
-            for timer in timers:
+            if timer is not None:
                 timer.cancel()
 
+        timer = loop.call_at(deadline, expire)
         self._pending[request_id] = Pending(request, future, decode, sent_at, wait_on)
         future.add_done_callback(done)
         self._send(node, pack(request, payload))
@@ -167,15 +171,16 @@ async def serve_telling(
     every ``every`` seconds until the answer is ready."""
     loop = asyncio.get_running_loop()
     working = pack(Answer(request.id, request.table, working=True))
-    timers: list[asyncio.TimerHandle] = []
+    timer: asyncio.TimerHandle
 
     def still_working() -> None:
+        nonlocal timer
         reply(working)
-        timers.append(loop.call_later(every, still_working))
+        timer = loop.call_later(every, still_working)
 
-    timers.append(loop.call_later(every, still_working))
+    timer = loop.call_later(every, still_working)
     try:
         done, body = await answer
     finally:
-        timers[-1].cancel()
+        timer.cancel()
     reply(pack(done, body))

@@ -9,12 +9,15 @@ instead answers his table's websocket with ``redirect`` to that address
 the table's players end up where it runs. It relays as before when this node has
 no public address itself (the room does not route), when the owner has none, when
 the table is moving (its owner draining, or gone), and when the client asks to be
-relayed (``?relay=1``: the owner's address did not answer him).
+relayed (``?relay=1``: the owner's address did not answer him); and when Redis
+cannot say where the owner is (the bus's link is down a moment).
 """
 
 from __future__ import annotations
 
 from typing import Protocol
+
+from redis.exceptions import RedisError
 
 from stud8.server.cluster.nodes import Nodes
 
@@ -50,7 +53,10 @@ class Routing:
         owner = self.bus.owner(table_id)
         if owner is None or owner == self.nodes.name:
             return None
-        info = await self.nodes.info(owner)
+        try:
+            info = await self.nodes.info(owner)
+        except (RedisError, OSError):
+            return None  # not known now: relayed, as before routing
         if info is None or info.draining or not info.public:
             return None  # moving, gone, or not reachable from outside: relayed
         return socket_url(info.url, table_id)

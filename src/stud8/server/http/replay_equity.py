@@ -27,6 +27,7 @@ import asyncio
 import threading
 import zlib
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,6 +189,10 @@ def positions(replay: Replay) -> list[StreetPosition]:
 _CACHE: OrderedDict[tuple[Game, StreetPosition], StreetEquity] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 _WORK_LOCK = threading.Lock()  # one street counted at a time in this process
+# The counting's own threads: requests waiting on _WORK_LOCK hold these, never the
+# default pool's that every database call of the room goes through (two: a cached
+# answer is not held behind a street being counted).
+_EQUITY_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="equity")
 
 
 def _count(game: Game, position: StreetPosition) -> StreetEquity:
@@ -195,9 +200,8 @@ def _count(game: Game, position: StreetPosition) -> StreetEquity:
 
     hi_lo = game is Game.STUD_HI_LO
     if len(position.seats) == 1:  # the others folded: the pot is his
-        only = SeatEquity(position.seats[0], " ".join(position.cards[0]), 1.0, 1.0, None, None)
-        if hi_lo:
-            only = SeatEquity(only.seat, only.cards, 1.0, 1.0, 1.0, 1.0)  # both halves
+        both = 1.0 if hi_lo else None  # both halves of a hi/lo pot
+        only = SeatEquity(position.seats[0], " ".join(position.cards[0]), 1.0, 1.0, both, both)
         return StreetEquity(position.street, EquityMethod.EXACT, 1, [only], None)
     budget = HEADS_UP_BUDGET if len(position.seats) == 2 else MULTIWAY_BUDGET
     seed = zlib.crc32(repr((game, position)).encode())
@@ -287,7 +291,9 @@ def _engine() -> None:
 async def _answer(replay: Replay) -> Response:
     _engine()
     try:
-        answer = await asyncio.to_thread(equity_of, replay)
+        answer = await asyncio.get_running_loop().run_in_executor(
+            _EQUITY_THREADS, equity_of, replay
+        )
     except BadReplay as e:
         raise BadRequest(str(e)) from None
     return JSONResponse(to_json(answer))

@@ -16,7 +16,7 @@
     Registered players (a unique name, its case-folded ``name_key``, an argon2id
     password hash, a role) and their log-in sessions (the sha256 of the token,
     its expiry, the address it was last seen from and when). See
-    ``stud8.server.accounts.accounts`` and ``stud8.server.books.addresses``.
+    ``stud8.server.accounts.accounts`` and ``stud8.server.accounts.seen``.
 ``hands``, ``hand_players``
     Every finished hand whole (its ``HandRecord`` JSON; none for a hand cancelled
     by a restart) and who played it in which seat with what stack. See ``stud8.server.books.hands``.

@@ -641,5 +641,7 @@ class Table:
         if not hand.cancelled:
             self._board.hand_finished(sum(end.payouts.values()) + end.rake)
         # between hands: the leaving leave, the disconnected and the broke are dealt out
-        await self.seating.hand_ended(players, stand_up=self._play.stands_up)
+        await self.seating.hand_ended(
+            players, stand_up=self._play.stands_up, top_up=self._play.buys_chips
+        )
         self._schedule_start()

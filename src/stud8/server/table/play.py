@@ -62,6 +62,12 @@ class Play(Protocol):
         ...
 
     @property
+    def buys_chips(self) -> bool:
+        """The seats' chips are bought from the players' banks (a cash game's), so a
+        seat may be topped up between hands (the auto top-up)."""
+        ...
+
+    @property
     def times_out_sitting_out(self) -> bool:
         """A player sitting out (he asked) times out at once in his turn."""
         ...
@@ -93,6 +99,7 @@ class CashGame:
     out; a hand is dealt to the seats ready as soon as two are."""
 
     stands_up = True
+    buys_chips = True
     times_out_sitting_out = False
 
     def __init__(self, context: PlayContext) -> None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import logging
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from stud8.core.rules import TableRules
@@ -132,17 +132,20 @@ class Seating:
                 return number
         return None
 
+    def _watching(self) -> Iterator[tuple[str, int]]:
+        """Each viewer without a seat (``ANONYMOUS``: those not logged in) and his
+        open connections."""
+        seated = {seat.player for seat in self.seats.values()}
+        return ((p, n) for p, n in self.connections.items() if p not in seated)
+
     def observers(self) -> int:
         """The connections of those who watch without a seat (not logged in too)."""
-        seated = {seat.player for seat in self.seats.values()}
-        return sum(n for player, n in self.connections.items() if player not in seated)
+        return sum(n for _, n in self._watching())
 
     def watchers(self) -> tuple[str, ...]:
         """The logged-in players who watch without a seat (for the operator's console;
         the lobby shows only how many watch)."""
-        seated = {seat.player for seat in self.seats.values()}
-        watching = (p for p, n in self.connections.items() if n > 0 and p not in seated)
-        return tuple(sorted(p for p in watching if p != ANONYMOUS))
+        return tuple(sorted(p for p, _ in self._watching() if p != ANONYMOUS))
 
     def seated(self, player: str) -> tuple[int, Seat]:
         """The seat of ``player``; refused if he is not seated here."""
@@ -413,9 +416,12 @@ class Seating:
         seat.sitting_out, seat.out_reason = True, SatOutReason.TIMED_OUT
         return seat.player
 
-    async def hand_ended(self, players: Iterable[int], *, stand_up: bool = True) -> None:
+    async def hand_ended(
+        self, players: Iterable[int], *, stand_up: bool = True, top_up: bool = True
+    ) -> None:
         """Between hands: of the seats dealt in (``players``), the leaving leave, the
-        broke bots go, the disconnected are dealt out. Without ``stand_up`` (a
+        broke bots go, the disconnected are dealt out, and with ``top_up`` (a cash
+        game's) the seats with auto top-up on are topped up. Without ``stand_up`` (a
         tournament's table) nobody is stood up: the leaving and the broke stay."""
         for number in list(players):
             seat = self.seats[number]
@@ -427,7 +433,7 @@ class Seating:
                     await self.remove(number, LeaveReason.NO_CHIPS)
             elif not seat.connected:
                 self._deal_out(number, seat, SatOutReason.DISCONNECTED)
-        if stand_up:  # a cash game's: a tournament's chips are not bought
+        if top_up:
             await self._auto_top_ups(players)
 
     def set_auto_top_up(self, player: str, on: bool) -> None:
@@ -438,8 +444,9 @@ class Seating:
         number = self.seat_of(player)
         if number is not None:
             seat = self.seats[number]
-            seat.auto_top_up = on and seat.bot is None
-            seat.told_bank_empty = False
+            on = on and seat.bot is None
+            if seat.auto_top_up != on:  # a change: an empty bank is said again
+                seat.auto_top_up, seat.told_bank_empty = on, False
 
     async def _auto_top_ups(self, players: Iterable[int]) -> None:
         """Between hands: top up each seat of ``players`` that has auto top-up on and

@@ -123,6 +123,7 @@ class TournamentPlay:
     """A tournament's play at one of its tables (see the module)."""
 
     stands_up = False  # nobody is stood up from a tournament: one away is dealt in
+    buys_chips = False  # the chips are the tournament's: nobody tops up
     times_out_sitting_out = True  # and one sitting out times out at once
 
     def __init__(self, context: PlayContext) -> None:
