@@ -283,6 +283,10 @@ class Player:
         # the server subscribes a connection to its table after looking up its token
         # (a database read); the welcome comes once it has, and not before
         self.welcomed = asyncio.Event()
+        # a node that does not run his table may send him to the one that does
+        # (routing, ``bench_room.py --route``): answered is set by welcome or redirect
+        self.answered = asyncio.Event()
+        self.redirect: str | None = None
         self.gone = asyncio.Event()
         self.left = False  # gone is set: he has left, or his connection has ended
         self.received = 0  # messages read, and how the reader ended (if it has)
@@ -311,6 +315,8 @@ class Player:
 
     def closed(self, how: str) -> None:
         """His connection has ended (``how``), or his reader has stopped."""
+        if self.redirect is not None and not self.welcomed.is_set():
+            return  # the node that sent him elsewhere hung up, as it says it does
         if self.ended is None:
             self.ended = "done: he left the table" if self.left else how
         self._gone()
@@ -337,6 +343,10 @@ class Player:
             self._event(msg["v"], msg["d"], now)
         elif t == "welcome":
             self.welcomed.set()
+            self.answered.set()
+        elif t == "redirect":
+            self.redirect = str(msg["d"]["url"])
+            self.answered.set()
         elif t == "turn":
             if msg["v"] >= self.last_action_v and not self.acting:
                 legal = msg["d"]["legal"]
@@ -372,6 +382,7 @@ class Player:
                 pool.loop.call_later(delay, self._leave)
             elif rid.startswith("s"):
                 pool.errors.append(f"{self.name} could not sit: {msg['d']['reason']}")
+                pool.not_seated += 1
                 self.seated.set()
             elif not rid.startswith("u"):
                 pool.errors.append(f"{self.name}: reject {msg['d']}")
@@ -469,6 +480,8 @@ class Pool:
         self.rejects = 0
         self.act_rejects = 0
         self.rate_limited = 0  # actions refused by the server's rate limit, sent again
+        self.redirected = 0  # players sent to their table's owner (routing)
+        self.not_seated = 0  # players whose sit was refused
         self.time_banks = 0  # turns whose action clock ran out (into the time bank)
         self.timeouts = 0
         self.errors: list[str] = []
@@ -586,7 +599,18 @@ async def run_pool(
     async def connect(p: Player) -> None:
         ports = config.ports or (config.port,)
         port = ports[(p.seat - 1) % len(ports)]
-        url = f"ws://127.0.0.1:{port}/ws/v1/tables/{p.stats.table_id}?token={p.token}"
+        url = f"ws://127.0.0.1:{port}/ws/v1/tables/{p.stats.table_id}"
+        await open_link(p, f"{url}?token={p.token}")
+        await asyncio.wait_for(p.answered.wait(), 300)
+        if p.redirect is not None:  # as the browser does: once, same token
+            pool.redirected += 1
+            old = p.link
+            p.link = None
+            if old is not None:
+                await old.close()
+            await open_link(p, f"{p.redirect}?token={p.token}")
+
+    async def open_link(p: Player, url: str) -> None:
         if config.client == "picows":
             from _picows_link import connect as picows_connect
 
@@ -672,6 +696,8 @@ async def run_pool(
         "rejects": pool.rejects,
         "act_rejects": pool.act_rejects,
         "rate_limited": pool.rate_limited,
+        "redirected": pool.redirected,  # players a node sent to the table's owner
+        "not_seated": pool.not_seated,
         "time_banks": pool.time_banks,
         "timeouts": pool.timeouts,
         "errors": pool.errors[:20],

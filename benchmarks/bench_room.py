@@ -49,6 +49,13 @@ server with py-spy during the window (collapsed stacks) and prints a summary.
     python benchmarks/bench_room.py --server-python ../old/.venv/bin/python
     python benchmarks/bench_room.py --instant --profile server.txt
     python benchmarks/bench_room.py --instant --client websockets --workers 2
+    python benchmarks/bench_room.py --database postgresql://... --nodes 2          # relaying
+    python benchmarks/bench_room.py --database postgresql://... --nodes 2 --route  # routing
+
+With ``--nodes 2 --route`` every node has a public address, so the node a player
+reached sends him to the one that runs his table (``redirect``, followed once with the
+same token, as the browser's client does); it prints how many were sent, and how many
+players could not sit.
 
 Everything it starts it stops, also on Ctrl-C or an error.
 """
@@ -573,6 +580,13 @@ def main(argv: list[str] | None = None) -> int:
         "and a throwaway redis-server; the players of each table connect to the nodes in "
         "turn. 0 (default): one process without Redis",
     )
+    parser.add_argument(
+        "--route",
+        action="store_true",
+        help="with --nodes 2 or more: each node has a public address (--public-url), so a "
+        "node that does not run a table sends its players to the one that does (they "
+        "follow the redirect, as the browser does); default: the nodes relay",
+    )
     parser.add_argument("--buy-in", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -584,6 +598,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--nodes is 0 to 16")
     if args.nodes and not (args.database or "").startswith("postgresql"):
         parser.error("--nodes needs --database postgresql://... (one database for the nodes)")
+    if args.route and args.nodes < 2:
+        parser.error("--route needs --nodes 2 or more (one node has nobody to send players to)")
     if args.nodes and shutil.which("redis-server") is None:
         parser.error("--nodes needs redis-server (apt-get install redis-server)")
     server_python = shutil.which(args.server_python) or args.server_python
@@ -645,6 +661,9 @@ def main(argv: list[str] | None = None) -> int:
                 redis_url = args.redis_url = start_redis(workdir, helpers)
                 print(f"redis-server for the nodes: {redis_url}", flush=True)
                 extra = [["--redis", redis_url, "--node", f"n{i + 1}"] for i in range(args.nodes)]
+                if args.route:
+                    for node_args, node_port in zip(extra, ports, strict=True):
+                        node_args += ["--public-url", f"http://127.0.0.1:{node_port}"]
             for i, (node_port, node_args) in enumerate(zip(ports, extra, strict=False)):
                 out = log if i == 0 else open(Path(workdir) / f"node{i + 1}.log", "wb")  # noqa: SIM115
                 servers.append(
@@ -900,6 +919,10 @@ def run(
     p99 = percentile(latencies, 99)
     print()
     nodes = f", {args.nodes} node(s) with Redis" if args.nodes else ", one process"
+    if args.nodes:
+        nodes += ", routing" if args.route else ", relaying"
+    redirected = sum(r["redirected"] for r in results)
+    not_seated = sum(r["not_seated"] for r in results)
     print(
         f"== {args.players} players at {len(tables)} tables, {mode}{nodes}, {args.seconds:g} s =="
     )
@@ -917,6 +940,8 @@ def run(
         "rate-limited and sent again, the rest top-ups in a hand), "
         f"{time_banks} turns into the time bank, {sum(r['timeouts'] for r in results)} timeouts"
     )
+    print(f"players who could not sit: {not_seated}", end="")
+    print(f"; sent by a node to their table's owner: {redirected}" if args.nodes else "")
     print(
         "action -> every seat latency, ms: "
         f"p50 {percentile(latencies, 50):.1f}  p90 {percentile(latencies, 90):.1f}  "
@@ -1095,6 +1120,9 @@ def run(
         "time_banks": time_banks,
         "workers": args.workers,
         "nodes": args.nodes,
+        "route": args.route,
+        "redirected": redirected,
+        "not_seated": not_seated,
         "actions_per_cpu_s": finite(measured / server_cpu if server_cpu else float("nan"), 1),
         "profiled": profiler is not None,
     }
