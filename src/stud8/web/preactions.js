@@ -14,11 +14,15 @@
 //   one in fixed limit, the minimum in pot limit and no limit (a box has no slider).
 // - The bring-in is never pre-selected: the low card on third street acts himself
 //   (PokerStars offers him no box), and no box acts at a bring-in turn.
+// - Bet/Raise is not offered once a fixed-limit street is capped (raisecap.js: the
+//   client counts the street's bets), and a ticked one is cleared, and said, when
+//   the cap is reached; at the turn only a legal raise is ever sent.
 // - On third street before the bring-in is posted the bet he will face is not known
 //   yet: only Fold, Check/Fold (folds to the bring-in) and Call any are offered.
 
 import { esc } from "./util.js";
 import { betting, SIZED } from "./sizing.js";
+import { streetCapped } from "./raisecap.js";
 
 export const PRE_LABELS = {
   fold: "Fold", check_fold: "Check/Fold", check_call: "Check/Call", call: "Call", call_any: "Call any", bet_raise: "Bet/Raise",
@@ -35,15 +39,16 @@ export function facing(state) {
   const street = h.street || 3; // the antes come before third street is named
   return {
     street, current: b.current, toCall: b.toCall, call: Math.min(b.toCall, b.stack), stack: b.stack,
-    pending: street === 3 && b.current === 0,
+    pending: street === 3 && b.current === 0, capped: streetCapped(state),
   };
 }
 
 /** The boxes that make sense for `f` (facing), in the order they are shown. */
 export function preBoxes(f) {
   if (f.pending) return ["fold", "check_fold", "call_any"];
-  if (f.toCall === 0) return f.stack > 0 ? ["fold", "check_fold", "check_call", "bet_raise"] : ["fold", "check_fold", "check_call"];
-  return f.stack > f.toCall ? ["fold", "call", "call_any", "bet_raise"] : ["fold", "call"];
+  const raise = f.capped ? [] : ["bet_raise"]; // no bet or raise is left on a capped street
+  if (f.toCall === 0) return f.stack > 0 ? ["fold", "check_fold", "check_call", ...raise] : ["fold", "check_fold", "check_call"];
+  return f.stack > f.toCall ? ["fold", "call", "call_any", ...raise] : ["fold", "call"];
 }
 
 function boxLabel(kind, f) {
@@ -60,6 +65,7 @@ export function livePreAction(state) {
   const f = facing(state);
   if (p.street !== f.street) return null;
   if (TIED.has(p.kind) && p.current !== f.current) return null;
+  if (p.kind === "bet_raise" && f.capped) return null;
   return p;
 }
 
@@ -78,8 +84,10 @@ export function prunePreAction(state) {
   if (!p || livePreAction(state)) return null;
   state.preAction = null;
   const h = state.hand;
-  if (!h || p.hand !== h.id || !h.seats[state.mySeat] || p.street !== facing(state).street) return null;
-  const text = `Your ${p.label} box was cleared: the bet changed`;
+  const f = h && facing(state);
+  if (!h || p.hand !== h.id || !h.seats[state.mySeat] || p.street !== f.street) return null;
+  const why = p.kind === "bet_raise" && f.capped ? "the betting is capped" : "the bet changed";
+  const text = `Your ${p.label} box was cleared: ${why}`;
   state.preCleared = { hand: h.id, street: p.street, text };
   return text;
 }
@@ -141,5 +149,5 @@ export function preKey(state) {
   const f = facing(state);
   const p = livePreAction(state);
   const c = state.preCleared ? state.preCleared.text : "";
-  return `pre:${h.id}:${f.street}:${f.current}:${f.toCall}:${f.stack}:${p ? p.kind : ""}:${h.to_act}:${c}`;
+  return `pre:${h.id}:${f.street}:${f.current}:${f.toCall}:${f.stack}:${f.capped}:${p ? p.kind : ""}:${h.to_act}:${c}`;
 }

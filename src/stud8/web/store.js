@@ -2,6 +2,7 @@
 
 import { timeoutText, leaveText, topUpText } from "./words.js";
 import { money } from "./money.js";
+import { countCap } from "./raisecap.js";
 import { streetLine, upCardsLine, bringInReason, firstToActLine, potsLine } from "./dealer.js";
 
 export const ACTIONS = new Set(["bring_in", "complete", "bet", "raise", "call", "check", "fold", "timeout"]);
@@ -240,6 +241,7 @@ export function applyEvent(state, ev, v) {
   const handler = HANDLERS[ev.k];
   if (!handler && !ELSEWHERE.has(ev.k)) unknownKind(state, ev);
   else if (handler && (hand || !HAND_ONLY.has(ev.k))) handler(state, ev, hand, hs);
+  if (hand) countCap(state, ev); // the street's bets toward a fixed-limit cap (raisecap.js)
 }
 
 /** The kinds of event the table's page takes itself (table.js), not the store. */
