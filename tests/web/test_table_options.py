@@ -2,7 +2,7 @@
 definition of them, ``GET /api/v1/tables/options``), each at its default: a table
 opened with every option away from its default deals (its bots play a hand), and
 the lobby's details of the table say each option as chosen, on a laptop and a
-phone."""
+phone, and so does the table's own rules panel."""
 
 from __future__ import annotations
 
@@ -82,4 +82,13 @@ def test_the_form_opens_a_table_with_every_option_and_the_lobby_says_them(
             page.wait_for_selector(f"#ct-{RULE_OPTIONS[-1].name}")
             page.locator("#ct-game").scroll_into_view_if_needed()
             screenshot(page, "table-options-form-phone")
+        # at the table, its rules panel names every option as the lobby says them
+        page.click('button.observe[data-table="every"]')
+        page.wait_for_selector("#rules-options ul.table-rules-list li", state="attached")
+        page.click("#rules-panel summary")
+        panel = page.locator("#rules-options ul.table-rules-list")
+        assert panel.locator("li").all_inner_texts() == items
+        assert panel.locator("li.chosen").count() == len(RULE_OPTIONS)
+        panel.scroll_into_view_if_needed()
+        screenshot(page, f"table-options-panel-{name}")
     assert players.console.errors == [], players.console.errors

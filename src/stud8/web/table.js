@@ -24,6 +24,7 @@ import * as tour from "./tourtable.js";
 import { awayWhy } from "./awaywords.js";
 import { setRoomMessage } from "./roommessage.js";
 import { prefixIds, prefixSelector, scoped } from "./scope.js";
+import { tableOptions, rulesDetailsHTML } from "./tableoptions.js";
 
 const PHASES = { action: "", time_bank: " (time bank)", reconnect: " (extra time)" };
 
@@ -72,7 +73,7 @@ export function tableView(app, tableId, query, tile = null) {
   <div id="offer" class="offer-slot"></div>
   <main class="room"><div id="table" class="table-area"></div>
   <div class="under"><div id="notice" class="notice" role="status"></div><div id="away" class="away-prompt"></div><div id="my-hand" class="my-hand" aria-label="your hand"></div><div id="actions" class="action-bar"></div></div>
-  <aside class="side"><details class="rules-panel" id="rules-panel" hidden><summary>Rules <small id="rules-brief"></small></summary><ul id="rules-list"></ul></details>
+  <aside class="side"><details class="rules-panel" id="rules-panel" hidden><summary>Rules <small id="rules-brief"></small></summary><ul id="rules-list"></ul><div id="rules-options" class="rules-options"></div></details>
   ${TALK_HTML}${PANEL_HTML}</aside></main>
   ${tile ? "" : DIALOG_HTML}`, prefix);
   const actionsRoot = $t("#actions");
@@ -167,6 +168,12 @@ export function tableView(app, tableId, query, tile = null) {
     const lines = state.tournament ? tour.tournamentRules(rulesLines(t)) : rulesLines(t);
     $t("#rules-list").innerHTML = lines.map((line) => `<li>${esc(line)}</li>`).join("");
     $t("#rules-panel").hidden = false;
+    // every option of RULES.md it was opened with, as the lobby says them (tableoptions.js)
+    tableOptions().then((options) => {
+      if (stopped || state.rules !== t) return;
+      $t("#rules-options").innerHTML = options.length && t.rules
+        ? `<h3 class="rules-options-head">Options</h3>${rulesDetailsHTML(t, options)}` : "";
+    });
   }
 
   /** A mixed table's next game, after the title: " · next: Razz in 2 hands". */

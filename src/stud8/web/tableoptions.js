@@ -51,6 +51,8 @@ export function optionValues(form, options, body) {
 
 /** An option's value in words: its choice's label, yes or no, none, a percentage. */
 export function optionText(o, value) {
+  // a mixed table's hands of each game: none chosen is one orbit (spec.py)
+  if (o.name === "rotation_hands" && value === null) return "every orbit";
   if (value === null || value === undefined) return "none";
   if (o.kind === "choice") return (o.choices.find((c) => c.value === value) || { label: String(value) }).label;
   if (o.kind === "bool") return value ? "yes" : "no";
@@ -65,7 +67,9 @@ export function rulesDetailsHTML(t, options) {
   const items = options.filter((o) => o.name in rules).map((o) => {
     const value = rules[o.name];
     const changed = value !== o.default ? ' class="chosen"' : "";
-    return `<li${changed} title="${esc(o.doc)}"><span>${esc(o.label)}</span> <b>${esc(optionText(o, value))}</b></li>`;
+    // a mixed table's game is the one it started with (it rotates from there)
+    const label = o.name === "game" && t.mixed ? "First game" : o.label;
+    return `<li${changed} title="${esc(o.doc)}"><span>${esc(label)}</span> <b>${esc(optionText(o, value))}</b></li>`;
   });
   return `<ul class="table-rules-list" aria-label="rules of table ${esc(t.table_id)}">${items.join("")}</ul>`;
 }
