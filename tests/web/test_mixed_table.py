@@ -10,7 +10,8 @@ from playwright.sync_api import Page
 
 from stud8.server.table.spec import TableSpec
 
-from .roomkit import Stage, screenshot, start_room, state, wait_state
+from .roomkit import PHONE, Stage, screenshot, start_room, state, wait_state
+from .test_lobby_sort import log_in, open_tables, settings_put, shown
 
 SPEC = TableSpec(
     rotation="stud_hi_lo+stud_high+razz",
@@ -78,4 +79,47 @@ def test_a_mixed_table_s_title_follows_its_game_and_the_log_tells_the_change(
     page.reload()
     wait_state(page, "s.mixed !== null")
     wait_title(page, f"Triple Stud: {NAMES[state(page, 's.mixed.game')]}")
+    assert players.console.errors == [], players.console.errors
+
+
+def test_the_lobby_finds_a_mixed_table_by_its_own_game_filter(stage: Stage) -> None:
+    """The lobby's "Mixed stud" filter keeps the mixed tables (and a one-game filter
+    leaves them out, whatever game they deal this orbit); the row names the games in
+    their order, the one dealt now marked; the choice is kept with the account."""
+    players = stage.start(start_room(SPEC, operators=["oper"]))
+    open_tables(players)  # hilo2 (Hi/Lo), stud (Seven Card Stud), razz (Razz)
+    page = players.new("ann")
+    page.wait_for_selector('tr[data-table="razz"]')
+    # read in one go (the rows are drawn again every few seconds, the game turns)
+    games, now, title = page.evaluate(
+        """() => { const tr = document.querySelector('tr[data-table="t1"]');
+          return [tr.querySelector('.mixed-games').textContent,
+                  tr.querySelector('b.now').textContent,
+                  tr.querySelector('td.game').childNodes[0].textContent]; }"""
+    )
+    assert games.replace(" (now)", "") == "Mixed stud: Stud Hi/Lo → 7 Card Stud → Razz", games
+    game = now.removesuffix(" (now)")
+    assert game in NAMES.values() and title.startswith(f"Triple Stud: {game} "), (now, title)
+    assert not page.locator('tr[data-table="razz"] .mixed-games').count()
+
+    with page.expect_response(settings_put('"mixed":true')) as kept:
+        page.check("#f-mixed")
+    assert kept.value.status == 200  # the account keeps the choice
+    page.wait_for_function("() => document.querySelectorAll('#tables tr[data-table]').length === 1")
+    assert shown(page) == {"t1"}
+    screenshot(page, "lobby-mixed-filter-1366")
+    page.check('input[name="f-game"][value="razz"]')
+    assert shown(page) == {"t1", "razz"}
+    page.uncheck("#f-mixed")
+    assert shown(page) == {"razz"}  # a Razz table only, even while t1 deals Razz
+    page.check('input[name="f-game"][value="stud_hi_lo"]')
+    page.check("#f-mixed")
+    assert shown(page) == {"t1", "razz", "hilo2"}
+    page.reload()
+    page.wait_for_selector("#f-count:not(:empty)")
+    assert page.is_checked("#f-mixed") and shown(page) == {"t1", "razz", "hilo2"}
+    phone = log_in(players, "ann", PHONE)  # the choice follows the account
+    assert phone.is_checked("#f-mixed") and shown(phone) == {"t1", "razz", "hilo2"}
+    phone.locator('tr[data-table="t1"]').scroll_into_view_if_needed()
+    screenshot(phone, "lobby-mixed-filter-phone")
     assert players.console.errors == [], players.console.errors

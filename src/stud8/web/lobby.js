@@ -29,6 +29,18 @@ export function waitingCount(t) {
   return Array.isArray(w) ? w.length : Number(w) || 0;
 }
 
+/** A mixed table's games in their order, the one it deals now marked: "Mixed stud:
+ * Stud Hi/Lo → 7 Card Stud → Razz (now)" ("" at a table of one game). */
+export function mixedHTML(t) {
+  const rotation = t.mixed && t.rules && t.rules.rotation;
+  if (!rotation || rotation === "off") return "";
+  const games = String(rotation).split("+").map((g) => {
+    const name = esc(GAMES[g] || g);
+    return g === t.game ? `<b class="now" title="it deals ${name} now">${name} (now)</b>` : name;
+  });
+  return `<small class="mixed-games">Mixed stud: ${games.join(" → ")}</small>`;
+}
+
 // a table's options of RULES.md, folded under its game (open ones stay open when
 // the rows are drawn again)
 function rulesHTML(t, options, opened) {
@@ -52,11 +64,11 @@ function rowHTML(t, typed, operator, options, opened) {
   const seatCell = `${t.seats_taken}/${t.seats}`;
   const join = full
     ? `<button class="wait" data-table="${id}" aria-label="Join waiting list of table ${id}">Join waiting list</button>`
-    : `<input class="buyin" data-table="${id}" type="number" min="${t.buy_in.min}" max="${t.buy_in.max}" value="${esc(value)}" aria-label="buy-in for table ${id} (${t.buy_in.min} to ${t.buy_in.max})">
-       <button class="sit" data-table="${id}" aria-label="Sit at table ${id}">Sit</button>`;
+    : `<span class="join-pair"><input class="buyin" data-table="${id}" type="number" min="${t.buy_in.min}" max="${t.buy_in.max}" value="${esc(value)}" aria-label="buy-in for table ${id} (${t.buy_in.min} to ${t.buy_in.max})">
+       <button class="sit" data-table="${id}" aria-label="Sit at table ${id}">Sit</button></span>`;
   const name = (t.name && t.name !== t.table_id ? `${esc(t.name)} <small>${id}</small>` : id) + privateMark(t);
   const brief = t.action_seconds === undefined ? "" : ` <small class="rules-brief">${esc(rulesBrief(t))}</small>`;
-  return `<tr data-table="${id}"><td class="tid"${LABEL.table}>${name}</td><td class="game"${LABEL.game}>${esc(gameName(t))}${brief}${rulesHTML(t, options, opened)}</td>
+  return `<tr data-table="${id}"><td class="tid"${LABEL.table}>${name}</td><td class="game"${LABEL.game}>${esc(gameName(t))}${mixedHTML(t)}${brief}${rulesHTML(t, options, opened)}</td>
     <td class="stakes"${LABEL.stakes}>${s.small_bet}/${s.big_bet} <small>ante ${s.ante}, <span class="nobr">bring-in ${s.bring_in}</span></small></td>
     <td class="seats"${LABEL.players}>${seatCell}</td><td class="waiting${waiting ? " waiting-count" : ""}"${LABEL.waiting}>${waiting}</td>
     <td class="players"${LABEL.names}>${t.players.map(esc).join(", ") || "—"}</td>

@@ -9,6 +9,10 @@ import { keepLobbyChoice, lobbyChoice, NO_LOBBY_CHOICE } from "./settings.js";
 
 /** The games a filter may ask for (the server's Game values), as the filter names them. */
 export const FILTER_GAMES = [["stud_hi_lo", "Hi/Lo"], ["stud_high", "Stud"], ["razz", "Razz"]];
+// a mixed table (its `rotation`) is found by its own choice, not by the game it deals
+// this orbit: a regular who asks for Razz wants a Razz table, not one that leaves it
+// for Hi/Lo in a few hands; one who wants the rotation asks for it
+const MIXED_LABEL = "Mixed stud";
 const MOST_PLAYERS = 8; // the filter's "at least N players" (a stud table seats 8)
 
 // an eye: the observers' column and count (drawn, not an emoji: every font has it)
@@ -53,7 +57,10 @@ function compare(a, b) {
 
 /** Whether table `t` passes the filters of `choice`. */
 export function shown(t, choice, waiting) {
-  if (choice.games.length && !choice.games.includes(t.game)) return false;
+  if (choice.games.length || choice.mixed) {
+    const wanted = t.mixed ? choice.mixed : choice.games.includes(t.game);
+    if (!wanted) return false;
+  }
   if (choice.stakes && stakesKey(t) !== choice.stakes) return false;
   if (choice.hide_full && t.seats_taken >= t.seats) return false;
   if (choice.hide_empty && t.seats_taken === 0 && waiting(t) === 0) return false;
@@ -90,7 +97,8 @@ export function headHTML(columns, choice) {
 /** The filters' form (its stakes filled by `fillStakes` as the tables come). */
 export function filtersHTML() {
   const games = FILTER_GAMES.map(([game, label]) =>
-    `<label class="chip"><input type="checkbox" name="f-game" value="${game}"> ${label}</label>`).join("");
+    `<label class="chip"><input type="checkbox" name="f-game" value="${game}"> ${label}</label>`).join("")
+    + `<label class="chip"><input type="checkbox" id="f-mixed" title="tables that rotate the games: Stud Hi/Lo, Seven Card Stud, Razz"> ${MIXED_LABEL}</label>`;
   const least = Array.from({ length: MOST_PLAYERS + 1 }, (_, n) =>
     `<option value="${n}">${n ? `${n}+` : "Any"}</option>`).join("");
   return `<form class="lobby-filters" id="lobby-filters" aria-label="filter the tables">
@@ -115,6 +123,7 @@ export function lobbyFilters(root, columns, changed) {
 
   function show() {
     for (const box of form.querySelectorAll('input[name="f-game"]')) box.checked = choice.games.includes(box.value);
+    form.querySelector("#f-mixed").checked = !!choice.mixed;
     form.querySelector("#f-hide-full").checked = choice.hide_full;
     form.querySelector("#f-hide-empty").checked = choice.hide_empty;
     form.querySelector("#f-min-players").value = String(choice.min_players);
@@ -132,6 +141,7 @@ export function lobbyFilters(root, columns, changed) {
   form.onchange = () => keep({
     ...choice,
     games: [...form.querySelectorAll('input[name="f-game"]:checked')].map((b) => b.value),
+    mixed: form.querySelector("#f-mixed").checked,
     stakes: stakes.value,
     hide_full: form.querySelector("#f-hide-full").checked,
     hide_empty: form.querySelector("#f-hide-empty").checked,

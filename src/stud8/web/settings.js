@@ -16,7 +16,7 @@ const LOBBY = "stud8.lobby";
 
 /** The lobby's sort and filters as the server keeps them (LobbyChoice): none chosen. */
 export const NO_LOBBY_CHOICE = Object.freeze({
-  sort: null, descending: false, games: [], stakes: "", hide_full: false, hide_empty: false, min_players: 0,
+  sort: null, descending: false, games: [], mixed: false, stakes: "", hide_full: false, hide_empty: false, min_players: 0,
 });
 
 /** The lobby's sort and filters this browser holds (the defaults for what it lacks). */

@@ -21,6 +21,7 @@ LOBBY: dict[str, object] = {
     "sort": None,
     "descending": False,
     "games": [],
+    "mixed": False,
     "stakes": "",
     "hide_full": False,
     "hide_empty": False,
@@ -33,11 +34,13 @@ DEFAULTS = {
     "auto_top_up": False,
     "lobby": LOBBY,
 }
-# a lobby sorted by its observers, most first, only Razz and Stud Hi/Lo at 2/4
+# a lobby sorted by its observers, most first, only Razz, Stud Hi/Lo and the mixed
+# tables at 2/4
 MY_LOBBY: dict[str, object] = {
     "sort": "observers",
     "descending": True,
     "games": ["razz", "stud_hi_lo"],
+    "mixed": True,
     "stakes": "2/4",
     "hide_full": True,
     "hide_empty": True,

@@ -98,13 +98,15 @@ class LobbyColumn(Enum):
 
 class LobbyChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """How the lobby lists the tables: sorted by ``sort`` (null: as the room lists
-    them), ``descending`` or not; only the ``games`` named (none: every game), of the
-    ``stakes`` ``small_bet/big_bet`` (empty: any), not full (``hide_full``), not empty
-    (``hide_empty``), with at least ``min_players`` seated."""
+    them), ``descending`` or not; only the ``games`` named, and the mixed tables if
+    ``mixed`` (neither: every table; a mixed table is not one of its games' tables: it
+    is found by ``mixed``), of the ``stakes`` ``small_bet/big_bet`` (empty: any), not
+    full (``hide_full``), not empty (``hide_empty``), with at least ``min_players`` seated."""
 
     sort: LobbyColumn | None = None
     descending: bool = False
     games: list[Game] = msgspec.field(default_factory=list)
+    mixed: bool = False
     stakes: str = ""
     hide_full: bool = False
     hide_empty: bool = False
