@@ -1,7 +1,7 @@
 // The lobby: the open tables (watch, sit, or wait for a seat) and, for operators,
 // the form that opens a new table.
 
-import { $, $$, esc, api, toast } from "./util.js";
+import { $, $$, esc, api, session, toast } from "./util.js";
 import { go, header, bindLogout, tabsHTML } from "./nav.js";
 import { createTableHTML, bindCreateTable, mayOpenTables } from "./create_table.js";
 import { downloadHands } from "./history.js";
@@ -12,7 +12,7 @@ import { watchMyTournaments } from "./tournaments.js";
 import { setRoomMessage } from "./roommessage.js";
 import { tableOptions, rulesDetailsHTML } from "./tableoptions.js";
 import { arrange, filtersHTML, lobbyColumns, lobbyFilters, watchingHTML } from "./lobbyfilters.js";
-import { openBeside } from "./tables.js";
+import { openBeside, openFromLobby } from "./tables.js";
 
 export const GAMES = { stud_hi_lo: "Stud Hi/Lo", stud_high: "7 Card Stud", razz: "Razz" };
 export const STRUCTURES = { fixed_limit: "Limit", pot_limit: "Pot Limit", no_limit: "No Limit" };
@@ -142,18 +142,20 @@ export function lobbyView(app) {
     const b = e.target.closest("button");
     if (!b) return;
     if (b.classList.contains("clear-filters")) { filters.clear(); return; }
-    const id = encodeURIComponent(b.dataset.table);
     if (b.classList.contains("close-table")) closeTable(b);
     else if (b.classList.contains("invite")) openInvitation($("#invite-slot"), b.dataset.table, load);
-    else if (b.classList.contains("observe")) go(`#/table/${id}`);
+    else if (b.classList.contains("observe")) openFromLobby(b.dataset.table, {}, playsAt);
     else if (b.classList.contains("beside")) openBeside(b.dataset.table); // with the tables open (tables.js)
-    else if (b.classList.contains("wait")) go(`#/table/${id}?wait=1`);
+    else if (b.classList.contains("wait")) openFromLobby(b.dataset.table, { wait: "1" }, playsAt);
     else if (b.classList.contains("sit")) {
       const amount = Number($(`input.buyin[data-table="${b.dataset.table}"]`).value);
       rememberBuyIn(tables.get(b.dataset.table), amount);
-      go(`#/table/${id}?buyin=${amount}`);
+      openFromLobby(b.dataset.table, { buyin: String(amount) }, playsAt); // beside my tables (tables.js)
     }
   };
+  // whether I play at a table: the lobby lists me seated there, or it is not a cash
+  // table the lobby lists (a tournament's): its tile is never closed to make room
+  const playsAt = (tableId) => { const t = tables.get(tableId); return !t || t.players.includes(session.name); };
 
   function armed(b) {
     if (!b) return;

@@ -63,6 +63,40 @@ export function openBeside(tableId) {
   go(tablesHash([...others, tableId]));
 }
 
+// What the lobby asked of a table it opens in a tile (sit with a buy-in, wait for a
+// seat): a tile's query is not in the page's address, so it waits here for its tile
+// (the page is not reloaded between the lobby and the tiles: this module stays).
+const asked = new Map(); // table id -> its query
+
+/**
+ * The lobby's Sit, Join waiting list or Observe of `tableId` (`query`: what it asks
+ * there, {} to watch). When the tab has tables tiled, or one where I play
+ * (`playsAt(id)`: the lobby lists me seated there), the table opens beside them: a
+ * regular who sits at one more table does not mean to leave the others. At the limit
+ * the oldest table I only watch makes room (it is said); if I play at all four, none
+ * is left unseen with my seat at it: I am told to leave one first.
+ */
+export function openFromLobby(tableId, query, playsAt) {
+  const open = openTables().filter((id) => id !== tableId);
+  const single = () => {
+    const q = new URLSearchParams(query).toString();
+    go(`#/table/${encodeURIComponent(tableId)}${q ? `?${q}` : ""}`);
+  };
+  if (!open.length || (open.length < 2 && !open.some(playsAt))) { single(); return; }
+  let others = open;
+  if (others.length >= MOST_TABLES) {
+    const watched = others.find((id) => !playsAt(id)); // the oldest first
+    if (!watched) {
+      toast(`${MOST_TABLES} tables at most, and you play at ${others.join(", ")}: leave one first`);
+      return;
+    }
+    others = others.filter((id) => id !== watched);
+    toast(`Table ${watched} closed to make room: you were only watching it`);
+  }
+  if (Object.keys(query).length) asked.set(tableId, query);
+  go(tablesHash([...others, tableId]));
+}
+
 let tileCount = 0; // each tile's ids get a prefix of their own, never used twice on a page
 
 /** The page of tables `ids` (1 to 4) in `app`: {stop(), update(ids)}. */
@@ -117,8 +151,9 @@ export function tablesView(app, ids) {
     const t = { id, name: id, section, root, view: null, waiting: false, since: 0 };
     tiles.set(id, t);
     grid.append(section);
-    const query = queries.get(id) || {};
+    const query = queries.get(id) || asked.get(id) || {};
     queries.delete(id);
+    asked.delete(id);
     t.view = tableView(root, id, query, {
       prefix: `tile${tileCount}-`,
       isForward: () => forward === id,
