@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 from stud8.server.table.spec import TableSpec
 
 from .roomkit import PHONE, Stage, screenshot, start_room
+from .test_lobby_sort import open_tables
 from .test_multi_table import TILE_BUY_IN, probe, wait_tables
 
 SPEC = TableSpec(bots=2, bot_delay=0.2, between_hands=1.0, showdown_seconds=1.0)
@@ -101,4 +102,19 @@ def test_sit_and_observe_in_the_lobby_open_beside_the_tiled_tables(stage: Stage)
     seated(bob, ["t1"])
     screenshot(bob, "lobby-tiles-phone")
     assert players.room.audit()
+    assert players.console.errors == [], players.console.errors
+
+
+def test_join_waiting_list_in_the_lobby_opens_beside_my_table(stage: Stage) -> None:
+    players = stage.start(start_room(SPEC, operators=["oper"]))
+    open_tables(players)  # razz: two seats, both its bots'
+    ann = players.new("ann")
+    sit_from_lobby(ann, "t1")
+    ann.wait_for_function("() => window.stud8 && window.stud8.state.mySeat !== null")
+    ann.click("#to-lobby")
+    ann.click('button.wait[data-table="razz"]')
+    hash_is(ann, "#/tables/t1,razz")
+    seated(ann, ["t1"])
+    wait_tables(ann, ["razz"], "s.waiting.includes('ann')")  # the wait asked, in its tile
+    assert probe(ann, "razz", "s.mySeat") is None
     assert players.console.errors == [], players.console.errors
