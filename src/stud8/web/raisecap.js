@@ -19,12 +19,14 @@ function optionsOf(state) {
   const t = state.rules || {};
   const r = t.rules || {};
   const cap = r.raise_cap === undefined ? 3 : r.raise_cap;
+  const level = state.tournament && state.tournament.small_bet ? state.tournament : null;
   return {
     limit: t.structure === "fixed_limit",
     most: cap === null ? null : cap + 1, // the bet and its raises
     headsUp: r.heads_up_cap || "lifted_when_heads_up",
     bigStreet: r.big_bet_street || 5,
-    stakes: t.stakes || { bring_in: 0, small_bet: 0, big_bet: 0 },
+    // at a tournament's table the level's (the table's own are its first level's)
+    stakes: level ? level : t.stakes || { bring_in: 0, small_bet: 0, big_bet: 0 },
   };
 }
 
