@@ -45,7 +45,8 @@ def test_sit_and_observe_in_the_lobby_open_beside_the_tiled_tables(stage: Stage)
     hash_is(ann, "#/table/t4")
     lobby(ann)
     sit_from_lobby(ann, "t1")
-    hash_is(ann, "#/table/t1?buyin=200")
+    # its own page (the query it sat with is dropped from the address once it is seated)
+    ann.wait_for_function("() => /^#\\/table\\/t1(\\?buyin=200)?$/.test(location.hash)")
     ann.wait_for_function("() => window.stud8 && window.stud8.state.mySeat !== null")
 
     # seated at t1: Observe t2 opens it beside t1
