@@ -4,8 +4,10 @@ Every message is a JSON object ``{"t": type, "v": seq, "d": data}``. A client se
 commands (:mod:`stud8.server.wire.client`; ``v`` is not used); the server sends
 events, snapshots, turns and replies (:mod:`stud8.server.wire.server`), ``v`` being
 the table's last event number when the message was made; the REST API's bodies are
-:mod:`stud8.server.wire.rest`'s. :func:`json_schemas` generates the schema of every
-one of them from its dataclass, the very class that parses or encodes it;
+:mod:`stud8.server.wire.rest`'s. :func:`json_schemas` has msgspec make the schema of
+every one of them from its Struct, the very type that parses or encodes it (the
+engine's values and events in their wire forms: :mod:`stud8.server.wire.standins`),
+and adds what msgspec cannot know (the accounts' limits, a new table's options);
 ``docs/protocol.md`` shows them with the protocol's limits
 (``python -m stud8.server.wire.schemas --write docs/protocol.md`` brings it up to
 date; a test checks it is).
@@ -13,108 +15,84 @@ date; a test checks it is).
 
 from __future__ import annotations
 
-import dataclasses
-import enum
+import copy
 import json
-import types
-import typing
-from collections.abc import Mapping
-from dataclasses import MISSING, fields
-from typing import Any, Union, cast
 
 import msgspec
 
-from stud8.core.cards import Card
-from stud8.core.events import Event
-from stud8.server.table.events import TableEvent
+from stud8.server.table.events import AnyEvent
 from stud8.server.table.spec import RULE_OPTIONS, OptionKind, RuleOption
 from stud8.server.wire.account import ACCOUNT_ENDPOINTS
 from stud8.server.wire.admin import ADMIN_ENDPOINTS
 from stud8.server.wire.client import CLIENT_MESSAGES
 from stud8.server.wire.codec import JSON
 from stud8.server.wire.equity import EQUITY_ENDPOINTS
-from stud8.server.wire.events import EVENT_TYPES, HAND_EVENT_TYPES, TABLE_EVENT_TYPES
 from stud8.server.wire.limits import LIMITS, NAME_CHARS, NAME_PATTERN, PASSWORD_CHARS
 from stud8.server.wire.replay import REPLAY_ENDPOINTS
 from stud8.server.wire.rest import ENDPOINTS, Failure
 from stud8.server.wire.server import SERVER_MESSAGES, EventMessage
+from stud8.server.wire.standins import EVENT_STANDINS, schema_hook, wire_type
 from stud8.server.wire.tournaments import TOURNAMENT_ENDPOINTS
 
 __all__ = ["json_schemas", "main", "schemas_markdown", "updated_doc"]
+
+_ENDPOINTS = (
+    *ENDPOINTS,
+    *ACCOUNT_ENDPOINTS,
+    *REPLAY_ENDPOINTS,
+    *EQUITY_ENDPOINTS,
+    *TOURNAMENT_ENDPOINTS,
+    *ADMIN_ENDPOINTS,
+)
+_TYPES = "#/types/"
 
 
 # ------------------------------------------------------------------ schemas
 
 
-def _schema_of_type(tp: object) -> dict[str, JSON]:
-    if tp is int:
-        return {"type": "integer"}
-    if tp is str:
-        return {"type": "string"}
-    if tp is bool:
-        return {"type": "boolean"}
-    if tp is float:
-        return {"type": "number"}
-    if tp is type(None):
-        return {"type": "null"}
-    if tp is Card:
-        return {"type": "string", "description": "a card: rank and suit, e.g. 'Td'"}
-    if tp is Event or tp is TableEvent:  # any event of the family (a snapshot's log)
-        family = HAND_EVENT_TYPES if tp is Event else TABLE_EVENT_TYPES
-        return {"oneOf": [{"$ref": f"#/events/{cls.kind}"} for cls in family]}
-    if isinstance(tp, type) and issubclass(tp, (Event, TableEvent)):
-        return {"$ref": f"#/events/{tp.kind}"}
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return {"type": "string", "enum": [m.value for m in tp]}
-    origin = typing.get_origin(tp)
-    if origin in (Union, types.UnionType):
-        return {"anyOf": [_schema_of_type(a) for a in typing.get_args(tp)]}
-    if origin in (tuple, list):
-        args = typing.get_args(tp)
-        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-            return {"type": "array", "items": _schema_of_type(args[0])}
-        if origin is tuple:
-            return {
-                "type": "array",
-                "prefixItems": [_schema_of_type(a) for a in args],
-                "items": False,
-            }
-        return {"type": "array", "items": _schema_of_type(args[0])}
-    if origin in (dict, Mapping) or tp is Mapping:
-        return {"type": "object"}
-    if isinstance(tp, type) and hasattr(tp, "strength"):
-        return {"type": "integer", "description": "a hand value's strength (higher is better)"}
-    if isinstance(tp, type) and (dataclasses.is_dataclass(tp) or issubclass(tp, msgspec.Struct)):
-        return _object_schema(tp, title=tp.__name__)
-    return {"description": repr(tp)}
+def _msgspec_schemas(roots: list[object]) -> tuple[list[dict[str, JSON]], dict[str, JSON]]:
+    """msgspec's schema of each root type (in its wire form: :mod:`.standins`) and the
+    records they refer to (``#/types/NAME``)."""
+    schemas, components = msgspec.json.schema_components(
+        [wire_type(tp) for tp in roots], schema_hook=schema_hook, ref_template=_TYPES + "{name}"
+    )
+    return list(schemas), components
 
 
-def _fields(cls: type) -> list[tuple[str, bool]]:
-    """The fields of a message (a msgspec Struct) or of a record (a dataclass) in
-    order, each with whether it is required."""
-    if isinstance(cls, type) and issubclass(cls, msgspec.Struct):
-        return [
-            (f.name, f.default is msgspec.NODEFAULT and f.default_factory is msgspec.NODEFAULT)
-            for f in msgspec.structs.fields(cls)
-        ]
-    # a record's field with a default factory is always sent: required in the answer
-    return [(f.name, f.default is MISSING) for f in fields(cast(Any, cls))]
+def _finished(value: JSON, events: dict[str, str]) -> JSON:
+    """A copy of ``value`` as the protocol shows it: a reference to an event's Struct
+    points to ``#/events/KIND``; every object of named fields is closed
+    (``additionalProperties: false``: each the room reads forbids unknown fields, as
+    msgspec says of those, and each it writes has exactly its fields); an enum of
+    strings says it is a string; a description on one line."""
+    if isinstance(value, list):
+        return [_finished(v, events) for v in value]
+    if isinstance(value, str) and value.startswith(_TYPES):
+        name = value.removeprefix(_TYPES)
+        return f"#/events/{events[name]}" if name in events else value
+    if not isinstance(value, dict):
+        return value
+    out = {k: _finished(v, events) for k, v in value.items()}
+    if isinstance(out.get("description"), str):
+        out["description"] = " ".join(out["description"].split())
+    if "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    if "enum" in out and "type" not in out and all(isinstance(v, str) for v in out["enum"]):
+        out = {"type": "string", **out}
+    return out
 
 
-def _object_schema(cls: type, *, title: str, doc: str = "") -> dict[str, JSON]:
-    hints = typing.get_type_hints(cls)
-    props: dict[str, JSON] = {}
-    required: list[str] = []
-    for name, needed in _fields(cls):
-        props[name] = _schema_of_type(hints[name])
-        if needed:
-            required.append(name)
-    schema: dict[str, JSON] = {"title": title, "type": "object", "properties": props}
-    schema["required"] = required
-    schema["additionalProperties"] = False
-    if doc:
-        schema["description"] = doc
-    return schema
+def _referred(value: JSON, found: set[str]) -> set[str]:
+    """The names of the records ``value`` refers to (``#/types/NAME``)."""
+    if isinstance(value, dict):
+        for v in value.values():
+            _referred(v, found)
+    elif isinstance(value, list):
+        for v in value:
+            _referred(v, found)
+    elif isinstance(value, str) and value.startswith(_TYPES):
+        found.add(value.removeprefix(_TYPES))
+    return found
 
 
 def _envelope_schema(t: str, data: dict[str, JSON], *, with_v: bool) -> dict[str, JSON]:
@@ -128,34 +106,6 @@ def _envelope_schema(t: str, data: dict[str, JSON], *, with_v: bool) -> dict[str
         "required": ["t", "d"],
         "additionalProperties": False,
     }
-
-
-def _event_schemas() -> dict[str, JSON]:
-    out: dict[str, JSON] = {}
-    for cls in EVENT_TYPES:
-        schema = _object_schema(cls, title=cls.__name__, doc=(cls.__doc__ or "").strip())
-        if issubclass(cls, Event):  # as formats.jsonlog writes them
-            props = schema["properties"]
-            if "cards" in props:
-                props["cards"] = {"type": "string", "description": "cards, space separated"}
-            if "low" in props:
-                props["low"] = {
-                    "anyOf": [
-                        {"type": "integer"},
-                        {
-                            "type": "object",
-                            "properties": {"razz": {"type": "integer"}},
-                            "required": ["razz"],
-                            "additionalProperties": False,
-                        },
-                        {"type": "null"},
-                    ],
-                    "description": "the low hand's strength (higher is better), or null",
-                }
-        schema["properties"] = {"k": {"const": cls.kind}, **schema["properties"]}
-        schema["required"] = ["k", *schema["required"]]
-        out[cls.kind] = schema
-    return out
 
 
 def _text(chars: tuple[int, int], pattern: str | None = None) -> dict[str, JSON]:
@@ -186,71 +136,101 @@ def _option_schema(option: RuleOption) -> dict[str, JSON]:
     return schema
 
 
-def _rest_schemas() -> dict[str, JSON]:
-    out: dict[str, JSON] = {}
-    endpoints = (
-        *ENDPOINTS,
-        *ACCOUNT_ENDPOINTS,
-        *REPLAY_ENDPOINTS,
-        *EQUITY_ENDPOINTS,
-        *TOURNAMENT_ENDPOINTS,
-        *ADMIN_ENDPOINTS,
-    )
-    for e in endpoints:
-        entry: dict[str, JSON] = {"description": e.doc, "status": e.status, "login": e.login}
-        if e.request is not None:
-            what = "query" if e.method == "GET" else "body"
-            doc = " ".join((e.request.__doc__ or "").split())
-            if e.request.__name__ == "TableSpec":
-                request = _object_schema(e.request, title="NewTable", doc="a table's settings")
-                request["properties"]["table_id"] = {"type": "string"}
-                request["properties"]["name"] = {"type": "string"}
-                for option in RULE_OPTIONS:  # what each allows, its default, what it does
-                    request["properties"][option.name] = _option_schema(option)
-            else:
-                request = _object_schema(e.request, title=e.request.__name__, doc=doc)
-            if e.request.__name__ == "Credentials":  # the limits the accounts enforce
-                request["properties"]["name"] = _text(NAME_CHARS, pattern=f"^{NAME_PATTERN}$")
-                request["properties"]["password"] = _text(PASSWORD_CHARS)
-            if what == "query":  # a parameter is absent or a value, never null
-                for name, prop in request["properties"].items():
-                    kinds = [k for k in prop.get("anyOf", [prop]) if k != {"type": "null"}]
-                    request["properties"][name] = kinds[0] if len(kinds) == 1 else prop
-            entry[what] = request
-        if e.answer is not None:
-            doc = " ".join((e.answer.__doc__ or "").split())
-            entry["answer"] = _object_schema(e.answer, title=e.answer.__name__, doc=doc)
-        out[f"{e.method} {e.path}"] = entry
-    out["errors"] = _object_schema(Failure, title="Failure", doc="any error, with its status")
-    return out
+def _request_schema(schema: dict[str, JSON], name: str, query: bool) -> dict[str, JSON]:
+    """A REST request's schema with what msgspec cannot know of it: a new table's
+    options from RULE_OPTIONS, the accounts' limits, a query's parameters never null."""
+    props = schema["properties"]
+    if name == "TableSpec":  # read field by field, each option as RULE_OPTIONS says
+        schema["title"], schema["description"] = "NewTable", "a table's settings"
+        props["table_id"] = {"type": "string"}
+        props["name"] = {"type": "string"}
+        for option in RULE_OPTIONS:  # what each allows, its default, what it does
+            props[option.name] = _option_schema(option)
+    if name == "Credentials":  # the limits the accounts enforce
+        props["name"] = _text(NAME_CHARS, pattern=f"^{NAME_PATTERN}$")
+        props["password"] = _text(PASSWORD_CHARS)
+    if query:  # a parameter is absent or a value, never null
+        for key, prop in props.items():
+            kinds = [k for k in prop.get("anyOf", [prop]) if k != {"type": "null"}]
+            if len(kinds) == 1 and "anyOf" in prop:
+                rest = {k: v for k, v in prop.items() if k != "anyOf"}
+                if rest.get("default", 0) is None:
+                    del rest["default"]
+                props[key] = {**kinds[0], **rest}
+    return schema
 
 
 def json_schemas() -> dict[str, JSON]:
-    """The JSON schemas of every message (client and server), of every event, and
-    of the REST API's bodies (``rest``: by endpoint, its ``body`` or ``query`` and
-    its ``answer``)."""
+    """The JSON schemas of every message (client and server), of every event, of the
+    REST API's bodies (``rest``: by endpoint, its ``body`` or ``query`` and its
+    ``answer``), and of the records they refer to (``types``). msgspec makes each
+    from its type (in its wire form, :mod:`stud8.server.wire.standins`); a message's
+    ``d``, a body and an answer are shown whole, the records they hold by reference
+    (``#/types/NAME``), the events as ``#/events/KIND``."""
+    requests = [(e, e.request) for e in _ENDPOINTS if e.request is not None]
+    answers = [(e, e.answer) for e in _ENDPOINTS if e.answer is not None]
+    server = [cls for cls in SERVER_MESSAGES if cls is not EventMessage]
+    roots: list[object] = [
+        *CLIENT_MESSAGES,
+        *server,
+        *(tp for _, tp in requests),
+        *(tp for _, tp in answers),
+        Failure,
+        AnyEvent,  # an event message's d: one of every event, tagged k
+    ]
+    found, components = _msgspec_schemas(roots)
+    events = {standin.__name__: cls.kind for cls, standin in EVENT_STANDINS.items()}
+    finished: list[dict[str, JSON]] = _finished(found, events)
+    parts: dict[str, JSON] = _finished(components, events)
+
+    def whole(schema: dict[str, JSON], doc: str | None = None) -> dict[str, JSON]:
+        ref = schema.get("$ref", "")
+        out = copy.deepcopy(parts[ref.removeprefix(_TYPES)]) if ref.startswith(_TYPES) else schema
+        if doc:  # a message's doc (msgspec shows a docstring), after its title
+            title = {"title": out["title"]} if "title" in out else {}
+            out = {**title, "description": doc, **out}
+        return dict(out)
+
+    shown = iter(finished)
     client = {
-        cls.t: _envelope_schema(
-            cls.t, _object_schema(cls, title=cls.__name__, doc=cls.doc), with_v=True
-        )
+        cls.t: _envelope_schema(cls.t, whole(next(shown), cls.doc), with_v=True)
         for cls in CLIENT_MESSAGES
     }
-    server = {
-        cls.t: _envelope_schema(
-            cls.t, _object_schema(cls, title=cls.__name__, doc=cls.doc), with_v=cls.numbered
-        )
-        for cls in SERVER_MESSAGES
+    server_schemas = {
+        cls.t: _envelope_schema(cls.t, whole(next(shown), cls.doc), with_v=cls.numbered)
+        for cls in server
     }
-    server["event"]["properties"]["d"] = {
-        "description": EventMessage.doc,
-        "oneOf": [{"$ref": f"#/events/{k}"} for k in _event_schemas()],
-    }
-    return {
+    rest: dict[str, JSON] = {}
+    for e, tp in requests:
+        query = e.method == "GET"
+        schema = _request_schema(whole(next(shown)), tp.__name__, query)
+        rest.setdefault(f"{e.method} {e.path}", {})["query" if query else "body"] = schema
+    for e, _ in answers:
+        rest.setdefault(f"{e.method} {e.path}", {})["answer"] = whole(next(shown))
+    failure = whole(next(shown), "any error, with its status")
+    event = whole(next(shown), EventMessage.doc)
+    server_schemas["event"] = _envelope_schema("event", event, with_v=EventMessage.numbered)
+    server_schemas = {cls.t: server_schemas[cls.t] for cls in SERVER_MESSAGES}
+    endpoints: dict[str, JSON] = {}
+    for e in _ENDPOINTS:
+        entry = {"description": e.doc, "status": e.status, "login": e.login}
+        endpoints[f"{e.method} {e.path}"] = {**entry, **rest.get(f"{e.method} {e.path}", {})}
+    endpoints["errors"] = failure
+    shown_events = {kind: parts[name] for name, kind in events.items()}
+    out: dict[str, JSON] = {
         "client": client,
-        "server": server,
-        "events": _event_schemas(),
-        "rest": _rest_schemas(),
+        "server": server_schemas,
+        "events": shown_events,
+        "rest": endpoints,
     }
+    referred = _referred(out, set())
+    while True:  # the records referred to, and those they refer to
+        more = _referred([parts[name] for name in referred], set(referred))
+        if more == referred:
+            break
+        referred = more
+    out["types"] = {name: parts[name] for name in sorted(referred)}
+    return out
 
 
 DOC_BEGIN = "<!-- schemas: generated by `python -m stud8.server.wire.schemas`; do not edit -->"
@@ -268,6 +248,7 @@ def schemas_markdown() -> str:
         ("client", "Client messages"),
         ("server", "Server messages"),
         ("events", "Events (`d` of an `event` message)"),
+        ("types", "Records (`#/types/NAME`: the objects the schemas above refer to)"),
     )
     for section, title in titles:
         parts.append(f"### {title}\n")
