@@ -78,7 +78,10 @@ def _finished(value: JSON, events: dict[str, str]) -> JSON:
     if "properties" in out and "additionalProperties" not in out:
         out["additionalProperties"] = False
     if "enum" in out and "type" not in out and all(isinstance(v, str) for v in out["enum"]):
-        out = {"type": "string", **out}
+        out = {k: v for k, v in out.items() if k != "enum"} | {
+            "type": "string",
+            "enum": out["enum"],
+        }
     return out
 
 

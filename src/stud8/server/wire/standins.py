@@ -176,6 +176,15 @@ def _fields(cls: type) -> list[tuple[str, object, Any]]:
     return out
 
 
+def _doc(cls: type) -> str | None:
+    """``cls``'s docstring, if it has one of its own (a dataclass without one is given
+    its signature, which msgspec leaves out of a dataclass's schema: so here)."""
+    doc = cls.__doc__
+    if doc and dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}("):
+        return None
+    return doc
+
+
 @functools.cache
 def _record(cls: type) -> type:
     """``cls``, or a Struct of its name, doc and fields with theirs substituted."""
@@ -187,7 +196,7 @@ def _record(cls: type) -> type:
     standin = msgspec.defstruct(
         cls.__name__, new, module=cls.__module__, forbid_unknown_fields=forbid, frozen=True
     )
-    standin.__doc__ = cls.__doc__
+    standin.__doc__ = _doc(cls)
     return standin
 
 
@@ -205,7 +214,7 @@ def _event_standin(cls: type[Event] | type[TableEvent]) -> type[msgspec.Struct]:
         forbid_unknown_fields=True,
         frozen=True,
     )
-    standin.__doc__ = cls.__doc__
+    standin.__doc__ = _doc(cls)
     return standin
 
 
