@@ -32,6 +32,8 @@ from stud8.core.rules import Game, TableRules
 from stud8.formats.jsonlog import decode_event
 from stud8.server.table.events import AnyEvent, HandRefunded, TimerStarted, TurnPhase
 from stud8.server.table.snapshot import SeatSnapshot
+from stud8.server.wire.client import CLIENT_MESSAGES, parse_command
+from stud8.server.wire.codec import ProtocolError
 from stud8.server.wire.events import EVENT_TYPES, HAND_EVENT_TYPES
 from stud8.server.wire.schemas import json_schemas
 from stud8.server.wire.server import EventMessage, LoggedEvent, SnapshotMessage, TurnMessage
@@ -223,6 +225,14 @@ def test_a_turn_and_a_client_message_conform_and_their_wrong_forms_do_not() -> N
     assert _valid(turn, "server", "turn")
     assert not _valid({**turn, "d": {**turn["d"], "legal": [{"kind": "dance"}]}}, "server", "turn")
     assert _valid({"t": "act", "d": {"kind": "raise", "amount": 8, "id": "a"}}, "client", "act")
+    for cls in CLIENT_MESSAGES:  # a command id's limit, as parse_command checks it
+        assert SCHEMAS["client"][cls.t]["properties"]["d"]["properties"]["id"]["maxLength"] == 64
+    for command_id, ok in (("", False), ("i" * 64, True), ("i" * 65, False)):
+        ping = {"t": "ping", "d": {"id": command_id}}
+        assert _valid(ping, "client", "ping") is ok
+        if not ok:
+            with pytest.raises(ProtocolError, match="id must be 1 to 64"):
+                parse_command(json.dumps(ping))
     assert not _valid({"t": "act", "d": {"kind": "raise", "id": "a", "to": 8}}, "client", "act")
     register = SCHEMAS["rest"]["POST /api/v1/register"]["body"]
     check = jsonschema.Draft202012Validator(register)

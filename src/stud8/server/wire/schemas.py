@@ -27,7 +27,13 @@ from stud8.server.wire.admin import ADMIN_ENDPOINTS
 from stud8.server.wire.client import CLIENT_MESSAGES
 from stud8.server.wire.codec import JSON
 from stud8.server.wire.equity import EQUITY_ENDPOINTS
-from stud8.server.wire.limits import LIMITS, NAME_CHARS, NAME_PATTERN, PASSWORD_CHARS
+from stud8.server.wire.limits import (
+    LIMITS,
+    MAX_ID_CHARS,
+    NAME_CHARS,
+    NAME_PATTERN,
+    PASSWORD_CHARS,
+)
 from stud8.server.wire.replay import REPLAY_ENDPOINTS
 from stud8.server.wire.rest import ENDPOINTS, Failure
 from stud8.server.wire.server import SERVER_MESSAGES, EventMessage
@@ -195,10 +201,11 @@ def json_schemas() -> dict[str, JSON]:
         return dict(out)
 
     shown = iter(finished)
-    client = {
-        cls.t: _envelope_schema(cls.t, whole(next(shown), cls.doc), with_v=True)
-        for cls in CLIENT_MESSAGES
-    }
+    client: dict[str, JSON] = {}
+    for cls in CLIENT_MESSAGES:
+        data = whole(next(shown), cls.doc)
+        data["properties"]["id"] = _text((1, MAX_ID_CHARS))  # as parse_command checks it
+        client[cls.t] = _envelope_schema(cls.t, data, with_v=True)
     server_schemas = {
         cls.t: _envelope_schema(cls.t, whole(next(shown), cls.doc), with_v=cls.numbered)
         for cls in server
