@@ -49,15 +49,16 @@ Room = tuple[httpx.AsyncClient, dict[str | None, dict[str, str]]]
 
 
 @asynccontextmanager
-async def room(*records: HandRecord) -> AsyncIterator[Room]:
+async def room(*records: HandRecord, equity_requests: int = 1000) -> AsyncIterator[Room]:
     """A room in memory holding ``records``; ann, bob, eve and the operator logged in
-    (the key None: no login)."""
+    (the key None: no login); an address may ask ``equity_requests`` hands' equity a
+    minute."""
     books = MemoryBooks()
     auth = MemoryAuth(operators={"oper": "secret-1"}, on_register=lambda n: books.issue(n, 1000))
     for record in records:
         books.hands.add(record)
     app = room_app(
-        Settings().with_overrides(signups=1000, default_tables=0),
+        Settings().with_overrides(signups=1000, default_tables=0, equity_requests=equity_requests),
         auth=auth,
         books=books,
         hands=books.hands,
@@ -228,6 +229,45 @@ def test_the_rights_and_the_errors_are_the_replay_s() -> None:
                 r = await http.post("/api/v1/replays/equity", content=body, headers=headers["eve"])
                 assert r.status_code == 400 and reason in r.json()["error"], r.text
                 assert conforms(r.json(), REST["errors"])
+
+    run(body)
+
+
+def test_an_address_asks_a_limited_number_of_hands_equity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past ``equity_requests`` a minute an address is answered 429 with Retry-After,
+    on both endpoints (they count together, whoever is logged in); nothing is counted
+    for a refused request."""
+    record = heads_up(*ROYAL, "royal1")
+    counted: list[str] = []
+    real = replay_equity.equity_of
+
+    def counting(replay: Any) -> Any:
+        counted.append(replay.hand_id)
+        return real(replay)
+
+    monkeypatch.setattr(replay_equity, "equity_of", counting)
+
+    async def body() -> None:
+        async with room(record, equity_requests=3) as (http, headers):
+            hand = to_json(replay_of(record, viewer=2))
+            for who in ("eve", "ann"):
+                r = await http.post("/api/v1/replays/equity", json=hand, headers=headers[who])
+                assert r.status_code == 200, r.text
+            await equity_for(http, "royal1", headers["bob"])  # the third, from the address
+            assert len(counted) == 3
+            for asked in (
+                http.post("/api/v1/replays/equity", json=hand, headers=headers["eve"]),
+                http.get("/api/v1/hands/royal1/equity", headers=headers["oper"]),
+                http.get("/api/v1/hands/royal1/equity"),
+            ):
+                r = await asked
+                assert r.status_code == 429, r.text
+                assert 1 <= int(r.headers["Retry-After"]) <= 60
+                assert "too many" in r.json()["error"]
+                assert conforms(r.json(), REST["errors"])
+            assert len(counted) == 3
 
     run(body)
 

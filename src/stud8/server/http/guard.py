@@ -10,7 +10,8 @@ The real owner of an attacked account is not shut out for long: an account's
 refusal lasts at most ``login_period`` (a minute), and it does not apply at all
 from an address he has logged in from before (where only the address's limit
 applies). Sign-ups are counted per address (``signups``, default 5 an hour), and so are
-the files sent to the hand replayer (``replay_files``, default 30 a minute).
+the files sent to the hand replayer (``replay_files``, default 30 a minute) and the
+hands its equity is asked of (``equity_requests``, default 60 a minute).
 Invitation codes tried (a private table's, :mod:`stud8.server.http.invitations`)
 are limited as log-ins are: per account and per address, with the same numbers,
 and a code that works is not counted; so a code cannot be found by guessing. The
@@ -67,6 +68,8 @@ class AccountGuard(Protocol):
 
     def replay_attempt(self, address: str) -> float: ...
 
+    def equity_attempt(self, address: str) -> float: ...
+
     async def code_attempt(self, account: str, address: str) -> float: ...
 
     async def code_worked(self, account: str, address: str) -> None: ...
@@ -82,6 +85,7 @@ class Guard:
         self._addresses = Throttle(settings.address_failures, settings.address_period, now=now)
         self._signups = Throttle(settings.signups, settings.signup_period, now=now)
         self._replays = Throttle(settings.replay_files, settings.replay_period, now=now)
+        self._equities = Throttle(settings.equity_requests, settings.equity_period, now=now)
         self._known: dict[tuple[str, str], float] = {}  # (account, address): last log-in
         self._code_accounts = Throttle(settings.login_failures, settings.login_period, now=now)
         self._code_addresses = Throttle(settings.address_failures, settings.address_period, now=now)
@@ -172,6 +176,17 @@ class Guard:
             log.debug("a file for the replayer from %s refused: too many", address)
             return wait
         self._replays.note(address)
+        return 0.0
+
+    def equity_attempt(self, address: str) -> float:
+        """0.0 if ``address`` may ask the replayer's equity of a hand now (counted),
+        else the seconds to wait (a street not asked before is counted: seconds of a
+        core)."""
+        wait = self._equities.wait(address)
+        if wait:
+            log.debug("the equity of a hand for %s refused: too many", address)
+            return wait
+        self._equities.note(address)
         return 0.0
 
     # ------------------------------------------------------------ invitation codes

@@ -18,7 +18,10 @@ a few tenths of a second on one core), else deals :data:`SAMPLE_DEALS` at random
 seeded by the position. Each street's answer is kept (:data:`CACHE_SIZE` positions,
 the least recently used forgotten), so a hand asked for again, by any viewer who
 knows the same cards, is answered at once; one street is worked out at a time in
-this process (a thread, the event loop keeps serving).
+this process (a thread, the event loop keeps serving). An address may ask the equity
+of ``equity_requests`` hands in ``equity_period`` seconds (the room's settings, 60 a
+minute by default, both endpoints together); past that it is answered 429 with
+``Retry-After``.
 """
 
 from __future__ import annotations
@@ -38,9 +41,10 @@ from starlette.responses import JSONResponse, Response
 from stud8.core.cards import Card
 from stud8.core.errors import CardError
 from stud8.core.rules import Game
-from stud8.server.http.errors import BadRequest, HTTPError
+from stud8.server.http.accounts import address_of
+from stud8.server.http.errors import BadRequest, HTTPError, TooManyRequests
 from stud8.server.http.replays import stored_replay
-from stud8.server.http.requests import account_of
+from stud8.server.http.requests import account_of, room_of
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.equity import EquityMethod, ReplayEquity, SeatEquity, StreetEquity
 from stud8.server.wire.replay import Replay
@@ -299,14 +303,23 @@ async def _answer(replay: Replay) -> Response:
     return JSONResponse(to_json(answer))
 
 
+def _limited(request: Request) -> None:
+    """The address's limit (see the module): counted, or 429."""
+    wait = room_of(request).guard.equity_attempt(address_of(request))
+    if wait:
+        raise TooManyRequests("too many hands' equity asked: try again later", wait)
+
+
 async def hand_equity(request: Request) -> Response:
     """``GET /api/v1/hands/{hand_id}/equity``: see the module."""
+    _limited(request)
     return await _answer(await stored_replay(request))
 
 
 async def file_equity(request: Request) -> Response:
     """``POST /api/v1/replays/equity``: the body is a file's hand (a Replay)."""
     await account_of(request)
+    _limited(request)
     body = await request.body()
     try:
         replay = msgspec.json.decode(body, type=Replay)

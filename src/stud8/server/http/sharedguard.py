@@ -243,6 +243,10 @@ class SharedGuard:
         to, so the limit is on each node's work, not the room's."""
         return self._local.replay_attempt(address)
 
+    def equity_attempt(self, address: str) -> float:
+        """Counted by this node, as the files are: the node asked counts the equity."""
+        return self._local.equity_attempt(address)
+
     # ------------------------------------------------------------ Redis away
     def _redis_away(self, exc: BaseException) -> None:
         if not self._away:

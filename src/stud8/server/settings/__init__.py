@@ -117,6 +117,10 @@ class Settings:
         30, "hand history files an address sends the replayer in replay_period"
     )
     replay_period: float = setting(60.0, "seconds in which replay_files are counted")
+    equity_requests: int = setting(
+        60, "hands an address asks the replayer's equity of in equity_period"
+    )
+    equity_period: float = setting(60.0, "seconds in which equity_requests are counted")
     players_create_private: bool = setting(
         False, "players, not only operators, may open private tables"
     )
@@ -164,11 +168,20 @@ class Settings:
                 "the rate limits and the caps on sockets and private tables must be positive"
             )
         if (
-            min(self.login_failures, self.address_failures, self.signups, self.replay_files) < 1
+            min(
+                self.login_failures,
+                self.address_failures,
+                self.signups,
+                self.replay_files,
+                self.equity_requests,
+            )
+            < 1
             or min(self.login_period, self.address_period, self.signup_period) <= 0
-            or self.replay_period <= 0
+            or min(self.replay_period, self.equity_period) <= 0
         ):
-            raise ValueError("the limits on log-ins, sign-ups and replayed files must be positive")
+            raise ValueError(
+                "the limits on log-ins, sign-ups, replayed files and equities must be positive"
+            )
         if self.node is not None and not NODE_NAME.fullmatch(self.node):
             raise ValueError(
                 f"a node's name is 1 to 64 letters, digits, '.', '_' or '-', not {self.node!r}"

@@ -86,7 +86,9 @@ EQUITY_ENDPOINTS: tuple[Endpoint, ...] = (
         "A stored hand's equity street by street, from the cards its viewer may see, with "
         "the rights of GET /api/v1/hands/{hand_id}/replay (an operator every card, a "
         "player of the hand his own and the hands shown, anyone else the hands shown); "
-        "404 as there. 503 if this server has no equity engine (numpy and numba).",
+        "404 as there. 429 (Retry-After) past the hands an address may ask the equity of "
+        "(the room's equity_requests in equity_period, both endpoints together). 503 if "
+        "this server has no equity engine (numpy and numba).",
         None,
         ReplayEquity,
     ),
@@ -96,7 +98,7 @@ EQUITY_ENDPOINTS: tuple[Endpoint, ...] = (
         "The equity street by street of a hand read from a file: the body is one of the "
         "hands POST /api/v1/replays answered (a Replay), and only its cards are used "
         f"(at most {MAX_REPLAY_BYTES} bytes). 400 if it is not a hand the engine can "
-        "count; 503 as above.",
+        "count; 429 and 503 as above.",
         Replay,
         ReplayEquity,
         login=True,
