@@ -321,6 +321,20 @@ def test_a_replay_that_is_not_a_hand_of_stud_is_refused() -> None:
     street["street"] = 4
     with pytest.raises(BadReplay, match="streets follow one another"):
         positions(replace_events(replay, events))
+    # each event is read by the hand records' reader: one it cannot read is named
+    events = [dict(e) for e in replay.events]
+    at = next(i for i, e in enumerate(events) if e["k"] == "deal" and e["street"] == 4)
+    deal = events[at]
+    for bad, reason in (
+        ({**deal, "seat": "1"}, "deal.seat must be a whole number"),
+        ({k: v for k, v in deal.items() if k != "face_up"}, "the deal event has no 'face_up'"),
+        ({**deal, "why": 2}, "unknown fields"),
+        ({**deal, "k": "deals"}, "unknown event kind 'deals'"),
+        ({**deal, "card": "Zz"}, "cannot read card"),
+    ):
+        wrong = [*events[:at], bad, *events[at + 1 :]]
+        with pytest.raises(BadReplay, match=f"^event {at}: .*{reason}"):
+            positions(replace_events(replay, wrong))
 
 
 def replace_events(replay: Any, events: list[dict[str, Any]]) -> Any:

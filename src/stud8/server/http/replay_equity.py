@@ -32,7 +32,6 @@ import zlib
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 import msgspec
 from starlette.requests import Request
@@ -40,7 +39,16 @@ from starlette.responses import JSONResponse, Response
 
 from stud8.core.cards import Card
 from stud8.core.errors import CardError
+from stud8.core.events import (
+    CardDealt,
+    CommunityCardDealt,
+    Event,
+    Folded,
+    HandShown,
+    StreetStarted,
+)
 from stud8.core.rules import Game
+from stud8.formats.jsonlog import decode_event
 from stud8.server.http.accounts import address_of
 from stud8.server.http.errors import BadRequest, HTTPError, TooManyRequests
 from stud8.server.http.replays import stored_replay
@@ -99,62 +107,49 @@ class StreetPosition:
     community: str | None
 
 
-def _card(name: Any, where: str) -> str | None:
-    if name is None:
-        return None
-    if not isinstance(name, str):
-        raise BadReplay(f"{where}: a card is a name such as 'As', got {name!r}")
+def _card(name: str, where: str) -> str:
     try:
         return str(Card.parse(name))
     except CardError as e:
         raise BadReplay(f"{where}: {e}") from None
 
 
-def _seat(event: dict[str, Any], where: str) -> int:
-    seat = event.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadReplay(f"{where}: no seat")
-    return seat
+def _events(replay: Replay) -> list[Event]:
+    """The replay's events, read by the hand records' own reader (one parser of them)."""
+    out: list[Event] = []
+    for i, data in enumerate(replay.events):
+        try:
+            out.append(decode_event(data))
+        except ValueError as e:  # CodecError, CardError: the reader's own words
+            raise BadReplay(f"event {i}: {e}") from None
+    return out
 
 
-def _shown(replay: Replay) -> dict[int, list[str]]:
+def _shown(replay: Replay, events: list[Event]) -> dict[int, list[str]]:
     """The cards each seat showed, at the showdown or after the hand."""
     shown: dict[int, list[str]] = {}
-    for i, event in enumerate(replay.events):
-        if event.get("k") == "show":
-            where = f"event {i}"
-            cards = event.get("cards")
-            if not isinstance(cards, str):
-                raise BadReplay(f"{where}: a show names its cards")
-            named = [_card(c, where) for c in cards.split()]
-            shown[_seat(event, where)] = [c for c in named if c is not None]
+    for event in events:
+        if isinstance(event, HandShown):
+            shown[event.seat] = [str(c) for c in event.cards]
     for show in replay.shows:
         named = [_card(c, f"the show of seat {show.seat}") for c in show.cards]
-        shown.setdefault(show.seat, []).extend(c for c in named if c is not None)
+        shown.setdefault(show.seat, []).extend(named)
     return shown
 
 
 def positions(replay: Replay) -> list[StreetPosition]:
     """Each street's end, as ``replay``'s viewer knows it (see the module)."""
-    shown = _shown(replay)
-    community = next(
-        (
-            _card(e.get("card"), "the community card")
-            for e in replay.events
-            if e.get("k") == "community"
-        ),
-        None,
-    )
+    events = _events(replay)
+    shown = _shown(replay, events)
+    community = next((str(e.card) for e in events if isinstance(e, CommunityCardDealt)), None)
     # every seat's deals, then the hidden ones the seat showed turned over in order
     dealt: dict[int, list[tuple[int, str | None]]] = {}
-    for i, event in enumerate(replay.events):
-        if event.get("k") == "deal":
-            street = event.get("street")
-            if not isinstance(street, int) or not 3 <= street <= 7:
+    for i, event in enumerate(events):
+        if isinstance(event, CardDealt):
+            if not 3 <= event.street <= 7:
                 raise BadReplay(f"event {i}: a card is dealt on a street from 3 to 7")
-            dealt.setdefault(_seat(event, f"event {i}"), []).append(
-                (street, _card(event.get("card"), f"event {i}"))
-            )
+            card = None if event.card is None else str(event.card)
+            dealt.setdefault(event.seat, []).append((event.street, card))
     for seat, cards in dealt.items():
         known = {c for _, c in cards if c is not None} | {community}
         fresh = [c for c in shown.get(seat, []) if c not in known]
@@ -172,16 +167,15 @@ def positions(replay: Replay) -> list[StreetPosition]:
         shared = community if street == 7 else None
         out.append(StreetPosition(street, live, cards, dead, shared))
 
-    for event in replay.events:
-        kind = event.get("k")
-        if kind == "street":
+    for event in events:
+        if isinstance(event, StreetStarted):
             close(street)
-            number = event.get("street")
-            if not isinstance(number, int) or not street < number <= 7 or number < 3:
+            number = event.street
+            if not street < number <= 7 or number < 3:
                 raise BadReplay(f"streets follow one another from 3 to 7, got {number!r}")
             street = number
-        elif kind == "fold":
-            folded.add(_seat(event, "a fold"))
+        elif isinstance(event, Folded):
+            folded.add(event.seat)
     close(street)
     return out
 
