@@ -290,7 +290,7 @@ def exact_work(
     community: bool | str | Card | None = None,
 ) -> int:
     """The estimated work of an exact count of the position (the units of
-    ``exact_budget``, about 2 to 20 ns of one core each), without counting it; raises
+    :data:`EXACT_BUDGET`, about 2 to 20 ns of one core each), without counting it; raises
     :class:`EquityInputError` as :func:`equity` does."""
     return _estimate(_position(players, dead, community))[0]
 
@@ -468,7 +468,6 @@ def equity(
     community: bool | str | Card | None = None,
     progress: Progress | None = None,
     game: Game = Game.STUD_HI_LO,
-    exact_budget: int = EXACT_BUDGET,
 ) -> EquityResult:
     """Each player's equity in a Stud Hi/Lo pot; see the module docstring.
 
@@ -477,7 +476,8 @@ def equity(
     cards out of play. ``method``: ``"exact"``, ``"monte-carlo"`` (``trials`` deals,
     :data:`DEFAULT_TRIALS` if not given, generated from ``seed``: the same seed gives the
     same result) or ``"auto"`` (exact when its estimated work is at most
-    ``exact_budget``, else Monte Carlo; giving ``trials`` means Monte Carlo).
+    :data:`EXACT_BUDGET`, else Monte Carlo; giving ``trials`` means Monte Carlo). A
+    caller with a budget of its own asks :func:`exact_work` and names the method.
     ``progress(done, total)`` is called as work goes on. ``game``: in Seven Card Stud
     the high takes the whole pot and nobody has a low; in Razz the ace-to-five low
     takes it, counted as the "high" (``high_win``, ``high_tie``; ``scoop`` is a win
@@ -496,7 +496,7 @@ def equity(
     pos = _position(players, dead, community)
     work, outcomes = _estimate(pos)
     if method == "auto":
-        method = "exact" if trials is None and work <= exact_budget else "monte-carlo"
+        method = "exact" if trials is None and work <= EXACT_BUDGET else "monte-carlo"
     if method == "exact" and work > EXACT_LIMIT:
         raise EquityInputError(
             f"an exact count of this position ({outcomes:,} outcomes) would take more than "
