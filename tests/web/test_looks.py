@@ -228,7 +228,7 @@ def test_the_tournament_strip_says_a_shared_place_as_a_tie(stage: Stage) -> None
 # A recording AudioContext: every node made and every sound started (no audio device
 # needed, and what the page asked for is what is counted).
 FAKE_AUDIO = """(() => {
-  const record = window.__audio = {contexts: 0, started: 0, nodes: []};
+  const record = window.__audio = {contexts: 0, closed: 0, started: 0, nodes: []};
   const param = () => ({value: 0, setValueAtTime() {}, exponentialRampToValueAtTime() {},
                         linearRampToValueAtTime() {}});
   class Node {
@@ -251,7 +251,7 @@ FAKE_AUDIO = """(() => {
       const data = new Float32Array(length); return {getChannelData: () => data};
     }
     resume() { return Promise.resolve(); }
-    close() { return Promise.resolve(); }
+    close() { record.closed += 1; return Promise.resolve(); }
   }
   window.AudioContext = FakeAudioContext;
 })()"""
@@ -374,6 +374,62 @@ def test_nothing_moves_under_prefers_reduced_motion(stage: Stage) -> None:
         assert state(page, "window.stud8.chips.flights") == 0
         # still heard: the motion is gone, not the sounds
         assert "win" in page.evaluate("window.stud8.sound.heard")
+    assert players.console.errors == [], players.console.errors
+
+
+# the page's tables' sounds: [tables, the distinct contexts they hold, sounds played by each]
+TILE_SOUNDS = """() => { const p = Object.values(window.stud8tables);
+  return [p.length, new Set(p.map((t) => t.sound.ctx).filter((c) => c)).size,
+          p.map((t) => t.sound.played)]; }"""
+
+# each log after `n` more entries: [its length, its last entry, the module's bound]
+LOGS_AFTER = """async (n) => {
+  const { HEARD_KEPT } = await import(new URL('sounds.js', document.baseURI));
+  const { MOVES_KEPT } = await import(new URL('chipmotion.js', document.baseURI));
+  const { sound, chips } = window.stud8tables.t1;
+  for (let i = 0; i < n; i++) { sound.play(i % 2 ? 'deal' : 'check'); chips.moved(`x:${i}`); }
+  return [[sound.heard.length, sound.heard.at(-1), HEARD_KEPT],
+          [chips.moves.length, chips.moves.at(-1), MOVES_KEPT]];
+}"""
+
+
+def test_four_tables_share_one_audio_context_and_their_logs_are_bounded(stage: Stage) -> None:
+    """Browsers cap a page's audio contexts (six in Chromium): four tiles that each play
+    their table's sounds use the page's one, closed with the last tile only; what each
+    table remembers of its sounds and chips stays bounded however long it is open."""
+    spec = TableSpec(bots=3, bot_delay=0.2, between_hands=1.0, showdown_seconds=1.0)
+    players = stage.start(start_room(spec, tables=4))
+    ann = player(players, "ann")
+    ann.goto(players.room.url + "/#/tables/t1,t2,t3,t4")
+    ann.wait_for_selector('.tile[data-table="t4"]')
+    ann.locator("#tiles").click(position={"x": 5, "y": 5})  # the page may play sound now
+    ann.wait_for_function(
+        "() => { const p = Object.values(window.stud8tables);"
+        " return p.length === 4 && p.every((t) => t.sound.played > 0); }",
+        timeout=30_000,
+    )
+    tables, contexts, played = ann.evaluate(TILE_SOUNDS)
+    assert (tables, contexts) == (4, 1) and min(played) > 0, (tables, contexts, played)
+    audio = ann.evaluate("window.__audio")
+    assert audio["contexts"] == 1 and audio["closed"] == 0, audio
+    # a tile closed: the others play on with the same context, still open
+    ann.locator('.tile[data-table="t2"] button.close-tile').click()
+    ann.wait_for_selector('.tile[data-table="t2"]', state="detached")
+    before = ann.evaluate("window.__audio.started")
+    ann.wait_for_function(f"() => window.__audio.started > {before}", timeout=20_000)
+    assert ann.evaluate(TILE_SOUNDS)[:2] == [3, 1]
+    audio = ann.evaluate("window.__audio")
+    assert audio["contexts"] == 1 and audio["closed"] == 0, audio
+    # hours of play in a minute: the sounds' and the chips' logs keep their last entries
+    for kept, last, bound in ann.evaluate(LOGS_AFTER, 3 * 100):
+        assert kept == bound and 10 <= bound <= 1000, (kept, last, bound)
+    sounds, moves = ann.evaluate(LOGS_AFTER, 7)
+    assert (sounds[1], moves[1]) == ("check", "x:6")  # the newest are the ones kept
+    # the page left for the lobby: the last tile closes the context
+    ann.locator("#to-lobby").click()
+    ann.wait_for_selector('tr[data-table="t1"]')
+    ann.wait_for_function("() => window.__audio.closed === 1")
+    assert ann.evaluate("window.__audio.contexts") == 1
     assert players.console.errors == [], players.console.errors
 
 

@@ -9,6 +9,7 @@
 import { showdownDone } from "./showdown.js";
 
 export const FLY_MS = 450; // table.css's chip-fly takes as long
+export const MOVES_KEPT = 100; // the last moves a table remembers (the tests read them)
 const REDUCED = "(prefers-reduced-motion: reduce)";
 
 /** The middle of an element, in the page's coordinates. */
@@ -36,7 +37,7 @@ export class ChipMotion {
     this.paid = null; // the hand whose pot went to its winners
     this.layer = null;
     this.flights = 0; // chips sent flying (the tests read it)
-    this.moves = []; // what moved, "3:2" (seat 2's bets of 3rd street) or "won:2" (the tests read it)
+    this.moves = []; // the last MOVES_KEPT that moved, "3:2" (seat 2's bets of 3rd street) or "won:2" (the tests read it)
   }
 
   /** After each drawing of the table in `root`: move what went since the last one. */
@@ -54,7 +55,7 @@ export class ChipMotion {
         const plate = root.querySelector(`.seat[data-seat="${seat}"] .plate`);
         const from = this.betAt[seat] || (plate ? middle(plate) : null);
         if (!from) continue;
-        this.moves.push(`${this.round}:${seat}`);
+        this.moved(`${this.round}:${seat}`);
         this.fly(from, middle(pot), 0);
         delay = FLY_MS; // the pot is paid once they are in
       }
@@ -68,7 +69,7 @@ export class ChipMotion {
         for (const seat of new Set(hand.awards.map((a) => a.seat))) {
           const plate = root.querySelector(`.seat[data-seat="${seat}"] .plate`);
           if (!from || !plate) continue;
-          this.moves.push(`won:${seat}`);
+          this.moved(`won:${seat}`);
           this.fly(from, middle(plate), delay);
         }
       }
@@ -77,6 +78,12 @@ export class ChipMotion {
     this.round = round;
     this.betAt = {};
     for (const bet of root.querySelectorAll(".felt .seat .bet")) this.betAt[bet.closest(".seat").dataset.seat] = middle(bet);
+  }
+
+  /** Remember a move (the last MOVES_KEPT: a table open for hours keeps no more). */
+  moved(move) {
+    this.moves.push(move);
+    if (this.moves.length > MOVES_KEPT) this.moves.splice(0, this.moves.length - MOVES_KEPT);
   }
 
   /** A stack of three chips flying from `from` to `to` (page coordinates), after `delay` ms. */

@@ -2,9 +2,29 @@
 // a bet (a bring-in, a completion, a raise, a call), a fold's swish and the chime of a
 // pot won. Each is made here with WebAudio (oscillators and a burst of noise, no sound
 // file), short and quiet, and the table's switch mutes them all; the switch is the
-// account's "sounds" setting (settings.js keeps it with the account).
+// account's "sounds" setting (settings.js keeps it with the account). A page of several
+// tables has one audio context for all of them (browsers cap how many a page may open,
+// six in Chromium), made when the first table may play and closed with the last.
 
 const MUTE_KEY = "stud8.mute";
+export const HEARD_KEPT = 100; // the last sounds' kinds a table remembers (the tests read them)
+
+/** The page's one audio context, and the tables' sounds that use it. */
+const page = { ctx: null, users: new Set() };
+
+/** The page's audio context for `user` (made by the first), or null without WebAudio. */
+function pageContext(user) {
+  if (!page.ctx && typeof AudioContext !== "undefined") page.ctx = new AudioContext();
+  if (page.ctx) page.users.add(user);
+  return page.ctx;
+}
+
+/** `user` is done with it: the last to go closes it. */
+function leaveContext(user) {
+  if (!page.users.delete(user) || page.users.size || !page.ctx) return;
+  page.ctx.close().catch(() => {});
+  page.ctx = null;
+}
 
 /** The sound of each event the table hears (the others are silent). */
 export const SOUND_OF = {
@@ -80,7 +100,7 @@ export class TableSound {
   constructor() {
     this.ctx = null;
     this.played = 0; // sounds played (the tests read it)
-    this.heard = []; // their kinds, in order (the tests read it)
+    this.heard = []; // the last HEARD_KEPT of their kinds, in order (the tests read it)
   }
 
   get muted() { return localStorage.getItem(MUTE_KEY) === "1"; }
@@ -95,10 +115,9 @@ export class TableSound {
     return `<button type="button" id="mute" class="mute" aria-pressed="${m}" aria-label="Mute the table's sounds" title="the table's sounds: your turn, the deal, bets, folds and wins">${m ? "Sound off" : "Sound on"}</button>`;
   }
 
-  /** Create the audio context once the page may play sound (after a click or a key). */
+  /** Take the page's audio context once it may play sound (after a click or a key). */
   unlock() {
-    if (this.ctx || typeof AudioContext === "undefined") return;
-    this.ctx = new AudioContext();
+    if (!this.ctx) this.ctx = pageContext(this);
   }
 
   /** Play the sound `kind` (a key of VOICES) now, unless muted. True if it played. */
@@ -112,6 +131,7 @@ export class TableSound {
     voice(ctx, ctx.currentTime);
     this.played += 1;
     this.heard.push(kind);
+    if (this.heard.length > HEARD_KEPT) this.heard.splice(0, this.heard.length - HEARD_KEPT);
     return true;
   }
 
@@ -122,7 +142,7 @@ export class TableSound {
   event(ev) { return SOUND_OF[ev.k] ? this.play(SOUND_OF[ev.k]) : false; }
 
   stop() {
-    if (this.ctx) this.ctx.close().catch(() => {});
+    leaveContext(this);
     this.ctx = null;
   }
 }
