@@ -97,7 +97,8 @@ from stud8.server.bus.requests import (
 )
 from stud8.server.bus.resp import Publisher, RedisAddress, Subscriber, command
 from stud8.server.bus.subscriptions import Follower, Subscription
-from stud8.server.table.commands import Command, Reply
+from stud8.server.bus.viewers import RemoteViewers
+from stud8.server.table.commands import Command, Connect, Disconnect, Reply
 from stud8.server.table.events import Numbered
 from stud8.server.table.snapshot import CatchUp
 from stud8.server.tasks import cancel_and_wait
@@ -160,6 +161,7 @@ class RedisBus:
         )
         self._forwarding: dict[str, Any] = {}  # this node's tables: their local following
         self._runs: dict[str, str] = {}  # this node's tables: their run's id
+        self._viewers = RemoteViewers()  # the other nodes' connections to them
         self._missing: dict[str, int] = {}  # tables not in the hash at the last reads
         self._version = -1  # the directory's version at the last read (-1: read it whole)
         self._full_read_at = 0.0  # (the event loop's clock)
@@ -219,6 +221,7 @@ class RedisBus:
         if listed is None:
             following = self._forwarding.pop(table_id, None)
             self._runs.pop(table_id, None)
+            self._viewers.table_ended(table_id)
             if following is not None:
                 following.close()
             if for_good:
@@ -371,7 +374,13 @@ class RedisBus:
         elif not self.local.hosts(table_id):
             error = Refusal.MOVED
         elif isinstance(request, SendRequest):
-            body = encode_reply(await self.local.send(table_id, decode_command(payload)))
+            sent = decode_command(payload)
+            run = self._runs.get(table_id)
+            reply = await self.local.send(table_id, sent)
+            if isinstance(sent, (Connect, Disconnect)) and reply.ok and run is not None:
+                change = 1 if isinstance(sent, Connect) else -1
+                self._viewers.note(request.sender, table_id, run, sent.player, change)
+            body = encode_reply(reply)
         elif isinstance(request, CatchUpRequest):
             try:
                 caught = await self.local.catch_up(table_id, request.last_seen)
@@ -382,6 +391,23 @@ class RedisBus:
         else:
             await handlers.close(table_id)
         return Answer(request.id, table_id, error), body
+
+    def viewers_from(self) -> list[str]:
+        """The other nodes with viewers connected to this node's tables."""
+        return self._viewers.nodes()
+
+    async def node_gone(self, node: str) -> int:
+        """``node`` is dead: its viewers of this node's tables are disconnected (it
+        cannot say so); how many connections."""
+        sent = [
+            self.local.send(table_id, Disconnect(player=player))
+            for table_id, run, player, n in self._viewers.gone(node)
+            if self._runs.get(table_id) == run  # else that run and its counts are over
+            for _ in range(n)
+        ]
+        if sent:
+            await asyncio.gather(*sent, return_exceptions=True)
+        return len(sent)
 
     # ------------------------------------------------------------ the directory
     def _set_entry(self, table_id: str, entry: _Entry) -> None:

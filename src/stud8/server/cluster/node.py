@@ -218,6 +218,7 @@ class ClusterNode:
         # the heartbeat says it at once: the others place no table here while it drains
         await self.nodes.beat(tables=self.load(), draining=self.draining)
         await self._renew(running)
+        await self._dead_viewers()
         if self.tournaments is not None:
             quiet = self._now() < self._quiet_until
             await self.tournaments.tick(draining=self.draining, quiet=quiet)
@@ -228,6 +229,15 @@ class ClusterNode:
             return
         if self._now() >= self._quiet_until:
             await self._take_orphans()
+
+    async def _dead_viewers(self) -> None:
+        """A node whose heartbeat expired cannot disconnect its viewers of this node's
+        tables: they are disconnected for it (bus/viewers.py), so the lobby stops
+        counting them within a heartbeat's TTL and a round."""
+        for node in self.bus.viewers_from():
+            if node != self.name and await self.nodes.info(node) is None:
+                count = await self.bus.node_gone(node)
+                log.warning("node %s is gone: its %d viewers here disconnected", node, count)
 
     async def _renew(self, running: list[str]) -> None:
         """Renew the leases of the tables running here; let go at once those another
