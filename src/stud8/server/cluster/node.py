@@ -233,7 +233,10 @@ class ClusterNode:
     async def _dead_viewers(self) -> None:
         """A node whose heartbeat expired cannot disconnect its viewers of this node's
         tables: they are disconnected for it (bus/viewers.py), so the lobby stops
-        counting them within a heartbeat's TTL and a round."""
+        counting them within a heartbeat's TTL and a round. Not while Redis is just
+        back (it may have restarted empty: no heartbeat yet of the live nodes)."""
+        if self._now() < self._quiet_until:
+            return
         for node in self.bus.viewers_from():
             if node != self.name and await self.nodes.info(node) is None:
                 count = await self.bus.node_gone(node)
