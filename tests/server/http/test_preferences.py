@@ -134,3 +134,52 @@ def test_settings_in_memory(tmp_path: Path) -> None:
             await bad_settings_change_nothing(http)
 
     asyncio.run(asyncio.wait_for(main(), 60))
+
+
+def test_a_socket_opened_reads_the_settings_kept_at_hand_and_true(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a room in one process a websocket's opening takes the account's settings
+    from those at hand: read once, then kept true by each change; a change made while
+    a read is on its way is not undone by it."""
+    from server.roomclient import run, serve, sit
+    from stud8.server.accounts.preferences import MemoryPreferences
+    from stud8.server.http.preferences import KeptSettings
+    from stud8.server.wire.account import AccountSettings
+
+    reads: list[str] = []
+    real = MemoryPreferences.settings_of
+
+    def counting(self: MemoryPreferences, account: str) -> AccountSettings:
+        reads.append(account)
+        return real(self, account)
+
+    monkeypatch.setattr(MemoryPreferences, "settings_of", counting)
+
+    async def body() -> None:
+        async with serve() as room:
+            ann, bob = await room.player("ann"), await room.player("bob")
+            mine = {"Authorization": f"Bearer {ann}"}
+            async with room.connect(bob), room.connect(bob, ids="b2"):
+                pass
+            assert reads == ["bob"]  # read at his first opening only
+            on = {"auto_top_up": True}
+            assert (await room.http.put("/api/v1/settings", json=on, headers=mine)).is_success
+            async with room.connect(ann) as a, room.connect(ann, ids="a2"):
+                await sit(room, a, 1, 100)
+                assert room.table().seats[1].auto_top_up  # what the Connect told
+            assert reads == ["bob", "ann"]  # the PUT's own look at the old ones
+            off = {"auto_top_up": False}
+            assert (await room.http.put("/api/v1/settings", json=off, headers=mine)).is_success
+            async with room.connect(ann, ids="a3"):
+                while room.table().seating.connections["ann"] != 1:  # its Connect taken
+                    await asyncio.sleep(0.01)
+                assert not room.table().seats[1].auto_top_up  # the change, not the old
+            got = await room.http.get("/api/v1/settings", headers=mine)
+            assert got.json()["auto_top_up"] is False and reads == ["bob", "ann"]
+
+    run(body)
+    kept = KeptSettings(limit=2)
+    for name in ("ann", "bob", "cyd"):
+        kept.read(name, AccountSettings())
+    assert kept.get("ann") is None and kept.get("cyd") is not None  # the oldest forgotten

@@ -36,6 +36,7 @@ from stud8.server.edge import Inlet, NoSuchTable
 from stud8.server.edge.outbox import AsgiOutbox, Flusher, FrameOutbox, Outbox
 from stud8.server.http.addresses import client_address
 from stud8.server.http.errors import DATABASE_BUSY
+from stud8.server.http.preferences import settings_of
 from stud8.server.http.privacy import sees_table
 from stud8.server.http.requests import room_of
 from stud8.server.http.websocket import RECEIVE_TEXTS, SEND_TEXTS
@@ -156,8 +157,7 @@ async def _table_socket(websocket: WebSocket) -> None:
         try:
             account = await room.auth.account_for_token(token)
             if account is not None:  # his setting, told the table with his Connect
-                kept = await asyncio.to_thread(room.preferences.settings_of, account.name)
-                auto_top_up = kept.auto_top_up
+                auto_top_up = (await settings_of(room, account.name)).auto_top_up
         except DATABASE_BUSY as exc:
             await _busy(websocket, exc)
             return
