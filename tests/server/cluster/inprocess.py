@@ -102,6 +102,13 @@ def stuck(name: str, room: ServerRoom, pg: str) -> str:
     )
 
 
+def socket_origins(node: Node) -> tuple[str, ...] | None:
+    """The nodes' websocket origins ``node``'s pages may connect to now, besides their
+    own (None: it does not route)."""
+    origins = node.room.app.state.room.socket_origins
+    return None if origins is None else tuple(origins())
+
+
 async def owner(redis_url: str, table_id: str) -> str:
     async with Redis.from_url(redis_url) as redis:
         value = await redis.hget("stud8:tables", table_id)

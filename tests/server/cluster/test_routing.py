@@ -2,7 +2,9 @@
 :mod:`stud8.server.cluster.routing`): with public addresses, a node that does not
 run a table answers its websocket with ``redirect`` to the node that does, where the
 player plays; without them, when the client asks to be relayed, or while the table
-moves (its owner draining or gone), the node relays as before.
+moves (its owner draining or gone), the node relays as before. A routing node's
+pages may connect to the nodes' public websocket origins (their heartbeats'), so a
+browser can follow the redirect; a node without a public address names none.
 
 Two nodes of one room in this event loop (:mod:`server.cluster.inprocess`). Needs
 the scratch PostgreSQL (``STUD8_TEST_POSTGRES_URL``) and redis-server.
@@ -18,11 +20,19 @@ from pathlib import Path
 import websockets
 from redis.asyncio import Redis
 
-from server.cluster.inprocess import SPEC, Node, cluster, operator, owner
+from server.cluster.inprocess import (
+    SPEC,
+    Node,
+    cluster,
+    operator,
+    owner,
+    socket_origins,
+    until,
+)
 from server.roomclient import Client, passive, play
 from server.roomdb import free_port, fresh_database
 from stud8.server.cluster.nodes import NodeInfo, Nodes, node_key
-from stud8.server.cluster.routing import Routing, socket_url
+from stud8.server.cluster.routing import PublicOrigins, Routing, socket_origin, socket_url
 
 
 async def open_t1(nodes: list[Node], redis_url: str) -> tuple[Node, Node]:
@@ -37,6 +47,18 @@ async def open_t1(nodes: list[Node], redis_url: str) -> tuple[Node, Node]:
     home = await owner(redis_url, "t1")
     here = next(n for n in nodes if n.node.name == home)
     return here, next(n for n in nodes if n is not here)
+
+
+def connect_src(policy: str) -> list[str]:
+    (directive,) = [d.strip() for d in policy.split(";") if d.strip().startswith("connect-src ")]
+    return directive.split()[1:]
+
+
+async def page_connects_to(node: Node) -> list[str]:
+    """Where the node's page may open websockets (its policy's ``connect-src``)."""
+    r = await node.http.get("/")
+    assert r.status_code == 200
+    return connect_src(r.headers["content-security-policy"])
 
 
 async def first_message(node: Node, token: str, query: str = "") -> dict[str, object]:
@@ -55,6 +77,14 @@ def test_a_player_connecting_through_the_other_node_is_sent_to_the_owner_and_pla
     async def main() -> None:
         async with cluster(pg, redis_url, ("a", "b"), public=True) as nodes:
             here, away = await open_t1(nodes, redis_url)
+            # both nodes' pages may connect to both nodes (once a round noted them)
+            both = sorted(f"ws://127.0.0.1:{n.port}" for n in nodes)
+            await until(
+                "both nodes' origins noted",
+                lambda: all(socket_origins(n) == tuple(both) for n in nodes),
+            )
+            for node in nodes:
+                assert await page_connects_to(node) == ["'self'", *both]
             ann, bob = await away.player("ann"), await here.player("bob")
             told = await first_message(away, ann)
             where = f"ws://127.0.0.1:{here.port}/ws/v1/tables/t1"
@@ -87,6 +117,9 @@ def test_without_public_addresses_the_other_node_relays(tmp_path: Path, redis_ur
     async def main() -> None:
         async with cluster(pg, redis_url, ("a", "b")) as nodes:
             here, away = await open_t1(nodes, redis_url)
+            for node in nodes:  # nothing routes: the pages connect home only
+                assert socket_origins(node) is None
+                assert await page_connects_to(node) == ["'self'"]
             ann, bob = await away.player("ann"), await here.player("bob")
             async with away.connect(ann) as c1, here.connect(bob) as c2:
                 for client, seat in ((c1, 1), (c2, 2)):
@@ -137,3 +170,19 @@ def test_a_table_moving_or_its_owner_without_an_address_is_relayed(redis_url: st
 
     asyncio.run(asyncio.wait_for(main(), 30))
     assert socket_url("http://10.0.0.2:8001/", "t9") == "ws://10.0.0.2:8001/ws/v1/tables/t9"
+
+
+def test_the_pages_may_connect_to_the_live_nodes_with_public_addresses() -> None:
+    origins = PublicOrigins()
+    assert origins() == ()
+    beats = [
+        NodeInfo("a", "http://10.0.0.1:8001/", 2, False, 0.0, True),
+        NodeInfo("b", "https://b.example/room/", 1, True, 0.0, True),  # draining: still one
+        NodeInfo("c", "http://10.0.0.3:8003", 0, False, 0.0, False),  # reached through others
+        NodeInfo("d", "https://b.example", 0, False, 0.0, True),  # the same origin, once
+    ]
+    origins.note(beats)
+    assert origins() == ("ws://10.0.0.1:8001", "wss://b.example")
+    origins.note(beats[2:3])  # a and b gone
+    assert origins() == ()
+    assert socket_origin("https://b.example:8443/x/") == "wss://b.example:8443"

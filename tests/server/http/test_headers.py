@@ -2,7 +2,8 @@
 own 413), a Content-Security-Policy without ``unsafe-inline`` that the browser
 client keeps (no inline script, style or handler in it: tests/web run it under the
 policy), and the session token out of the URL: a websocket logs in by a subprotocol
-(the older ``?token=`` still works)."""
+(the older ``?token=`` still works). A room that routes (issue 30, item 6) lets its
+pages connect to its nodes' public websocket origins too, and only those."""
 
 from __future__ import annotations
 
@@ -12,10 +13,18 @@ import re
 
 import httpx
 import websockets
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
 from websockets.typing import Subprotocol
 
 from server.roomdb import serving
 from stud8.server.http.app import WEB
+from stud8.server.http.headers import (
+    CONTENT_SECURITY_POLICY,
+    SecurityHeaders,
+    content_security_policy,
+)
 from stud8.server.runtime import memory_app
 from stud8.server.settings import Settings
 from stud8.server.table.spec import TableSpec
@@ -28,6 +37,7 @@ def check(response: httpx.Response) -> None:
     csp = headers["content-security-policy"]
     assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp, csp
     for directive in (
+        "connect-src 'self';",  # a room in one process: its pages connect home only
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
@@ -102,3 +112,65 @@ def test_a_websocket_logs_in_by_a_subprotocol_not_the_url() -> None:
                 assert json.loads(await ws.recv())["d"]["player"] is None  # an observer
 
     asyncio.run(asyncio.wait_for(body(), 60))
+
+
+def connect_src(policy: str) -> list[str]:
+    (directive,) = [d.strip() for d in policy.split(";") if d.strip().startswith("connect-src ")]
+    return directive.split()[1:]
+
+
+def test_the_policy_names_the_nodes_websocket_origins_and_nothing_else() -> None:
+    assert connect_src(CONTENT_SECURITY_POLICY) == ["'self'"]
+    assert content_security_policy() == CONTENT_SECURITY_POLICY
+    nodes = ("ws://127.0.0.1:8001", "wss://b.example", "wss://c.example:8443")
+    policy = content_security_policy(nodes)
+    assert connect_src(policy) == ["'self'", *nodes]
+    # every other directive as in one process
+    others = [d for d in policy.split("; ") if not d.startswith("connect-src")]
+    assert others == [d for d in CONTENT_SECURITY_POLICY.split("; ") if "connect-src" not in d]
+    # a heartbeat is not trusted to be well formed: nothing that is not a websocket
+    # origin reaches the policy (no directive added, no source widened)
+    bad = (
+        "ws://x.example; script-src *",
+        "ws://a b",
+        "http://c.example",
+        "*",
+        "ws://d.example/path",
+        "wss://e.example,f",
+    )
+    assert content_security_policy(bad) == CONTENT_SECURITY_POLICY
+    assert connect_src(content_security_policy((*bad, nodes[0]))) == ["'self'", nodes[0]]
+    assert content_security_policy(nodes) is policy  # made once per set of origins
+
+
+def test_every_answer_carries_the_origins_the_room_knows_now() -> None:
+    origins: list[tuple[str, ...]] = [()]
+    asked: list[int] = []
+
+    def now() -> tuple[str, ...]:
+        asked.append(1)
+        return origins[0]
+
+    async def hello(_request: object) -> PlainTextResponse:
+        return PlainTextResponse("hi")
+
+    app = SecurityHeaders(Starlette(routes=[Route("/", hello)]), origins=now)
+
+    async def body() -> None:
+        async with (
+            serving(app, room_protocol=False) as port,
+            httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+        ):
+            r = await http.get("/")
+            check(r)  # no node known yet: its own origin only
+            origins[0] = ("ws://127.0.0.1:8001", "ws://127.0.0.1:8002")
+            r = await http.get("/")
+            assert connect_src(r.headers["content-security-policy"]) == [
+                "'self'",
+                "ws://127.0.0.1:8001",
+                "ws://127.0.0.1:8002",
+            ]
+            assert r.headers["x-frame-options"] == "DENY"
+            assert len(asked) == 2  # read at each answer (from memory: the node keeps it)
+
+    asyncio.run(asyncio.wait_for(body(), 30))

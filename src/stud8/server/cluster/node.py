@@ -3,7 +3,8 @@
 Every :data:`TICK_SECONDS` a :class:`ClusterNode`
 
 1. writes its heartbeat (:mod:`stud8.server.cluster.nodes`) and reads whether an
-   operator asked it to drain;
+   operator asked it to drain; in a room that routes, notes the live nodes' public
+   addresses for its pages' policy (:class:`~stud8.server.cluster.routing.PublicOrigins`);
 2. renews the leases of the tables it runs (:mod:`stud8.server.cluster.leases`); a
    table whose lease it lost (it was paused or cut off from Redis longer than the
    lease, and another node may have taken it) is let go at once, untouched: its
@@ -63,6 +64,7 @@ from stud8.server.bus.redis import RedisBus
 from stud8.server.bus.requests import RemoteHandlers
 from stud8.server.cluster.leases import Leases
 from stud8.server.cluster.nodes import NodeInfo, Nodes, least_loaded
+from stud8.server.cluster.routing import PublicOrigins
 from stud8.server.cluster.tournaments import ClusterTournaments
 from stud8.server.cluster.waitlists import WaitingLists
 from stud8.server.room.lobby import Lobby, LobbyError, NoSuchTableError
@@ -111,8 +113,10 @@ class ClusterNode:
         now: Callable[[], float] = time.monotonic,
         tournaments: ClusterTournaments | None = None,
         waiting: WaitingLists | None = None,
+        origins: PublicOrigins | None = None,
     ) -> None:
         self.waiting = waiting
+        self.origins = origins
         self.tournaments = tournaments
         self.name = nodes.name
         self.lobby = lobby
@@ -150,6 +154,7 @@ class ClusterNode:
         if self.waiting is not None:
             self.waiting.start()
         await self.nodes.beat(tables=0, draining=False)
+        await self._note_origins()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"node {self.name}")
 
     async def stop(self, *, hand_over: bool = True) -> None:
@@ -217,6 +222,7 @@ class ClusterNode:
                 log.warning("node %s is no longer draining: it takes tables again", self.name)
         # the heartbeat says it at once: the others place no table here while it drains
         await self.nodes.beat(tables=self.load(), draining=self.draining)
+        await self._note_origins()
         await self._renew(running)
         await self._dead_viewers()
         if self.tournaments is not None:
@@ -241,6 +247,12 @@ class ClusterNode:
             if node != self.name and await self.nodes.info(node) is None:
                 count = await self.bus.node_gone(node)
                 log.warning("node %s is gone: its %d viewers here disconnected", node, count)
+
+    async def _note_origins(self) -> None:
+        """The public addresses of the live nodes, for this node's pages (a room that
+        routes: :class:`PublicOrigins`)."""
+        if self.origins is not None:
+            self.origins.note(await self.nodes.live())
 
     async def _renew(self, running: list[str]) -> None:
         """Renew the leases of the tables running here; let go at once those another

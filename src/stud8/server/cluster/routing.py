@@ -11,17 +11,26 @@ no public address itself (the room does not route), when the owner has none, whe
 the table is moving (its owner draining, or gone), and when the client asks to be
 relayed (``?relay=1``: the owner's address did not answer him); and when Redis
 cannot say where the owner is (the bus's link is down a moment).
+
+A page may open a websocket only where its Content-Security-Policy lets it
+(``connect-src``, :mod:`stud8.server.http.headers`): a routing node's pages also
+name the public websocket origins of the room's nodes (:class:`PublicOrigins`, from
+their heartbeats, noted at each of the node's rounds: no Redis read per answer), so
+its players can follow a redirect. A page served before a node's address was known
+cannot reach it, and is relayed (``web/socket.js``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
+from urllib.parse import urlsplit
 
 from redis.exceptions import RedisError
 
-from stud8.server.cluster.nodes import Nodes
+from stud8.server.cluster.nodes import NodeInfo, Nodes
 
-__all__ = ["Owners", "Routing", "socket_url"]
+__all__ = ["Owners", "PublicOrigins", "Routing", "socket_origin", "socket_url"]
 
 
 class Owners(Protocol):
@@ -38,6 +47,29 @@ def socket_url(public_url: str, table_id: str) -> str:
     else:
         base = "ws://" + base.removeprefix("http://")
     return f"{base}/ws/v1/tables/{table_id}"
+
+
+def socket_origin(public_url: str) -> str:
+    """The origin of the websockets at a node's public address (``ws://host:port``,
+    ``wss://`` behind https), as a page's ``connect-src`` names it."""
+    where = urlsplit(socket_url(public_url, ""))
+    return f"{where.scheme}://{where.netloc}"
+
+
+class PublicOrigins:
+    """The websocket origins of the room's nodes that have a public address, as their
+    last heartbeats told: what this node's pages may connect to besides themselves.
+    Noted at each of the node's rounds (:meth:`note`), read at every answer (a call)."""
+
+    def __init__(self) -> None:
+        self.origins: tuple[str, ...] = ()
+
+    def note(self, live: Iterable[NodeInfo]) -> None:
+        """The live nodes now (every heartbeat, this node's too)."""
+        self.origins = tuple(sorted({socket_origin(n.url) for n in live if n.public}))
+
+    def __call__(self) -> tuple[str, ...]:
+        return self.origins
 
 
 class Routing:

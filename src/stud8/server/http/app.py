@@ -260,7 +260,7 @@ def create_app(room: RoomServices) -> Starlette:
         # the headers on every answer (the body limit's too); a body over the limit
         # is refused unread
         middleware=[
-            Middleware(SecurityHeaders),
+            Middleware(SecurityHeaders, origins=room.socket_origins),
             Middleware(
                 BodyLimit,
                 larger={

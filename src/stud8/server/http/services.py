@@ -149,6 +149,9 @@ class RoomServices:
     # address there (None: served here); None: every table served here (one process,
     # or a node without a public address)
     route: Callable[[str], Awaitable[str | None]] | None = None
+    # the websocket origins of the room's nodes its pages may connect to besides their
+    # own (their public addresses: a redirect followed), None: their own only
+    socket_origins: Callable[[], tuple[str, ...]] | None = None
 
     def keep_console(self, engine: Engine, ledger: Ledger) -> None:
         """The operator's console on the room's database: his acts and their log

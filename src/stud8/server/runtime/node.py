@@ -118,10 +118,14 @@ class NodeWiring:
         from stud8.server.cluster.console import ClusterConsole
         from stud8.server.cluster.leases import Leases
         from stud8.server.cluster.node import ClusterNode
-        from stud8.server.cluster.routing import Routing
+        from stud8.server.cluster.routing import PublicOrigins, Routing
         from stud8.server.cluster.waitlists import WaitingLists
 
         parts, lobby, redis = self.parts, room.lobby, self.parts.redis
+        settings = room.settings
+        # its players go to their table's node: its pages may connect to the nodes
+        routes = settings.public_url is not None
+        origins = PublicOrigins() if routes else None
         if tournaments is not None and self.owners is not None:
             self.owners.attach(tournaments)
         node = ClusterNode(
@@ -135,10 +139,10 @@ class NodeWiring:
             tables=parts.tables,
             tournaments=self.owners,
             waiting=WaitingLists(redis, parts.name, self.local),
+            origins=origins,
         )
         lobby.placement = node
         self.node = node
-        settings = room.settings
 
         async def start() -> None:
             # bots are named from a room-wide counter: two nodes never make the same bot
@@ -160,6 +164,7 @@ class NodeWiring:
 
         room.startup.append(start)
         room.shutdown.append(stop)
-        if settings.public_url is not None:  # its players go to their table's node
+        if origins is not None:
             room.route = Routing(self.bus, self.nodes).elsewhere
+            room.socket_origins = origins
         room.nodes = ClusterConsole(self.nodes, Leases(redis, parts.name), self.bus.directory())
