@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from redis.asyncio import Redis
 
@@ -21,6 +21,8 @@ from stud8.server.room.lobby import Lobby
 from stud8.server.runtime import Room as ServerRoom
 from stud8.server.runtime import open_cluster_room
 from stud8.server.settings import Settings
+
+T = TypeVar("T")
 
 PACE = {"STUD8_BETWEEN_HANDS": "0.05", "STUD8_BOT_DELAY": "0", "STUD8_SHOWDOWN_SECONDS": "0"}
 BOSS_PASSWORD = "Boss-Password-1"
@@ -129,3 +131,24 @@ async def until(what: str, condition: Callable[[], bool], seconds: float = 30.0)
     while not condition():
         assert time.monotonic() - began < seconds, f"not {what} after {seconds:g} s"
         await asyncio.sleep(0.05)
+
+
+async def eventually(
+    what: str, probe: Callable[[], Awaitable[T]], holds: Callable[[T], bool], seconds: float = 30.0
+) -> T:
+    """``probe()`` again until what it gives ``holds``; that answer (fail saying ``what``,
+    and the last answer, after ``seconds``)."""
+    began = time.monotonic()
+    while not holds(found := await probe()):
+        assert time.monotonic() - began < seconds, f"not {what} after {seconds:g} s: {found!r}"
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def rounds(node: Node, count: int, seconds: float = 60.0) -> None:
+    """Wait until ``node`` has done ``count`` more rounds (what did not happen in them
+    did not happen for want of time, however slow the machine)."""
+    done = node.node.stats.rounds + count
+    await until(
+        f"{count} rounds of node {node.node.name}", lambda: node.node.stats.rounds >= done, seconds
+    )

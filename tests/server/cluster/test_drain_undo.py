@@ -12,7 +12,7 @@ from pathlib import Path
 
 from redis.asyncio import Redis
 
-from server.cluster.inprocess import SPEC, Node, cluster, operator, owner, until
+from server.cluster.inprocess import SPEC, Node, cluster, operator, owner, rounds, until
 from server.roomdb import fresh_database
 from stud8.server.admin import run_drain
 from stud8.server.cluster.nodes import Nodes, cancel_drain, request_drain
@@ -59,7 +59,7 @@ def test_an_undone_drain_stops_the_hand_over_and_the_node_takes_tables_again(
             # a runs no table, b one: the next table goes to a, and a keeps it
             await open_table(b, "t2")
             assert await owner(redis_url, "t2") == "a"
-            await asyncio.sleep(3 * a.node.tick_seconds)
+            await rounds(a, 3)
             assert "t2" in a.lobby.tables and a.node.stats.handed_over == []
             assert await owner(redis_url, "t2") == "a"
 
@@ -83,7 +83,7 @@ def test_a_drain_undone_while_a_table_is_handed_over_hands_no_other_table_away(
             await until("a table handed over", lambda: len(a.node.stats.handed_over) == 1)
             await cancel_drain(redis, "a")  # before the next round's
             await until("serving again", lambda: not a.node.draining)
-            await asyncio.sleep(3 * a.node.tick_seconds)
+            await rounds(a, 3)
             # the other table stayed: the drain was called off before its turn came
             assert len(a.node.stats.handed_over) == 1 and len(a.lobby.tables) == 1
             assert not b.node.draining and len(b.lobby.tables) == 1
