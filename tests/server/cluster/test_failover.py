@@ -270,6 +270,11 @@ def test_a_paused_owner_never_settles_a_hand_after_another_node_took_its_table(
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def lost_redis(name: str, server: Server) -> int:
+    """How often node ``name`` has said that Redis does not answer its round."""
+    return server.log.read_text().count(f"node {name}: Redis is not answering")
+
+
 def test_the_room_plays_on_when_redis_restarts(tmp_path: Path) -> None:
     pg = fresh_database("postgresql", tmp_path)
     with redis_server(tmp_path) as redis, nodes(pg, redis.url, tmp_path, ("a", "b")) as servers:
@@ -279,8 +284,15 @@ def test_the_room_plays_on_when_redis_restarts(tmp_path: Path) -> None:
             ann, bob = await seat_both(servers[away], tokens)
             try:
                 await play_hands((ann, bob), 1)
+                said = {name: lost_redis(name, server) for name, server in servers.items()}
                 redis.stop()
-                await asyncio.sleep(2.0)
+                # away until every node's round has failed for it (not a time that must
+                # be long enough: a node that did not notice would test nothing)
+                await asyncio.to_thread(
+                    wait_until,
+                    lambda: all(lost_redis(n, s) > said[n] for n, s in servers.items()),
+                    "every node saw Redis gone",
+                )
                 redis.start()
                 await play_hands((ann, bob), 2, timeout=90)
             finally:
