@@ -111,6 +111,14 @@ def socket_origins(node: Node) -> tuple[str, ...] | None:
     return None if origins is None else tuple(origins())
 
 
+async def lobby_tables(node: Node) -> list[dict[str, Any]]:
+    """The tables of ``node``'s lobby (``GET /api/v1/tables``)."""
+    r = await node.http.get("/api/v1/tables")
+    assert r.status_code == 200, r.text
+    tables: list[dict[str, Any]] = r.json()["tables"]
+    return tables
+
+
 async def owner(redis_url: str, table_id: str) -> str:
     async with Redis.from_url(redis_url) as redis:
         value = await redis.hget("stud8:tables", table_id)

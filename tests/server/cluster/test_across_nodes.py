@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from server.cluster.inprocess import SPEC, Node, cluster, operator, owner
+from server.cluster.inprocess import SPEC, Node, cluster, eventually, lobby_tables, operator, owner
 from server.roomclient import Client, Msg, passive, play, sit
 from server.roomdb import fresh_database
 from stud8.server.books.ledger import Ledger, table_account
@@ -111,13 +112,9 @@ def test_a_player_waiting_through_one_node_is_offered_a_seat_at_a_table_of_anoth
                 assert (await c3.command("join_waitlist"))["t"] == "reject"  # listed once
                 # every node's lobby counts him
                 for node in nodes:
-                    tables = (await node.http.get("/api/v1/tables")).json()["tables"]
-                    for _ in range(100):
-                        if tables[0]["waiting"] == 1:
-                            break
-                        await asyncio.sleep(0.05)
-                        tables = (await node.http.get("/api/v1/tables")).json()["tables"]
-                    assert tables[0]["waiting"] == 1, tables
+                    await eventually(
+                        "one waiting", partial(lobby_tables, node), lambda ts: ts[0]["waiting"] == 1
+                    )
                 async with playing(c1, c2):
                     mark = len(c2.messages)
                     await c2.send("leave", id="bob-leaves")

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from functools import partial
 from pathlib import Path
 
 import websockets
 from websockets.typing import Subprotocol
 
-from server.cluster.inprocess import SPEC, cluster, operator, owner, until
+from server.cluster.inprocess import SPEC, cluster, eventually, operator, owner, until
 from server.cluster.test_drain_undo import until_beat
 from server.cluster.test_tournaments import tournament_owner
 from server.http.test_admin_console import GOOD, bearer, token_of
@@ -47,15 +48,11 @@ def test_the_nodes_seen_drained_and_undrained_from_the_console(
                 assert r.json()["clustered"] is True
                 return {n["name"]: n for n in r.json()["nodes"]}
 
-            async def settled() -> dict[str, dict[str, object]]:
-                for _ in range(100):
-                    now = await lines()
-                    if set(now) == {"a", "b"} and now[holder]["tables"] == 1:
-                        return now
-                    await asyncio.sleep(0.1)
-                raise AssertionError(await lines())
-
-            now = await settled()
+            now = await eventually(
+                "both nodes seen, the holder's table counted",
+                lines,
+                lambda now: set(now) == {"a", "b"} and now[holder]["tables"] == 1,
+            )
             assert now[holder]["leases"] == 1 and now[holder]["draining"] is False
             other = "a" if holder == "b" else "b"
             assert now[other]["leases"] == 0 and now[other]["tables"] == 0
@@ -69,11 +66,9 @@ def test_the_nodes_seen_drained_and_undrained_from_the_console(
             assert r.status_code == 200, r.text
             assert {n["name"]: n["draining"] for n in r.json()["nodes"]}[holder] is True
             await until_beat(redis_url, holder, draining=True)
-            for _ in range(300):
-                if await owner(redis_url, "t1") == other:
-                    break
-                await asyncio.sleep(0.1)
-            assert await owner(redis_url, "t1") == other
+            await eventually(
+                "t1 moved", partial(owner, redis_url, "t1"), lambda now: now == other, 60
+            )
             # and undo it
             r = await b.http.delete(drain, headers=boss)
             assert r.status_code == 200, r.text

@@ -9,9 +9,10 @@ Needs the scratch PostgreSQL (``STUD8_TEST_POSTGRES_URL``) and redis-server.
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from pathlib import Path
 
-from server.cluster.inprocess import SPEC, cluster, operator, owner
+from server.cluster.inprocess import SPEC, cluster, eventually, operator, owner
 from server.http.test_private_tables import refused_socket, table_ids
 from server.roomclient import passive, play, sit
 from server.roomdb import fresh_database
@@ -42,12 +43,12 @@ def test_no_node_shows_a_private_table_to_an_outsider(tmp_path: Path, redis_url:
             home = await owner(redis_url, "club")
             here, away = (a, b) if home == "a" else (b, a)
             ann, eve = await away.player("ann"), await here.player("eve")
-            for node in (a, b):
-                for _ in range(100):  # the directory reaches every node
-                    if await table_ids(node, boss) == ["pub", "club"]:
-                        break
-                    await asyncio.sleep(0.05)
-                assert await table_ids(node, boss) == ["pub", "club"]
+            for node in (a, b):  # the directory reaches every node
+                await eventually(
+                    "both tables listed",
+                    partial(table_ids, node, boss),
+                    lambda ids: ids == ["pub", "club"],
+                )
                 for token in (ann, eve, None):
                     assert await table_ids(node, token) == ["pub"]
                     assert await refused_socket(node, "club", token) == (4404, "no table club")

@@ -11,10 +11,11 @@ Needs the scratch PostgreSQL (``STUD8_TEST_POSTGRES_URL``) and redis-server.
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from server.cluster.inprocess import SPEC, cluster, operator, owner
+from server.cluster.inprocess import SPEC, cluster, eventually, lobby_tables, operator, owner
 from server.http.test_table_options import ALL_CHOSEN
 from server.roomclient import passive, play, sit
 from server.roomdb import fresh_database
@@ -45,11 +46,12 @@ def test_every_option_travels_to_the_node_that_runs_the_table(
             home = await owner(redis_url, "every")
             here, away = (a, b) if home == "a" else (b, a)
             for node in (a, b):
-                for _ in range(200):  # the directory reaches every node
-                    tables = (await node.http.get("/api/v1/tables")).json()["tables"]
-                    if [t["table_id"] for t in tables] == ["every"]:
-                        break
-                    await asyncio.sleep(0.05)
+                # the directory reaches every node
+                tables = await eventually(
+                    "the table listed",
+                    partial(lobby_tables, node),
+                    lambda ts: [t["table_id"] for t in ts] == ["every"],
+                )
                 assert tables[0]["rules"] == {k: chosen[k] for k in tables[0]["rules"]}
             ann, bob = await away.player("ann"), await here.player("bob")
             async with (
