@@ -1,7 +1,9 @@
 // One table websocket that reconnects by itself, asking for the events it missed.
 // A node of the room that does not run the table may answer "redirect" (the table's
-// address at the node that runs it): the socket connects there instead, and if that
-// node cannot be reached, comes back here asking to be relayed (relay=1).
+// address at the node that runs it): the socket connects there instead (the page's
+// policy names the room's nodes as its node knew them), and if that node cannot be
+// reached, or the policy does not name it, comes back here asking to be relayed
+// (relay=1).
 
 let counter = 0;
 export function commandId() {
