@@ -26,19 +26,22 @@ import logging
 import random
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
 from stud8.core.cards import Deck
+from stud8.server.books.hands import HandStore
+from stud8.server.books.recovery import cut_short_at
 from stud8.server.books.tournaments import StoredTournament, TournamentStore
 from stud8.server.books.writer import RoomWriter, Writes
 from stud8.server.bus.local import LocalBus
 from stud8.server.clock import Clock
+from stud8.server.table.events import HandRefunded
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.tournament import tournament_table
-from stud8.server.tournaments.runner import TournamentRefused, TournamentRunner
+from stud8.server.tournaments.runner import TournamentRefused, TournamentRunner, room_table_of
 from stud8.server.tournaments.views import console_line, detail_of, summary_of
 from stud8.server.wire.admin import ConsoleTournament
 from stud8.server.wire.codec import to_json
@@ -224,11 +227,20 @@ class Tournaments:
         self._lock = asyncio.Lock()
 
     # ------------------------------------------------------------ the tables (TableHost)
-    def open_table(self, table_id: str, name: str, spec: TableSpec, books: Any) -> Table:
+    def open_table(
+        self,
+        table_id: str,
+        name: str,
+        spec: TableSpec,
+        books: Any,
+        refunded: Sequence[HandRefunded] = (),
+    ) -> Table:
         config = spec.config(table_id, first_seq=int(self.clock.wall().timestamp() * 1_000_000))
         table = tournament_table(
             config, books=books, clock=self.clock, deck_source=self.deck_source
         )
+        if refunded:
+            table.restore_refunded(refunded)
         self.hidden.add(table_id)
         self.bus.open(table, name, spec)
         table.start()
@@ -289,16 +301,16 @@ class Tournaments:
         """Bring back every tournament registering or running (see the module)."""
         stored = await asyncio.to_thread(self.store.tournaments)
         for t in stored:
-            self._bring_back(t)
+            await self._bring_back(t)
 
     async def take(self, tid: int) -> bool:
         """Run here the tournament another node ran (a room on several nodes: this
         node holds its lease now, and its hands cut short are closed): brought back
         as after a restart. False if it is over (nothing to run)."""
         found = await asyncio.to_thread(self.store.tournament, tid)
-        return found is not None and self._bring_back(found)
+        return found is not None and await self._bring_back(found)
 
-    def _bring_back(self, t: StoredTournament) -> bool:
+    async def _bring_back(self, t: StoredTournament) -> bool:
         if t.phase in (Phase.FINISHED, Phase.CANCELLED) or t.state is None:
             return False
         try:
@@ -306,10 +318,24 @@ class Tournaments:
         except (DirectorError, KeyError, TypeError) as exc:
             log.error("tournament %d cannot come back: %s", t.tournament_id, exc)
             return False
+        opened = {int(n): str(x) for n, x in (t.state.get("tables") or {}).items()}
+        tables = [room_table_of(t.tournament_id, n, opened) for n in sorted(director.tables)]
+        try:
+            refunded = await asyncio.to_thread(self._cut_short, tables)
+        except Exception as exc:  # the hands unreadable: it comes back all the same, untold
+            log.error("tournament %d: its hands cut short cannot be read: %s", t.tournament_id, exc)
+            refunded = {}
         runner = self._runner(t.tournament_id, director, t.state)
-        runner.start(resume=True)
+        runner.start(resume=True, refunded=refunded)
         log.info("tournament %d is back (%s)", t.tournament_id, runner.phase)
         return True
+
+    def _cut_short(self, tables: Sequence[str]) -> dict[str, tuple[HandRefunded, ...]]:
+        """The latest hands of each of ``tables`` a restart or a failover cancelled
+        (closed by the recovery before the tournament comes back), as its table tells
+        them: a cash table's, read the same way (blocking)."""
+        hands = HandStore(self.store.engine)
+        return {table_id: cut_short_at(hands, table_id) for table_id in tables}
 
     async def release(self, tid: int, *, between_hands: float = 0.0) -> None:
         """The tournament leaves this node (a room on several nodes: handed over, or

@@ -43,7 +43,7 @@ import asyncio
 import contextlib
 import copy
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Protocol
@@ -56,7 +56,7 @@ from stud8.server.books.tournaments import TournamentStore
 from stud8.server.books.writer import Writes
 from stud8.server.clock import Clock, TimerHandle
 from stud8.server.table.books import BooksRefused, HandEnd
-from stud8.server.table.events import LeaveReason, TournamentInfo
+from stud8.server.table.events import HandRefunded, LeaveReason, TournamentInfo
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableSpec
 from stud8.server.table.tournament import DealOrder, InfoOrder, SeatOrder, UnseatOrder
@@ -87,7 +87,13 @@ from stud8.tournament.events import (
     Unregister,
 )
 
-__all__ = ["HEARTBEAT_SECONDS", "TableHost", "TournamentRefused", "TournamentRunner"]
+__all__ = [
+    "HEARTBEAT_SECONDS",
+    "TableHost",
+    "TournamentRefused",
+    "TournamentRunner",
+    "room_table_of",
+]
 
 log = logging.getLogger("stud8.server")
 
@@ -104,8 +110,16 @@ class TableHost(Protocol):
     """Where a tournament's tables run (on the room's bus):
     :class:`~stud8.server.tournaments.manager.Tournaments`."""
 
-    def open_table(self, table_id: str, name: str, spec: TableSpec, books: Any) -> Table:
-        """Start a tournament's table on the room's bus."""
+    def open_table(
+        self,
+        table_id: str,
+        name: str,
+        spec: TableSpec,
+        books: Any,
+        refunded: Sequence[HandRefunded] = (),
+    ) -> Table:
+        """Start a tournament's table on the room's bus; ``refunded``: the hands of it
+        a restart or a failover cancelled, told when it starts and in its snapshots."""
         ...
 
     async def close_table(self, table: Table) -> None:
@@ -198,14 +212,17 @@ class TournamentRunner:
         return self.phase in (Phase.FINISHED, Phase.CANCELLED)
 
     def room_table(self, number: int) -> str:
-        return self.tables.get(number) or f"T{self.tournament_id}-{number}"
+        return room_table_of(self.tournament_id, number, self.tables)
 
     def state(self, director: Director | None = None) -> dict[str, Any]:
         """The whole state to write: the director's, the room tables, the bots."""
         td = director or self.director
+        # with the tables its decisions open now (carried out after the write): a
+        # restart, or the node that takes it over, finds each table of its director
+        tables = {**{n: self.room_table(n) for n in td.tables}, **self.tables}
         return {
             "director": td.to_dict(),
-            "tables": {str(n): t for n, t in sorted(self.tables.items())},
+            "tables": {str(n): t for n, t in sorted(tables.items())},
             "bots": dict(sorted(self.bots.items())),
             "cancelled": self.cancelled,
         }
@@ -215,14 +232,22 @@ class TournamentRunner:
         return self.clock.wall().timestamp()
 
     # ------------------------------------------------------------ lifecycle
-    def start(self, *, resume: bool = False) -> None:
+    def start(
+        self,
+        *,
+        resume: bool = False,
+        refunded: Mapping[str, Sequence[HandRefunded]] | None = None,
+    ) -> None:
         """Run the owner task; ``resume``: after a restart, the tables come back with
-        their seats, the clock resumes and the hands cut short are cancelled."""
+        their seats, the clock resumes and the hands cut short are cancelled, each
+        table telling those of its hands the restart cancelled (``refunded``, by room
+        table, read from the stored hands: as a cash table tells them)."""
         if self._task is not None:
             return
         if resume and self.director.phase is Phase.RUNNING and not self.cancelled:
+            told = refunded or {}
             for number, table in sorted(self.director.tables.items()):
-                self._open(number)
+                self._open(number, told.get(self.room_table(number), ()))
                 for seat, entry in sorted(table.seats.items()):
                     e = self.director.entries[entry]
                     self._order(number, SeatOrder(seat, e.player, e.chips, self.bots.get(e.player)))
@@ -521,7 +546,7 @@ class TournamentRunner:
         self._levels[x.table] = x.level
         self._order(x.table, DealOrder(x.hand, rules, seats))
 
-    def _open(self, number: int) -> None:
+    def _open(self, number: int, refunded: Sequence[HandRefunded] = ()) -> None:
         table_id = self.room_table(number)
         self.tables[number] = table_id
         if table_id in self.running:
@@ -532,7 +557,7 @@ class TournamentRunner:
             seats=self.director.definition.table_size,
             game=self.director.definition.game.value,
         )
-        self.running[table_id] = self.host.open_table(table_id, name, spec, self.books)
+        self.running[table_id] = self.host.open_table(table_id, name, spec, self.books, refunded)
 
     def _order(self, number: int, order: SeatOrder | UnseatOrder | DealOrder) -> None:
         table = self.running.get(self.room_table(number))
@@ -604,6 +629,11 @@ class TournamentRunner:
         self._timer = self.clock.call_at(
             self.clock.now() + min(waits), lambda: self._queue.put_nowait(tick)
         )
+
+
+def room_table_of(tournament_id: int, number: int, tables: Mapping[int, str]) -> str:
+    """The room table of the director's table ``number`` (``tables``: those opened)."""
+    return tables.get(number) or f"T{tournament_id}-{number}"
 
 
 def _cancelled(now: float, *, table: int, hand: int) -> HandCancelled:
