@@ -89,17 +89,22 @@ def test_sit_top_up_and_stand_move_the_chips_and_the_seat_together(ledger: Ledge
         await books.sit("t1", 3, "ann", 200)
         assert ledger.balance(bank("ann")) == 300
         assert ledger.balance(table_account("t1", "ann")) == 200
-        assert seats.seats("t1") == [StoredSeat(3, "ann", False)]
+        # the seat kept with the stack his auto top-up tops up to: his buy-in...
+        assert seats.seats("t1") == [StoredSeat(3, "ann", False, 200)]
         await books.top_up("t1", 3, "ann", 50)
         assert ledger.balance(table_account("t1", "ann")) == 250
-        await books.stand("t1", 3, "ann", 250)
+        # ...raised by his own top-up, never by an auto top-up
+        assert seats.seats("t1") == [StoredSeat(3, "ann", False, 250)]
+        assert await books.top_up("t1", 3, "ann", 30, partial=True) == 30
+        assert seats.seats("t1") == [StoredSeat(3, "ann", False, 250)]
+        await books.stand("t1", 3, "ann", 280)
         assert ledger.balance(bank("ann")) == 500
         assert ledger.balance(table_account("t1", "ann")) == 0
         assert seats.seats("t1") == []
         # a bot's chips are issued with its seat
         await books.sit("t1", 5, "bot7", 120, bot=True)
         assert ledger.balance(table_account("t1", "bot7")) == 120
-        assert seats.seats("t1") == [StoredSeat(5, "bot7", True)]
+        assert seats.seats("t1") == [StoredSeat(5, "bot7", True, 120)]
 
     on_books(ledger, body)
     report = ledger.audit()
@@ -119,7 +124,7 @@ def test_a_refusal_is_books_refused_and_writes_nothing(ledger: Ledger) -> None:
         await books.sit("t1", 1, "ann", 60)
         with pytest.raises(BooksRefused):
             await books.stand("t1", 1, "ann", 61)
-        assert seats.seats("t1") == [StoredSeat(1, "ann", False)]  # still seated
+        assert seats.seats("t1") == [StoredSeat(1, "ann", False, 60)]  # still seated
         with pytest.raises(BooksRefused, match="positive"):
             await books.top_up("t1", 1, "ann", 0)
         unbalanced = HandEnd(

@@ -2,7 +2,9 @@
 tables, players sit, the room stops; the next lobby brings back every open table
 with the same id, name and settings, each player in his seat with the chips the
 ledger holds for him there (sitting out until he connects), the bots in theirs
-and new bots in the free bot seats; chips with no seat go back to the banks.
+and new bots in the free bot seats; chips with no seat go back to the banks. A
+player's auto top-up tops up to the stack he chose (his buy-in, raised by his
+top-ups), after the restart too, not to the stack he came back with.
 
 Runs on a fresh SQLite file, and on PostgreSQL too when
 ``STUD8_TEST_POSTGRES_URL`` names a database the tests may wipe.
@@ -11,30 +13,36 @@ Runs on a fresh SQLite file, and on PostgreSQL too when
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import itertools
+from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 from server.manualtable import ClockedTable
+from stud8.core.actions import ActionKind, make_action
 from stud8.server.books.hands import HandStore
 from stud8.server.books.ledger import Ledger, bank, table_account
 from stud8.server.books.memory import MemoryBooks
 from stud8.server.books.recovery import recover
 from stud8.server.books.room import RoomBooks
-from stud8.server.books.seats import TableStore, spec_from_json, spec_json
+from stud8.server.books.seats import StoredSeat, TableStore, spec_from_json, spec_json
 from stud8.server.books.writer import RoomWriter
 from stud8.server.clock import AsyncioClock, ManualClock
 from stud8.server.room.lobby import Lobby, LobbyError
 from stud8.server.room.restore import RoomKeeper, prepare_restore
-from stud8.server.table.commands import Connect, Leave, Sit
+from stud8.server.storage import create_engine_for, upgrade
+from stud8.server.table.commands import Act, Connect, Leave, Sit, TopUp
+from stud8.server.table.events import Numbered, ToppedUp
 from stud8.server.table.owner import Table
 from stud8.server.table.spec import TableConfig, TableSpec
 
 SPEC = TableSpec(bots=2, between_hands=60.0, bot_delay=0.0, seats=6, ante=2, offer_seconds=5.0)
 
 
-def start_room(engine: Engine) -> tuple[Lobby, RoomKeeper, RoomWriter]:
+def start_room(
+    engine: Engine, clock: AsyncioClock | ManualClock | None = None
+) -> tuple[Lobby, RoomKeeper, RoomWriter]:
     """What ``stud8 serve`` does at startup, without the web app (close the writer
     after the lobby)."""
     ledger, hands = Ledger(engine), HandStore(engine)
@@ -42,7 +50,7 @@ def start_room(engine: Engine) -> tuple[Lobby, RoomKeeper, RoomWriter]:
     store = TableStore(engine)
     keeper = RoomKeeper(store, prepare_restore(store, ledger))
     writer = RoomWriter(engine)
-    lobby = Lobby(books=RoomBooks(ledger, writer), clock=AsyncioClock(), keeper=keeper)
+    lobby = Lobby(books=RoomBooks(ledger, writer), clock=clock or AsyncioClock(), keeper=keeper)
     return lobby, keeper, writer
 
 
@@ -197,3 +205,134 @@ def test_a_table_of_bots_deals_again_after_a_restart() -> None:
             await h.table.stop()
 
     asyncio.run(asyncio.wait_for(body(), 60))
+
+
+# ------------------------------------------------------------------ the auto top-up
+class LobbyTable(ClockedTable):
+    """A table of a lobby on a manual clock."""
+
+    def __init__(self, table: Table, clock: ManualClock) -> None:
+        self.table = table
+        self.clock = clock
+
+
+async def losing(h: LobbyTable, losers: set[str], ids: Iterator[int]) -> None:
+    """Deal the next hand and play it: each of ``losers`` folds as soon as he may
+    (his ante lost at least), the others check or call."""
+    await h.advance(h.table.config.between_hands)
+    assert h.table.hand is not None, "no hand was dealt"
+    while (hand := h.table.hand) is not None:
+        seat = hand.to_act
+        assert seat is not None
+        player = h.table.seats[seat].player
+        legal = {a.kind for a in hand.legal_actions()}
+        if player in losers and ActionKind.FOLD in legal:
+            kind = ActionKind.FOLD
+        else:
+            kind = next(
+                k for k in (ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN) if k in legal
+            )
+        action = make_action(kind.value, None)
+        reply = await h.send(Act(player=player, action=action, command_id=f"a{next(ids)}"))
+        assert reply.ok, reply
+
+
+def test_the_auto_top_up_tops_up_to_the_buy_in_he_chose_after_a_restart(engine: Engine) -> None:
+    spec = TableSpec(bots=0, min_buy_in=200, max_buy_in=800, between_hands=5.0, bot_delay=0.0)
+    ledger = Ledger(engine)
+    ledger.grant("ann", 800)  # all of it to the table: nothing to top up from before the restart
+    ledger.grant("bob", 700)  # likewise
+    ledger.grant("cat", 800)
+    came_back: dict[str, int] = {}
+
+    async def first_run() -> None:
+        clock = ManualClock()
+        lobby, keeper, writer = start_room(engine, clock)
+        await keeper.restore(lobby)
+        h = LobbyTable(await lobby.create(spec, "main"), clock)
+        for name, on in (("ann", True), ("bob", False), ("cat", False)):
+            assert (await h.send(Connect(player=name, auto_top_up=on))).ok
+        assert (await h.send(Sit(player="ann", seat=1, amount=800))).ok
+        assert (await h.send(Sit(player="bob", seat=2, amount=500))).ok
+        assert (await h.send(TopUp(player="bob", amount=200))).ok  # he wants 700 now
+        assert (await h.send(Sit(player="cat", seat=3, amount=800))).ok
+        await losing(h, {"ann", "bob"}, itertools.count())
+        for number in (1, 2):
+            came_back[h.table.seats[number].player] = h.table.seats[number].chips
+        assert came_back["ann"] < 800 and came_back["bob"] < 700
+        # what the room keeps of each seat: the stack he chose
+        assert TableStore(engine).seats("main") == [
+            StoredSeat(1, "ann", False, 800),
+            StoredSeat(2, "bob", False, 700),
+            StoredSeat(3, "cat", False, 800),
+        ]
+        await lobby.close_all()  # between hands: every seat kept for the next start
+        writer.close()
+
+    run(first_run)
+    ledger.grant("ann", 1000)  # the banks have chips again (an operator's credit)
+    ledger.grant("bob", 1000)
+
+    async def second_run() -> None:
+        clock = ManualClock()
+        lobby, keeper, writer = start_room(engine, clock)
+        assert await keeper.restore(lobby)
+        h = LobbyTable(lobby.tables["main"].table, clock)
+        seen: list[Numbered] = []
+        h.table.listen(seen.append)
+        assert {s.player: s.chips for s in h.table.seats.values()}["ann"] == came_back["ann"]
+        for name in ("ann", "bob", "cat"):  # back, his account's setting on
+            assert (await h.send(Connect(player=name, auto_top_up=True))).ok
+        await losing(h, {"ann", "bob"}, itertools.count(100))
+        ups = {n.event.seat: n.event for n in seen if isinstance(n.event, ToppedUp)}
+        # topped up to what each chose, not to what he came back with
+        assert ups[1].chips == 800 == h.table.seats[1].chips and ups[1].short == 0
+        assert ups[2].chips == 700 == h.table.seats[2].chips and ups[2].short == 0
+        assert ledger.balance(table_account("main", "ann")) == 800
+        assert ledger.balance(table_account("main", "bob")) == 700
+        await lobby.close_all()
+        writer.close()
+
+    run(second_run)
+    assert ledger.audit().ok
+
+
+def test_a_seat_kept_before_revision_0012_tops_up_to_what_it_came_back_with(url: str) -> None:
+    """A seat row of before the stack chosen was kept (revision 0012 adds it, null
+    for the rows it finds): the rule of before, the stack he comes back with (at
+    least the table's minimum buy-in)."""
+    upgrade(url, "0011")
+    engine = create_engine_for(url)
+    try:
+        ledger = Ledger(engine)
+        ledger.grant("ann", 1000)
+        ledger.buy_in("ann", "main", 300)
+        spec = TableSpec(bots=0, min_buy_in=200, max_buy_in=800)
+        with engine.begin() as conn:  # as the room of before wrote them
+            conn.execute(
+                text(
+                    "INSERT INTO room_tables (table_id, name, spec, created_at)"
+                    " VALUES ('main', 'main', :s, CURRENT_TIMESTAMP)"
+                ),
+                {"s": spec_json(spec)},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO table_seats (table_id, seat, player, bot, seated_at)"
+                    " VALUES ('main', 1, 'ann', false, CURRENT_TIMESTAMP)"
+                )
+            )
+        upgrade(url)
+        assert TableStore(engine).seats("main") == [StoredSeat(1, "ann", False, None)]
+
+        async def body() -> None:
+            lobby, keeper, writer = start_room(engine, ManualClock())
+            await keeper.restore(lobby)
+            seat = lobby.tables["main"].table.seats[1]
+            assert (seat.player, seat.chips, seat.top_up_to) == ("ann", 300, 300)
+            await lobby.close_all()
+            writer.close()
+
+        run(body)
+    finally:
+        engine.dispose()

@@ -18,7 +18,7 @@ from stud8.server.storage.db import current_revision
 POSTGRES_URL = os.environ.get("STUD8_TEST_POSTGRES_URL", "")
 NO_POSTGRES = "STUD8_TEST_POSTGRES_URL is not set (the CI script sets it to a scratch database)"
 
-HEAD = "0011"  # the newest migration
+HEAD = "0012"  # the newest migration
 
 
 def wipe(engine: Engine) -> None:

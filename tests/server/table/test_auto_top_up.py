@@ -173,14 +173,19 @@ def test_the_stack_it_tops_up_to_is_the_buy_in_or_the_most_he_topped_up_to() -> 
     run(body)
 
 
-def test_a_seat_brought_back_by_a_restart_tops_up_to_the_chips_it_came_back_with() -> None:
-    """The buy-in he chose is not in the books: a restart's seat is to top up to what
-    it came back with, at least the table's minimum buy-in (its ``top_up_to``)."""
+def test_a_seat_brought_back_by_a_restart_tops_up_to_the_stack_he_chose() -> None:
+    """A restart's seat tops up to the stack its player chose, kept with his seat
+    (within the table's buy-in); a seat kept without it (before revision 0012), to
+    what it came back with, at least the table's minimum buy-in (its ``top_up_to``).
+    Through a real restart: ``tests/server/room/test_restore.py``."""
 
     async def body(h: Harness) -> None:
         h.table.seating.restore(1, "ann", 80)
         h.table.seating.restore(2, "bob", 5)
-        assert h.table.seats[1].top_up_to == 80 and h.table.seats[2].top_up_to == 20
+        h.table.seating.restore(3, "cat", 30, top_up_to=150)
+        h.table.seating.restore(4, "dan", 30, top_up_to=500)  # the table's maximum now
+        tops = {n: s.top_up_to for n, s in h.table.seats.items()}
+        assert tops == {1: 80, 2: 20, 3: 150, 4: 200}
         assert (await h.send(Connect(player="ann", auto_top_up=True))).ok
         assert h.table.seats[1].auto_top_up is True and h.table.seats[2].auto_top_up is False
 

@@ -7,8 +7,9 @@ and is awaited until its transaction has committed, so when it returns what the
 table asked is durable:
 
 ===================  ===================================================================
-``sit``              (a bot's chips issued) + the buy-in + the seat row (``table_seats``)
-``top_up``           the top-up
+``sit``              (a bot's chips issued) + the buy-in + the seat row (``table_seats``:
+                     his auto top-up tops up to the buy-in)
+``top_up``           the top-up (his own raises the stack his auto top-up tops up to)
 ``stand``            the cash-out of his chips (if any) + the seat row removed
 ``hand_dealt``       the hand noted in ``hands_in_progress`` (before its cards are dealt)
 ``hand_ended``       the settlement (gross contributions, payouts, rake) or the refund,
@@ -65,7 +66,7 @@ from stud8.server.books.alarms import BooksAlarms
 from stud8.server.books.chat import ChatStore
 from stud8.server.books.fencing import TableEpochs
 from stud8.server.books.hands import HandStore
-from stud8.server.books.ledger import Ledger, LedgerError, bank
+from stud8.server.books.ledger import Ledger, LedgerError, bank, table_account
 from stud8.server.books.seats import TableStore
 from stud8.server.books.selfcheck import differences, ledger_stacks, same_end
 from stud8.server.books.writer import RoomWriter
@@ -129,7 +130,7 @@ class RoomBooks:
             if bot:
                 ledger.grant(player, amount, memo=BOT_MEMO, conn=conn)
             ledger.buy_in(player, table_id, amount, f"seat {seat}", conn=conn)
-            TableStore.sit_in(conn, table_id, seat, player, bot)
+            TableStore.sit_in(conn, table_id, seat, player, bot, top_up_to=amount)
 
         await self._job(table_id, work, f"{player} sitting at {table_id} seat {seat}")
 
@@ -141,6 +142,9 @@ class RoomBooks:
         def work(conn: Connection) -> int:
             if not partial:
                 ledger.top_up(player, table_id, amount, f"seat {seat}", conn=conn)
+                # between hands his table account is his stack: the stack he chose
+                stack = ledger.balance_in(conn, table_account(table_id, player))
+                TableStore.topped_up_in(conn, table_id, seat, player, stack)
                 return amount
             chips = min(amount, ledger.balance_in(conn, bank(player)))
             if chips > 0:  # an empty bank: nothing written

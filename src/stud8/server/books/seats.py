@@ -2,7 +2,9 @@
 
 The database keeps every table the room opened (``room_tables``: its id, name,
 :class:`~stud8.server.table.spec.TableSpec` as JSON, and when an operator closed it)
-and who sits in which seat of it (``table_seats``: the player, a bot or not).
+and who sits in which seat of it (``table_seats``: the player, a bot or not, and
+the stack his auto top-up tops up to: the buy-in he sat with, raised by each top-up
+of his own; null for a seat stored before revision 0012).
 The chips are not kept here: a player's chips at a table are his ledger account
 ``table:<table>:<player>``, which a hand moves only when it ends. A seat row is
 written in the same transaction as the buy-in that took the seat and deleted in
@@ -18,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, delete, insert, or_, select, update
 
 from stud8.server.storage.db import session_factory
 from stud8.server.storage.models import RoomTable, TableSeat
@@ -49,6 +51,7 @@ class StoredSeat:
     seat: int
     player: str
     bot: bool
+    top_up_to: int | None = None  # the stack he chose (None: stored before r0012)
 
 
 class TableStore:
@@ -114,12 +117,15 @@ class TableStore:
             rows = session.scalars(
                 select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat)
             )
-            return [StoredSeat(r.seat, r.player, r.bot) for r in rows]
+            return [StoredSeat(r.seat, r.player, r.bot, r.top_up_to) for r in rows]
 
-    def sit(self, table_id: str, seat: int, player: str, bot: bool) -> None:
-        """``player`` sits in ``seat`` (replacing any row left for that seat)."""
+    def sit(
+        self, table_id: str, seat: int, player: str, bot: bool, top_up_to: int | None = None
+    ) -> None:
+        """``player`` sits in ``seat`` (replacing any row left for that seat), his
+        auto top-up to ``top_up_to`` (his buy-in)."""
         with self.engine.begin() as conn:
-            self.sit_in(conn, table_id, seat, player, bot)
+            self.sit_in(conn, table_id, seat, player, bot, top_up_to)
 
     def stand(self, table_id: str, seat: int) -> None:
         """Nobody sits in ``seat`` any more."""
@@ -127,9 +133,36 @@ class TableStore:
             self.stand_in(conn, table_id, seat)
 
     @staticmethod
-    def sit_in(conn: Connection, table_id: str, seat: int, player: str, bot: bool) -> None:
+    def sit_in(
+        conn: Connection,
+        table_id: str,
+        seat: int,
+        player: str,
+        bot: bool,
+        top_up_to: int | None = None,
+    ) -> None:
         TableStore.stand_in(conn, table_id, seat)
-        conn.execute(insert(TableSeat).values(table_id=table_id, seat=seat, player=player, bot=bot))
+        conn.execute(
+            insert(TableSeat).values(
+                table_id=table_id, seat=seat, player=player, bot=bot, top_up_to=top_up_to
+            )
+        )
+
+    @staticmethod
+    def topped_up_in(conn: Connection, table_id: str, seat: int, player: str, stack: int) -> None:
+        """``player`` topped his seat up to ``stack`` himself: his auto top-up tops up
+        to that from now on, if it is more than it did (the table's own rule:
+        :meth:`Seating.top_up <stud8.server.table.seating.Seating.top_up>`)."""
+        conn.execute(
+            update(TableSeat)
+            .where(
+                TableSeat.table_id == table_id,
+                TableSeat.seat == seat,
+                TableSeat.player == player,
+                or_(TableSeat.top_up_to.is_(None), TableSeat.top_up_to < stack),
+            )
+            .values(top_up_to=stack)
+        )
 
     @staticmethod
     def stand_in(conn: Connection, table_id: str, seat: int) -> None:

@@ -60,6 +60,7 @@ class Reseat:
     player: str
     chips: int
     bot: bool = False
+    top_up_to: int = 0  # the stack he chose (0: not known: his chips)
 
 
 class TableKeeper(Protocol):
@@ -264,7 +265,9 @@ class Lobby:
                 raise
         for reseat in seats:
             policy = spec.bot_policy if reseat.bot else None
-            table.restore_seat(reseat.seat, reseat.player, reseat.chips, bot=policy)
+            table.restore_seat(
+                reseat.seat, reseat.player, reseat.chips, bot=policy, top_up_to=reseat.top_up_to
+            )
         if waiting:
             table.restore_waiting(waiting)
         if refunded:

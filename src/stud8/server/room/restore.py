@@ -7,8 +7,10 @@ it out when the room starts:
 
 - every table not closed comes back with its id, name and settings;
 - each seat whose player still has chips at that table comes back with exactly
-  those chips (the table account after recovery); a seat without chips is
-  dropped;
+  those chips (the table account after recovery), and his auto top-up tops up to
+  the stack he chose (his buy-in, raised by his top-ups: kept with the seat; a seat
+  stored before revision 0012, to the chips he comes back with); a seat without
+  chips is dropped;
 - chips at a table with no seat to come back to (a closed table) are cashed out to the owner's bank:
   nothing is lost and the audit balances;
 - bots come back in their seats with their chips (a new bot of the table's
@@ -113,7 +115,7 @@ def _reseats(store: TableStore, table: StoredTable, chips_here: dict[str, int]) 
     for seat in store.seats(table.table_id):
         chips = 0 if table.closed else chips_here.pop(seat.player, 0)
         if chips > 0 and 1 <= seat.seat <= table.spec.seats:
-            reseats.append(Reseat(seat.seat, seat.player, chips, seat.bot))
+            reseats.append(Reseat(seat.seat, seat.player, chips, seat.bot, seat.top_up_to or 0))
             continue
         store.stand(table.table_id, seat.seat)
         if chips:

@@ -26,8 +26,9 @@
 ``room_tables``, ``table_seats``
     Every table the room ever opened (its id, name and settings as JSON; when it
     was closed, if it was) and who sits in which seat of an open table (a bot or
-    not), so a restart brings the tables back with their players; the chips are
-    the ledger's. See ``stud8.server.books.seats``.
+    not, and the stack his auto top-up tops up to: the buy-in he chose, raised by
+    his top-ups), so a restart brings the tables back with their players; the chips
+    are the ledger's. See ``stud8.server.books.seats``.
 ``chat_lines``, ``silenced_players``
     Every line of every table's chat, with the hand it fell in (none between
     hands) and its time, on the hands' time line; and the players an operator has
@@ -236,6 +237,8 @@ class TableSeat(Base):
     player: Mapped[str] = mapped_column(String(200))
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     seated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # the stack he chose (r0012; null: a seat stored before)
+    top_up_to: Mapped[int | None] = mapped_column(Integer, default=None)
 
     __table_args__ = (Index("ix_table_seats_table_seat", "table_id", "seat", unique=True),)
 

@@ -233,12 +233,14 @@ class Table:
     def seat_of(self, player: str) -> int | None:
         return self.seating.seat_of(player)
 
-    def restore_seat(self, seat: int, player: str, chips: int, *, bot: str | None = None) -> None:
+    def restore_seat(
+        self, seat: int, player: str, chips: int, *, bot: str | None = None, top_up_to: int = 0
+    ) -> None:
         """Before :meth:`start`: seat ``player`` again in ``seat`` with ``chips``
         that are already his at this table (:meth:`Seating.restore`)."""
         if self._task is not None:
             raise RuntimeError("seats are restored before the table starts")
-        self.seating.restore(seat, player, chips, bot=bot)
+        self.seating.restore(seat, player, chips, bot=bot, top_up_to=top_up_to)
 
     def restore_waiting(self, players: Sequence[str]) -> None:
         """Before :meth:`start`, after the seats: the waiting list its last owner

@@ -17,8 +17,9 @@ and fewer chips than the buy-in he chose here (his buy-in, or the most he topped
 up to; the table's maximum at most) is topped up to it from his bank, through the
 books as his own ``top_up`` is (one ledger transaction): what the bank holds if
 that is less, nothing if it is empty (said once, until it pays again). A seat a
-restart brought back tops up to the chips it came back with: the buy-in chosen
-is not kept in the books.
+restart brought back tops up to the same: the books keep it with the seat (its
+buy-in, raised by his top-ups); a seat kept before they did, to the chips it came
+back with.
 
 A player kept out of the hands (sat out, disconnected, reseated after a restart
 and not back yet, or without chips) for the table's ``sit_out_seconds`` is stood
@@ -180,11 +181,15 @@ class Seating:
         seed = random.Random(self._ctx.bot_rng.getrandbits(64))
         return make_bot(policy, seed, game=self._ctx.rules().game)
 
-    def restore(self, seat: int, player: str, chips: int, *, bot: str | None = None) -> None:
+    def restore(
+        self, seat: int, player: str, chips: int, *, bot: str | None = None, top_up_to: int = 0
+    ) -> None:
         """Before the table starts: seat ``player`` again in ``seat`` with ``chips``
-        that are already his at this table (nothing is bought in). A bot (``bot``
-        is its policy) plays at once; a player is not connected yet, so he is
-        dealt out until he connects (RULES.md section 6)."""
+        that are already his at this table (nothing is bought in), his auto top-up
+        to ``top_up_to``, the stack he chose (kept with his seat; 0, a seat kept
+        without it: to the chips he comes back with). A bot (``bot`` is its policy)
+        plays at once; a player is not connected yet, so he is dealt out until he
+        connects (RULES.md section 6)."""
         if not 1 <= seat <= self._ctx.rules().max_seats or seat in self.seats:
             raise ValueError(f"seat {seat} is not free at {self._table_id}")
         if self.seat_of(player) is not None:
@@ -193,7 +198,7 @@ class Seating:
             raise ValueError(f"a seat comes back with chips, not {chips!r}")
         robot: Bot | None = None
         config = self._ctx.config
-        top_up_to = min(max(chips, config.min_buy_in), config.max_buy_in)
+        top_up_to = min(max(top_up_to or chips, config.min_buy_in), config.max_buy_in)
         if bot is not None:
             if bot not in BOTS:
                 raise ValueError(f"no bot policy {bot!r}")
