@@ -217,17 +217,42 @@ def test_the_owner_killed_mid_hand_another_node_finishes_the_tournament(
         a, b = servers["a"], servers["b"]
         tid, _ = new_tournament(a, entrants)
         with httpx.Client(base_url=b.base, timeout=30) as http:
-            boss = bearer(register(http, OPERATOR))
+            token = register(http, OPERATOR)
+            boss = bearer(token)
             r = http.post(f"/api/v1/tournaments/{tid}/bots", json={"count": entrants}, headers=boss)
             assert r.status_code == 200, r.text
         assert tournament_owner(redis_url, tid) == "a"
         wait_until(lambda: stored(pg, tid)[1]["hands_dealt"] >= 2, "a few hands")
-        wait_until(lambda: bool(hands_in_play(pg, tid)), "a hand in play", 30)
-        a.process.send_signal(signal.SIGKILL)
-        a.process.wait(10)
-        killed_at = time.monotonic()
-        (cut,) = hands_in_play(pg, tid)  # the hand the kill cut short
-        phase, before, epoch, _ = stored(pg, tid)
+
+        async def kill_mid_hand() -> tuple[str, float, tuple[Any, ...], dict[str, Any]]:
+            """Kill a in a hand, watched through b: the hand cut short, when, the
+            tournament as stored then, and what the watcher is sent by the table's new
+            owner."""
+            watcher = await Player.connect(b, f"T{tid}-1", OPERATOR, token)  # the one table
+            try:
+                await watcher.wait_for("the table", lambda m: m["t"] == "snapshot")
+                deadline = time.monotonic() + 30
+                while not hands_in_play(pg, tid):
+                    assert time.monotonic() < deadline, "no hand in play"
+                    await asyncio.sleep(0.05)
+                mark = len(watcher.messages)
+                a.process.send_signal(signal.SIGKILL)
+                a.process.wait(10)
+                killed_at = time.monotonic()
+                (cut,) = hands_in_play(pg, tid)  # the hand the kill cut short
+                at_kill = stored(pg, tid)  # before the takeover
+                found = await watcher.wait_for(
+                    "the table from its new owner", lambda m: m["t"] == "snapshot", mark
+                )
+                return cut, killed_at, at_kill, watcher.messages[found]["d"]
+            finally:
+                await watcher.close()
+
+        cut, killed_at, at_kill, snapshot = asyncio.run(asyncio.wait_for(kill_mid_hand(), 120))
+        # the hand the takeover cancelled, told to who watched it (issue 28)
+        assert {"k": "hand_refunded", "hand_id": cut, "number": cut} in snapshot["refunded"]
+        assert snapshot["hand"] is None or snapshot["hand"]["hand_id"] != cut
+        phase, before, epoch, _ = at_kill
         assert phase == "running" and epoch == 1
         (table,) = [t for t in before["tables"] if t["hand"] is not None]
         dealt = {e: c for _, e, c in table["dealt"]}
