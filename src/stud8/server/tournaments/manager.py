@@ -16,7 +16,9 @@ node reads it from the database and hands the requests that change it
 At startup (:meth:`Tournaments.restore`), after the room's recovery has cancelled the
 hands cut short, every tournament registering or running comes back: same level,
 same time left, same seats, each hand cut short cancelled (every player's
-tournament chips as at its deal) and dealt again.
+tournament chips as at its deal) and dealt again; each table tells the hands of it a
+restart cancelled (``hand_refunded``, and its snapshot's ``refunded``), as a cash
+table does.
 """
 
 from __future__ import annotations
