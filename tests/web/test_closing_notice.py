@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize
 from server.roomprocess import OPERATOR, open_table, register, running_server
 from stud8.server.http.stopping import CLOSING
 
-from .roomkit import LAPTOP, PHONE, act_once, overlaps, sit, state, wait_state
+from .roomkit import LAPTOP, PHONE, act_once, overlaps, sit, state
 
 # what the banner must never cover: the player's seat and cards, what his hand is
 # and his action bar (its buttons and the pre-action boxes)
@@ -58,6 +58,9 @@ def player(browser: Browser, base: str, name: str, size: ViewportSize, said: lis
     return page
 
 
+IN_HAND = "s.hand && !s.hand.over && !!s.hand.seats[s.mySeat]"
+
+
 def assert_banner_clear(page: Page, size: ViewportSize) -> None:
     """The banner says the room is closing, on the screen, and covers none of MINE."""
     banner = boxes(page, "#banner")
@@ -87,8 +90,15 @@ def test_sigterm_mid_hand_shows_the_closing_notice_at_both_sizes(
             for page in pages.values():
                 sit(page)
             both = list(pages.values())
-            for page in both:  # a hand both are dealt into, in play
-                wait_state(page, "s.hand && !s.hand.over && !!s.hand.seats[s.mySeat]", 30_000)
+            # a hand both are dealt into, in play: bob may have sat just after a hand of
+            # ann's and the bots' began, and ann, not acting, would hold it for her whole
+            # clock (10 + 20 s): she plays it out (passively) until the next one
+            acted: list[str] = []
+            deadline = time.monotonic() + 120
+            while not all(state(page, IN_HAND) for page in both):
+                assert time.monotonic() < deadline, "no hand dealt to both"
+                if not any(act_once(page, acted) for page in both):
+                    time.sleep(0.05)
             server.process.send_signal(signal.SIGTERM)
             for name, page in pages.items():
                 page.wait_for_selector("#banner:not([hidden])")
