@@ -143,8 +143,7 @@ def test_a_socket_opened_reads_the_settings_kept_at_hand_and_true(
     from those at hand: read once, then kept true by each change; a change made while
     a read is on its way is not undone by it."""
     from server.roomclient import run, serve, sit
-    from stud8.server.accounts.preferences import MemoryPreferences
-    from stud8.server.http.preferences import KeptSettings
+    from stud8.server.accounts.preferences import KeptSettings, MemoryPreferences
     from stud8.server.wire.account import AccountSettings
 
     reads: list[str] = []

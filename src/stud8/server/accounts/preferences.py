@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -27,7 +28,15 @@ from stud8.server.storage.db import reads_of
 from stud8.server.storage.models import AccountSettingsRow
 from stud8.server.wire.account import AccountSettings
 
-__all__ = ["MemoryPreferences", "Preferences", "StoredPreferences"]
+__all__ = [
+    "KEPT_ACCOUNTS",
+    "KeptSettings",
+    "MemoryPreferences",
+    "Preferences",
+    "StoredPreferences",
+]
+
+KEPT_ACCOUNTS = 10_000  # accounts whose settings a room in one process keeps at hand
 
 
 class Preferences(Protocol):
@@ -85,3 +94,43 @@ class StoredPreferences:
                     conn.execute(insert(AccountSettingsRow).values(account=account, **values))
             except IntegrityError:  # kept at the same moment by another request
                 conn.execute(update(AccountSettingsRow).where(mine).values(**values))
+
+
+class KeptSettings:
+    """The settings of the accounts read lately (the least recently used forgotten).
+
+    A read stores what it read only if nothing was kept for the account meanwhile, and
+    a change is kept once it is in the database: a read that began before a change
+    and ends after it never leaves the old settings behind.
+
+    >>> kept = KeptSettings(limit=2)
+    >>> kept.kept("ann", AccountSettings(sounds=False))
+    >>> kept.read("ann", AccountSettings())  # read before the change: not kept
+    >>> kept.get("ann").sounds
+    False
+    """
+
+    def __init__(self, limit: int = KEPT_ACCOUNTS) -> None:
+        self._limit = limit
+        self._settings: OrderedDict[str, AccountSettings] = OrderedDict()
+
+    def get(self, account: str) -> AccountSettings | None:
+        found = self._settings.get(account)
+        if found is not None:
+            self._settings.move_to_end(account)
+        return found
+
+    def read(self, account: str, settings: AccountSettings) -> None:
+        """``settings`` were read from the keeper: kept unless a change came first."""
+        if account not in self._settings:
+            self._store(account, settings)
+
+    def kept(self, account: str, settings: AccountSettings) -> None:
+        """``settings`` are the account's now (written)."""
+        self._store(account, settings)
+
+    def _store(self, account: str, settings: AccountSettings) -> None:
+        self._settings[account] = settings
+        self._settings.move_to_end(account)
+        while len(self._settings) > self._limit:
+            self._settings.popitem(last=False)

@@ -171,23 +171,13 @@ class Guard:
     def replay_attempt(self, address: str) -> float:
         """0.0 if ``address`` may send the replayer a file now (counted), else the
         seconds to wait (each file is read and replayed: work for the room)."""
-        wait = self._replays.wait(address)
-        if wait:
-            log.debug("a file for the replayer from %s refused: too many", address)
-            return wait
-        self._replays.note(address)
-        return 0.0
+        return _attempt(self._replays, address, "a file for the replayer from %s")
 
     def equity_attempt(self, address: str) -> float:
         """0.0 if ``address`` may ask the replayer's equity of a hand now (counted),
         else the seconds to wait (a street not asked before is counted: seconds of a
         core)."""
-        wait = self._equities.wait(address)
-        if wait:
-            log.debug("the equity of a hand for %s refused: too many", address)
-            return wait
-        self._equities.note(address)
-        return 0.0
+        return _attempt(self._equities, address, "the equity of a hand for %s")
 
     # ------------------------------------------------------------ invitation codes
     async def code_attempt(self, account: str, address: str) -> float:
@@ -212,3 +202,14 @@ class Guard:
         """The code admitted him (or could not be checked): the attempt does not count."""
         self._code_accounts.unnote(account.casefold())
         self._code_addresses.unnote(address)
+
+
+def _attempt(throttle: Throttle, address: str, what: str) -> float:
+    """0.0 if ``address`` may do one more of what ``throttle`` counts (counted), else
+    the seconds to wait (``what``: the refusal's words for the log, %s the address)."""
+    wait = throttle.wait(address)
+    if wait:
+        log.debug(what + " refused: too many", address)
+        return wait
+    throttle.note(address)
+    return 0.0

@@ -8,93 +8,35 @@ statuses) and each his sockets on this node watch (a seat he takes there takes i
 A table he connects to later reads it with his ``Connect``.
 
 Each websocket opened reads the account's settings (its auto top-up goes with the
-``Connect``): in a room in one process they are served from :class:`KeptSettings`
-(the accounts read lately, :data:`KEPT_ACCOUNTS` at most), kept true here, where every
-change is made. That spares a database read (0.5 to 0.9 ms of a 4 to 7 ms opening,
-measured on SQLite and PostgreSQL on a busy machine) at each of the sockets a page of
-four tables opens together, and at every reconnection. On several nodes another node
-may change them, so each opening reads them as before.
+``Connect``): in a room in one process they are served from the room's
+:class:`~stud8.server.accounts.preferences.KeptSettings` (the accounts read lately),
+kept true here, where every change is made. That spares a database read (0.5 to
+0.9 ms of a 4 to 7 ms opening, measured on SQLite and PostgreSQL on a busy machine)
+at each of the sockets a page of four tables opens together, and at every
+reconnection. On several nodes another node may change them, so each opening reads
+them as before.
 """
 
 from __future__ import annotations
 
 import asyncio
-import weakref
-from collections import OrderedDict
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from stud8.server.accounts.preferences import KeptSettings
 from stud8.server.http.requests import account_of, json_body, room_of
 from stud8.server.http.services import RoomServices
 from stud8.server.table.commands import AutoTopUp
 from stud8.server.wire.account import AccountSettings, checked_settings
 from stud8.server.wire.codec import read_object, to_json
 
-__all__ = [
-    "KEPT_ACCOUNTS",
-    "KeptSettings",
-    "keep_settings",
-    "settings_of",
-    "show_settings",
-    "tell_auto_top_up",
-]
-
-KEPT_ACCOUNTS = 10_000  # accounts whose settings a room in one process keeps at hand
-
-
-class KeptSettings:
-    """The settings of the accounts read lately (the least recently used forgotten).
-
-    A read stores what it read only if nothing was kept for the account meanwhile, and
-    a change is kept once it is in the database: a read that began before a change
-    and ends after it never leaves the old settings behind.
-
-    >>> kept = KeptSettings(limit=2)
-    >>> kept.kept("ann", AccountSettings(sounds=False))
-    >>> kept.read("ann", AccountSettings())  # read before the change: not kept
-    >>> kept.get("ann").sounds
-    False
-    """
-
-    def __init__(self, limit: int = KEPT_ACCOUNTS) -> None:
-        self._limit = limit
-        self._settings: OrderedDict[str, AccountSettings] = OrderedDict()
-
-    def get(self, account: str) -> AccountSettings | None:
-        found = self._settings.get(account)
-        if found is not None:
-            self._settings.move_to_end(account)
-        return found
-
-    def read(self, account: str, settings: AccountSettings) -> None:
-        """``settings`` were read from the keeper: kept unless a change came first."""
-        if account not in self._settings:
-            self._store(account, settings)
-
-    def kept(self, account: str, settings: AccountSettings) -> None:
-        """``settings`` are the account's now (written)."""
-        self._store(account, settings)
-
-    def _store(self, account: str, settings: AccountSettings) -> None:
-        self._settings[account] = settings
-        self._settings.move_to_end(account)
-        while len(self._settings) > self._limit:
-            self._settings.popitem(last=False)
-
-
-# by the room's keeper of settings (one per room; a test's rooms come and go)
-_KEPT: weakref.WeakKeyDictionary[object, KeptSettings] = weakref.WeakKeyDictionary()
+__all__ = ["keep_settings", "settings_of", "show_settings", "tell_auto_top_up"]
 
 
 def _kept(room: RoomServices) -> KeptSettings | None:
     """The room's settings at hand; None on several nodes (see the module)."""
-    if room.nodes is not None:
-        return None
-    kept = _KEPT.get(room.preferences)
-    if kept is None:
-        kept = _KEPT[room.preferences] = KeptSettings()
-    return kept
+    return room.kept_settings if room.nodes is None else None
 
 
 async def settings_of(room: RoomServices, account: str) -> AccountSettings:

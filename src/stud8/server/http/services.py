@@ -19,7 +19,12 @@ from sqlalchemy import Engine
 from stud8.formats.record import HandRecord
 from stud8.server.accounts.auth import Auth
 from stud8.server.accounts.notes import MemoryNotes, Notes, StoredNotes
-from stud8.server.accounts.preferences import MemoryPreferences, Preferences, StoredPreferences
+from stud8.server.accounts.preferences import (
+    KeptSettings,
+    MemoryPreferences,
+    Preferences,
+    StoredPreferences,
+)
 from stud8.server.accounts.seen import SessionAddresses
 from stud8.server.books.chat import MemoryChat
 from stud8.server.books.fairness import FairnessReports
@@ -135,6 +140,8 @@ class RoomServices:
     # each account's private notes on players and its settings (the database, or memory)
     notes: Notes = field(default_factory=MemoryNotes)
     preferences: Preferences = field(default_factory=MemoryPreferences)
+    # the settings read lately, at hand for a room in one process (http/preferences.py)
+    kept_settings: KeptSettings = field(default_factory=KeptSettings)
     proxies: Proxies = field(init=False)  # whose X-Forwarded-For says the client's address
     # the lobby's message watched, and pushed to this node's viewers (None: in memory)
     message_watch: LobbyMessageWatch | None = None
