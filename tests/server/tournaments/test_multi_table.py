@@ -153,9 +153,10 @@ async def _multi_table(url: str) -> None:
         assert first.players_left + 0 <= entries and first.prize_pool > 0
         for item in (infos[0], infos[-1], moved[0]):
             assert decode_numbered(encode_numbered(item)) == item
-        m = moved[0]
-        assert isinstance(m.event, PlayerMoved) and m.event.to_table.startswith(f"T{tid}-")
-        after = numbered[numbered.index(m) + 1].event
+        told_move = moved[0]
+        assert isinstance(told_move.event, PlayerMoved)
+        assert told_move.event.to_table.startswith(f"T{tid}-")
+        after = numbered[numbered.index(told_move) + 1].event
         assert isinstance(after, SeatLeft) and after.reason == "moved"
         assert snapshots and snapshots[0] is not None and snapshots[0].tournament_id == tid
         assert not any(t.startswith(f"T{tid}-") for t in ts.bus.directory())
