@@ -7,7 +7,8 @@ RedisBus joins the nodes' LocalBuses through Redis (lila-ws and lila's way):
 
 ============================  ==========================================================
 ``stud8:ev:<table>``          pub/sub: the table's numbered events, published once by its
-                              owner, received by every node with a viewer of it
+                              owner while another node follows it (:mod:`.own`),
+                              received by every node with a viewer of it
 ``stud8:cmd:<node>``          pub/sub: commands and catch-ups for the tables ``node`` runs
 ``stud8:rep:<node>``          pub/sub: the answers to ``node``'s commands and catch-ups
 ``stud8:dir``                 pub/sub: a table's directory entry changed (or is gone)
@@ -53,6 +54,7 @@ import logging
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -83,6 +85,7 @@ from stud8.server.bus.codec import (
     encode_reply,
 )
 from stud8.server.bus.local import LocalBus
+from stud8.server.bus.own import OwnTable
 from stud8.server.bus.requests import (
     Answer,
     BusCounts,
@@ -159,8 +162,9 @@ class RedisBus:
             subscribed=self._subscribed,
             reconnected=self._back,
         )
-        self._forwarding: dict[str, Any] = {}  # this node's tables: their local following
-        self._runs: dict[str, str] = {}  # this node's tables: their run's id
+        self._own: dict[str, OwnTable] = {}  # this node's tables (their runs, publishing)
+        self._events_queued = 0  # events of this node's tables queued for Redis so far
+        self._heard: list[tuple[int, Callable[[object], None]]] = []  # (in _outgoing)
         self._viewers = RemoteViewers()  # the other nodes' connections to them
         self._missing: dict[str, int] = {}  # tables not in the hash at the last reads
         self._version = -1  # the directory's version at the last read (-1: read it whole)
@@ -219,25 +223,24 @@ class RedisBus:
     def _local_changed(self, table_id: str, listed: Listed | None, for_good: bool) -> None:
         subscription = self._subscriptions.get(table_id)
         if listed is None:
-            following = self._forwarding.pop(table_id, None)
-            self._runs.pop(table_id, None)
+            own = self._own.pop(table_id, None)
             self._viewers.table_ended(table_id)
-            if following is not None:
-                following.close()
+            if own is not None and own.following is not None:
+                own.following.close()
             if for_good:
                 self.unlist(table_id)
             elif subscription is not None:  # moving: its viewers here follow it elsewhere
                 self._source(subscription)
             return  # moving: its entry is the next owner's
-        if table_id not in self._forwarding:
-            self._runs[table_id] = uuid.uuid4().hex[:16]
-            channel = self.channels.events(table_id)
-            self._forwarding[table_id] = self.local.follow(
-                table_id, lambda item: self._send(channel, encode_numbered(item)), lambda: None
+        own = self._own.get(table_id)
+        if own is None:
+            own = self._own[table_id] = OwnTable(
+                uuid.uuid4().hex[:16], self.channels.events(table_id)
             )
+            own.following = self.local.follow(table_id, partial(self._forward, own), lambda: None)
         if subscription is not None and subscription.local is None:
             self._source(subscription)  # it runs here now: followed directly
-        run = self._runs[table_id]
+        run = own.run
         self._set_entry(table_id, _Entry(self.node, run, listed))
         value = f"{self.node}\n{run}\n".encode() + encode_listed(listed)
         self._change(table_id, value)
@@ -375,13 +378,16 @@ class RedisBus:
             error = Refusal.MOVED
         elif isinstance(request, SendRequest):
             sent = decode_command(payload)
-            run = self._runs.get(table_id)
+            own = self._own.get(table_id)
             reply = await self.local.send(table_id, sent)
-            if isinstance(sent, (Connect, Disconnect)) and reply.ok and run is not None:
+            if isinstance(sent, (Connect, Disconnect)) and reply.ok and own is not None:
                 change = 1 if isinstance(sent, Connect) else -1
-                self._viewers.note(request.sender, table_id, run, sent.player, change)
+                self._viewers.note(request.sender, table_id, own.run, sent.player, change)
             body = encode_reply(reply)
         elif isinstance(request, CatchUpRequest):
+            own = self._own.get(table_id)
+            if own is not None:  # it follows from now on (see bus/own.py)
+                own.caught_up(self._events_queued)
             try:
                 caught = await self.local.catch_up(table_id, request.last_seen)
             except NoSuchTable:
@@ -402,7 +408,7 @@ class RedisBus:
         sent = [
             self.local.send(table_id, Disconnect(player=player))
             for table_id, run, player, n in self._viewers.gone(node)
-            if self._runs.get(table_id) == run  # else that run and its counts are over
+            if self._run_of(table_id) == run  # else that run and its counts are over
             for _ in range(n)
         ]
         if sent:
@@ -600,19 +606,36 @@ class RedisBus:
             self.lost_messages += 1
             log.error("node %s: a request cannot be read: %s", self.node, exc)
 
+    def _forward(self, own: OwnTable, item: Numbered) -> None:
+        """An event of this node's table: to its channel, if another node may hear it."""
+        if not own.publishing:
+            self.counts.unpublished += 1
+            return
+        self._events_queued += 1
+        request = command(b"PUBLISH", own.channel, encode_numbered(item))
+        self._queue(request, partial(own.heard, self._events_queued))
+
+    def _run_of(self, table_id: str) -> str | None:
+        own = self._own.get(table_id)
+        return None if own is None else own.run
+
     def _send(self, channel: bytes, data: bytes) -> None:
         """Publish at the end of this turn of the loop, with everything else handed
         over in it (the events of every table, the replies): one write to Redis."""
         self._queue(command(b"PUBLISH", channel, data))
 
-    def _queue(self, request: bytes) -> None:
+    def _queue(self, request: bytes, heard: Callable[[object], None] | None = None) -> None:
+        """``request`` to Redis at the end of this turn; its answer to ``heard``."""
         if not self._outgoing:
             asyncio.get_running_loop().call_soon(self._publish_now)
+        if heard is not None:
+            self._heard.append((len(self._outgoing), heard))
         self._outgoing.append(request)
 
     def _publish_now(self) -> None:
         requests, self._outgoing = self._outgoing, []
-        if requests and not self._publisher.send(requests):
+        heard, self._heard = self._heard, []
+        if requests and not self._publisher.send(requests, heard):
             self.lost_messages += len(requests)  # Redis is away: the numbers tell
         else:
             self.counts.published += len(requests)

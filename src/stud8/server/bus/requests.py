@@ -129,6 +129,7 @@ class BusCounts:
     took there and back: the bus's lag) and those not answered in time."""
 
     published: int = 0
+    unpublished: int = 0  # events of its tables no other node heard (bus/own.py)
     received: int = 0
     answered: int = 0
     answer_seconds: float = 0.0

@@ -214,16 +214,21 @@ class _Link:
 class Publisher(_Link):
     """Commands whose answers nobody waits for (PUBLISH, and the directory's HSET and
     HDEL), in batches, one write each, in order; :meth:`sent` waits for Redis to have
-    taken everything written before it."""
+    taken everything written before it. A command may come with a callback that is
+    given its answer (a PUBLISH's: how many subscribers received it)."""
 
     def __init__(self, address: RedisAddress, name: str) -> None:
         super().__init__(address, name)
         self._written = 0  # commands written on this connection
         self._answered = 0
         self._waiting: list[tuple[int, asyncio.Future[None]]] = []
+        self._heard: collections.deque[tuple[int, Callable[[object], None]]] = collections.deque()
 
     def received(self, reply: object) -> None:
         self._answered += 1
+        heard = self._heard
+        if heard and heard[0][0] == self._answered:
+            heard.popleft()[1](reply)
         while self._waiting and self._waiting[0][0] <= self._answered:
             _, future = self._waiting.pop(0)
             if not future.done():
@@ -232,6 +237,7 @@ class Publisher(_Link):
     async def opened(self, *, first: bool) -> None:
         # a new connection: what the old one had not answered is lost or done
         self._written = self._answered = 0
+        self._heard.clear()  # those answers are lost with the old connection
         waiting, self._waiting = self._waiting, []
         for _, future in waiting:
             if not future.done():
@@ -242,12 +248,20 @@ class Publisher(_Link):
         Redis is away: they are lost, and the numbers of the events tell it)."""
         return self.send([command(b"PUBLISH", channel, data) for channel, data in messages])
 
-    def send(self, commands: list[bytes]) -> int:
-        """Send commands (made by :func:`command`) in one write, their replies
-        dropped; how many were sent (0 if Redis is away: they are lost)."""
+    def send(
+        self,
+        commands: list[bytes],
+        heard: Iterable[tuple[int, Callable[[object], None]]] = (),
+    ) -> int:
+        """Send commands (made by :func:`command`) in one write; how many were sent
+        (0 if Redis is away: they are lost). Their answers are dropped but for
+        ``heard``'s: ``(i, call)`` gives ``commands[i]``'s answer to ``call``, in
+        order (``i`` ascending)."""
         if not commands or not self.write(b"".join(commands)):
             return 0
-        self._written += len(commands)
+        written = self._written
+        self._heard.extend((written + i + 1, call) for i, call in heard)
+        self._written = written + len(commands)
         return len(commands)
 
     async def sent(self) -> None:

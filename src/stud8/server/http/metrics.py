@@ -135,6 +135,11 @@ class _RoomCollector(Collector):
                 carried.add_metric(["out"], counts.published)
                 carried.add_metric(["in"], counts.received)
                 yield carried
+                yield CounterMetricFamily(
+                    "stud8_bus_events_unpublished",
+                    "events of this node's tables not published: no other node followed them",
+                    value=counts.unpublished,
+                )
                 yield SummaryMetricFamily(
                     "stud8_bus_request_seconds",
                     "this node's requests to the nodes running their tables, answered: "
