@@ -149,7 +149,7 @@ def test_a_ban_from_the_command_line_closes_the_websockets_of_a_running_room(
                 )
                 assert code == 0
                 closed, _ = await closed_within(ws, 3)
-                assert closed == 4401
+                assert closed == 4403 and ws.close_reason == "banned by an operator"
                 assert time.monotonic() - started < 3
 
     asyncio.run(asyncio.wait_for(body(), 60))

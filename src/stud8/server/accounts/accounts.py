@@ -350,6 +350,21 @@ class Accounts:
                 live.update(digests[digest] for (digest,) in rows)
         return live
 
+    def banned(self, names: Iterable[str]) -> set[str]:
+        """Those of ``names`` (case-folded) whose account is banned: one query per 500."""
+        keys = sorted({name.casefold() for name in names if isinstance(name, str)})
+        found: set[str] = set()
+        with self._reads() as session:
+            for start in range(0, len(keys), 500):
+                found.update(
+                    session.scalars(
+                        select(PlayerRow.name_key)
+                        .where(PlayerRow.name_key.in_(keys[start : start + 500]))
+                        .where(PlayerRow.role == "banned")
+                    )
+                )
+        return found
+
     def logout(self, token: str) -> None:
         """End the session (nothing happens if the token is unknown)."""
         with self._sessions.begin() as session:

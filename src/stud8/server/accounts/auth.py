@@ -75,6 +75,11 @@ class Auth(Protocol):
         banned): the open websockets of the others are closed."""
         ...
 
+    async def banned(self, names: Iterable[str]) -> set[str]:
+        """Those of ``names`` (case-folded) whose account is banned: the sockets of a
+        session a ban ended elsewhere are closed saying so (4403), not as a logout."""
+        ...
+
     async def find(self, name: str) -> Account | None:
         """The account of that name (any case), if there is one."""
         ...
@@ -173,6 +178,10 @@ class MemoryAuth:
 
     async def live_tokens(self, tokens: Iterable[str]) -> set[str]:
         return {token for token in tokens if token in self._tokens}
+
+    async def banned(self, names: Iterable[str]) -> set[str]:
+        keys = {name.casefold() for name in self._banned}
+        return {name.casefold() for name in names} & keys
 
     async def find(self, name: str) -> Account | None:
         found = next((n for n in self._accounts if n.casefold() == name.casefold()), None)

@@ -107,6 +107,9 @@ class AccountsAuth:
     async def live_tokens(self, tokens: Iterable[str]) -> set[str]:
         return await self._call(self.accounts.live_tokens, list(tokens))
 
+    async def banned(self, names: Iterable[str]) -> set[str]:
+        return await self._call(self.accounts.banned, list(names))
+
     async def find(self, name: str) -> Account | None:
         player = await self._call(self.accounts.get, name)
         return None if player is None else _account(player)

@@ -17,6 +17,7 @@ from stud8.server.books.moderation import ModerationError, NoSuchPlayerError
 from stud8.server.http.addresses import client_address
 from stud8.server.http.errors import BadRequest, NotFound, TooManyRequests, Unauthorized
 from stud8.server.http.requests import account_of, bearer, json_body, operator_of, room_of
+from stud8.server.http.sessions import BANNED
 from stud8.server.wire.codec import to_json
 from stud8.server.wire.rest import Done, LoggedIn, Registered
 
@@ -133,6 +134,6 @@ async def ban(request: Request) -> Response:
             raise BadRequest(str(exc)) from None
         assert act.player is not None  # (a ban names its player)
         banned = act.player
-    closed = room.sockets.close_account(banned, 4403, "banned by an operator")
+    closed = room.sockets.close_account(banned, *BANNED)
     log.warning("%s banned %s (%d websockets closed)", operator.name, banned, closed)
     return JSONResponse(to_json(Done(True)))

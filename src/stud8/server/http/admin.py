@@ -35,6 +35,7 @@ from stud8.server.http.errors import BadRequest, NotFound
 from stud8.server.http.lobbymessage import notice_of as lobby_notice
 from stud8.server.http.requests import json_body, operator_of, room_of
 from stud8.server.http.services import RoomServices
+from stud8.server.http.sessions import BANNED
 from stud8.server.wire import admin as wire
 from stud8.server.wire.codec import read_object, to_json
 
@@ -223,7 +224,7 @@ async def account_act(request: Request) -> Response:
     except ModerationError as exc:
         raise BadRequest(str(exc)) from None
     if verb == "ban" and act.player is not None:
-        closed = room.sockets.close_account(act.player, 4403, "banned by an operator")
+        closed = room.sockets.close_account(act.player, *BANNED)
         log.warning("%s banned %s (%d websockets closed)", operator.name, act.player, closed)
     else:
         log.warning("%s: %s %s (%s)", operator.name, verb, act.player, act.reason)

@@ -220,8 +220,11 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     build_tables()
     # In a serving process the room, not CPython, decides when to collect.
     pacer = asyncio.create_task(collect_regularly()) if paced() else None
-    # the sockets of a session ended elsewhere (a ban by stud8 admin, an expiry) close
-    sweeper = asyncio.create_task(room.sockets.sweep_regularly(room.auth.live_tokens))
+    # the sockets of a session ended elsewhere (a ban by stud8 admin or another node,
+    # an expiry) close
+    sweeper = asyncio.create_task(
+        room.sockets.sweep_regularly(room.auth.live_tokens, room.auth.banned)
+    )
     # the operator's message to everyone, pushed to this node's tables when it changes
     watch = room.message_watch
     watching = asyncio.create_task(watch.run()) if watch is not None else None

@@ -7,8 +7,11 @@ token, its account, its address and how to close it) and forgets it when it ends
 The endpoints close a session's or an account's sockets the moment they end it
 (:mod:`stud8.server.http.accounts`); :meth:`OpenSockets.sweep`, run every
 :data:`SWEEP_SECONDS` by the app, asks the accounts which sessions are still live
-and closes the sockets of the others: a ban by ``stud8 admin ban`` in another
-process, a session that expired, a logout on another server.
+and closes the sockets of the others: a ban by ``stud8 admin ban`` or through
+another node's console, a session that expired, a logout on another server. A
+socket of a banned account is closed as the node that banned him closes it
+(:data:`BANNED`, 4403: the client says why and does not ask him to log in again),
+any other with :data:`ENDED` (4401).
 
 >>> closed = []
 >>> sockets = OpenSockets()
@@ -22,6 +25,16 @@ process, a session that expired, a logout on another server.
 >>> sockets.close_account("ann", 4403, "banned"); closed
 1
 [('a', 4401), ('b', 4403)]
+
+The sweep: cal's session ended elsewhere (an expiry), dan was banned by another node:
+
+>>> _ = sockets.add("tok-c", "cal", "10.0.0.3", lambda code, why: closed.append(("c", code)))
+>>> _ = sockets.add("tok-d", "Dan", "10.0.0.4", lambda code, why: closed.append(("d", code)))
+>>> async def live(tokens): return set()
+>>> async def banned(names): return {"dan"} & set(names)
+>>> asyncio.run(sockets.sweep(live, banned)); closed[2:]
+2
+[('c', 4401), ('d', 4403)]
 """
 
 from __future__ import annotations
@@ -32,13 +45,17 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["SWEEP_SECONDS", "OpenSocket", "OpenSockets"]
+__all__ = ["BANNED", "ENDED", "SWEEP_SECONDS", "OpenSocket", "OpenSockets"]
 
 SWEEP_SECONDS = 1.0  # a session ended elsewhere closes its sockets within this
+BANNED = (4403, "banned by an operator")  # every socket of a banned account
+ENDED = (4401, "the session ended: log in again")  # a session ended elsewhere
 
 log = logging.getLogger("stud8.server")
 
 Close = Callable[[int, str], None]
+# the accounts' answer about some tokens or names: those of them that are live, or banned
+Names = Callable[[list[str]], Awaitable[set[str]]]
 
 
 @dataclass(eq=False, slots=True)
@@ -140,26 +157,34 @@ class OpenSockets:
     def close_all(self, code: int, reason: str) -> int:
         return self._close(self._all, code, reason)
 
-    async def sweep(self, live_tokens: Callable[[list[str]], Awaitable[set[str]]]) -> int:
-        """Close the sockets whose session is no longer live; how many."""
+    async def sweep(self, live_tokens: Names, banned: Names | None = None) -> int:
+        """Close the sockets whose session is no longer live (those of an account
+        ``banned`` says is banned with :data:`BANNED`, the others :data:`ENDED`);
+        how many."""
         tokens = self.tokens()
         if not tokens:
             return 0
         live = await live_tokens(tokens)
+        ended = [token for token in tokens if token not in live]
+        if not ended:
+            return 0
+        out: set[str] = set()
+        if banned is not None:  # asked only when a session ended: seldom
+            accounts = {s.account for t in ended for s in self._by_token.get(t, ()) if s.account}
+            out = await banned(sorted(accounts))
         closed = 0
-        for token in tokens:
-            if token not in live:
-                closed += self.close_session(token, 4401, "the session ended: log in again")
+        for token in ended:
+            sockets = self._by_token.get(token, set())
+            of_banned = any(s.account in out for s in sockets)
+            closed += self.close_session(token, *(BANNED if of_banned else ENDED))
         return closed
 
-    async def sweep_regularly(
-        self, live_tokens: Callable[[list[str]], Awaitable[set[str]]]
-    ) -> None:
+    async def sweep_regularly(self, live_tokens: Names, banned: Names | None = None) -> None:
         """:meth:`sweep` every :data:`SWEEP_SECONDS` until cancelled."""
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
-                await self.sweep(live_tokens)
+                await self.sweep(live_tokens, banned)
             except Exception as exc:  # the database may be away a moment: next time
                 log.warning(
                     "could not check the open sockets' sessions: %s", exc.__class__.__name__
