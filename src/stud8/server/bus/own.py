@@ -1,5 +1,5 @@
 """This node's own tables as its bus sees them: each one's run, and whether its
-events go to Redis at all (:class:`OwnTable`, used by
+events go to Redis at all (:class:`OwnTables`, held by
 :class:`~stud8.server.bus.redis.RedisBus`).
 
 An event published on a channel no node listens to is work for nothing: the
@@ -35,9 +35,20 @@ False
 
 from __future__ import annotations
 
-from stud8.server.bus import Following
+import uuid
+from collections.abc import Callable
+from functools import partial
 
-__all__ = ["OwnTable"]
+from stud8.server.bus import Following
+from stud8.server.bus.codec import encode_numbered
+from stud8.server.bus.requests import BusCounts
+from stud8.server.bus.resp import command
+from stud8.server.table.events import Numbered
+
+__all__ = ["OwnTable", "OwnTables"]
+
+# the bus's queue of commands for Redis: a command, and who is given its answer
+Queue = Callable[[bytes, Callable[[object], None] | None], None]
 
 
 class OwnTable:
@@ -65,3 +76,57 @@ class OwnTable:
         subscribers received it."""
         if listeners == 0 and number > self._since:
             self.publishing = False
+
+
+class OwnTables:
+    """The tables this node runs, by id, each an :class:`OwnTable`; their events
+    go to ``queue`` (the bus's commands for Redis) while another node may hear
+    them."""
+
+    def __init__(self, queue: Queue, counts: BusCounts) -> None:
+        self._queue = queue
+        self._counts = counts
+        self._tables: dict[str, OwnTable] = {}
+        self._queued = 0  # events queued for Redis so far, every table's
+
+    def get(self, table_id: str) -> OwnTable | None:
+        return self._tables.get(table_id)
+
+    def run_of(self, table_id: str) -> str | None:
+        """The id of the table's run here (None: it does not run here)."""
+        table = self._tables.get(table_id)
+        return None if table is None else table.run
+
+    def start(
+        self,
+        table_id: str,
+        channel: bytes,
+        follow: Callable[[Callable[[Numbered], None]], Following],
+    ) -> OwnTable:
+        """The table runs here: a new run, its events followed (``follow``) and
+        forwarded to ``channel``; the same if it runs here already."""
+        table = self._tables.get(table_id)
+        if table is None:
+            table = self._tables[table_id] = OwnTable(uuid.uuid4().hex[:16], channel)
+            table.following = follow(partial(self._forward, table))
+        return table
+
+    def end(self, table_id: str) -> None:
+        """The table stopped running here (closed, or moved)."""
+        table = self._tables.pop(table_id, None)
+        if table is not None and table.following is not None:
+            table.following.close()
+
+    def caught_up(self, table_id: str) -> None:
+        """Another node asks to be caught up on the table (see the module)."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            table.caught_up(self._queued)
+
+    def _forward(self, table: OwnTable, item: Numbered) -> None:
+        if not table.publishing:
+            self._counts.unpublished += 1
+            return
+        self._queued += 1
+        request = command(b"PUBLISH", table.channel, encode_numbered(item))
+        self._queue(request, partial(table.heard, self._queued))

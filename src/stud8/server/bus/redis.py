@@ -51,10 +51,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -81,11 +79,10 @@ from stud8.server.bus.codec import (
     encode_catch_up,
     encode_command,
     encode_listed,
-    encode_numbered,
     encode_reply,
 )
 from stud8.server.bus.local import LocalBus
-from stud8.server.bus.own import OwnTable
+from stud8.server.bus.own import OwnTables
 from stud8.server.bus.requests import (
     Answer,
     BusCounts,
@@ -154,7 +151,10 @@ class RedisBus:
         self._subscriptions: dict[str, Subscription] = {}
         # commands for Redis at the end of this turn of the loop, in order
         self._outgoing: list[bytes] = []
-        self._publisher = Publisher(self.address, f"node {node}'s bus (out)")
+        # (the directory's entries of this node's tables are written again when
+        # either link comes back: Redis may have restarted empty, and what was
+        # handed to a link while it was down is lost)
+        self._publisher = Publisher(self.address, f"node {node}'s bus (out)", self._relist)
         self._subscriber = Subscriber(
             self.address,
             f"node {node}'s bus (in)",
@@ -162,8 +162,6 @@ class RedisBus:
             subscribed=self._subscribed,
             reconnected=self._back,
         )
-        self._own: dict[str, OwnTable] = {}  # this node's tables (their runs, publishing)
-        self._events_queued = 0  # events of this node's tables queued for Redis so far
         self._heard: list[tuple[int, Callable[[object], None]]] = []  # (in _outgoing)
         self._viewers = RemoteViewers()  # the other nodes' connections to them
         self._missing: dict[str, int] = {}  # tables not in the hash at the last reads
@@ -175,6 +173,7 @@ class RedisBus:
         self._handlers: RemoteHandlers | None = None  # given at the start
         self.lost_messages = 0  # undecodable or failed (for the operator and tests)
         self.counts = BusCounts()  # what it carried (the metrics)
+        self._own = OwnTables(self._queue, self.counts)  # this node's tables
         self._asking = Asking(  # this node's requests to the others, and their answers
             send=lambda node, data: self._send(self.channels.commands(node), data),
             caught_up=self._subscriber.caught_up,
@@ -199,8 +198,7 @@ class RedisBus:
             loop.create_task(self._refresh(), name=f"bus-directory-{self.node}"),
         ]
         self.local.watch(self._local_changed)
-        for table_id, listed in self.local.directory().items():
-            self._local_changed(table_id, listed, False)
+        self._relist()
 
     async def close(self) -> None:
         """Stop (after this node's tables have closed or moved)."""
@@ -223,21 +221,17 @@ class RedisBus:
     def _local_changed(self, table_id: str, listed: Listed | None, for_good: bool) -> None:
         subscription = self._subscriptions.get(table_id)
         if listed is None:
-            own = self._own.pop(table_id, None)
+            self._own.end(table_id)
             self._viewers.table_ended(table_id)
-            if own is not None and own.following is not None:
-                own.following.close()
             if for_good:
                 self.unlist(table_id)
             elif subscription is not None:  # moving: its viewers here follow it elsewhere
                 self._source(subscription)
             return  # moving: its entry is the next owner's
-        own = self._own.get(table_id)
-        if own is None:
-            own = self._own[table_id] = OwnTable(
-                uuid.uuid4().hex[:16], self.channels.events(table_id)
-            )
-            own.following = self.local.follow(table_id, partial(self._forward, own), lambda: None)
+        channel = self.channels.events(table_id)
+        own = self._own.start(
+            table_id, channel, lambda forward: self.local.follow(table_id, forward, lambda: None)
+        )
         if subscription is not None and subscription.local is None:
             self._source(subscription)  # it runs here now: followed directly
         run = own.run
@@ -385,9 +379,7 @@ class RedisBus:
                 self._viewers.note(request.sender, table_id, own.run, sent.player, change)
             body = encode_reply(reply)
         elif isinstance(request, CatchUpRequest):
-            own = self._own.get(table_id)
-            if own is not None:  # it follows from now on (see bus/own.py)
-                own.caught_up(self._events_queued)
+            self._own.caught_up(table_id)  # it follows from now on (see bus/own.py)
             try:
                 caught = await self.local.catch_up(table_id, request.last_seen)
             except NoSuchTable:
@@ -408,7 +400,7 @@ class RedisBus:
         sent = [
             self.local.send(table_id, Disconnect(player=player))
             for table_id, run, player, n in self._viewers.gone(node)
-            if self._run_of(table_id) == run  # else that run and its counts are over
+            if self._own.run_of(table_id) == run  # else that run and its counts are over
             for _ in range(n)
         ]
         if sent:
@@ -565,11 +557,14 @@ class RedisBus:
         log.warning("node %s has Redis again", self.node)
         for subscription in tuple(self._subscriptions.values()):
             subscription.tell("lost")
-        # Redis may have restarted empty: this node's tables listed again
-        for table_id, listed in self.local.directory().items():
-            self._local_changed(table_id, listed, False)
+        self._relist()  # Redis may have restarted empty
         self._version = -1  # the next read is whole
         self._spawn(self._read_directory())
+
+    def _relist(self) -> None:
+        """This node's tables listed again in the room's directory."""
+        for table_id, listed in self.local.directory().items():
+            self._local_changed(table_id, listed, False)
 
     def _subscribed(self, channel: bytes) -> None:
         prefix = self.channels.events_prefix
@@ -605,19 +600,6 @@ class RedisBus:
         except (BusCodecError, ValueError, KeyError, TypeError) as exc:
             self.lost_messages += 1
             log.error("node %s: a request cannot be read: %s", self.node, exc)
-
-    def _forward(self, own: OwnTable, item: Numbered) -> None:
-        """An event of this node's table: to its channel, if another node may hear it."""
-        if not own.publishing:
-            self.counts.unpublished += 1
-            return
-        self._events_queued += 1
-        request = command(b"PUBLISH", own.channel, encode_numbered(item))
-        self._queue(request, partial(own.heard, self._events_queued))
-
-    def _run_of(self, table_id: str) -> str | None:
-        own = self._own.get(table_id)
-        return None if own is None else own.run
 
     def _send(self, channel: bytes, data: bytes) -> None:
         """Publish at the end of this turn of the loop, with everything else handed

@@ -215,10 +215,18 @@ class Publisher(_Link):
     """Commands whose answers nobody waits for (PUBLISH, and the directory's HSET and
     HDEL), in batches, one write each, in order; :meth:`sent` waits for Redis to have
     taken everything written before it. A command may come with a callback that is
-    given its answer (a PUBLISH's: how many subscribers received it)."""
+    given its answer (a PUBLISH's: how many subscribers received it).
+    ``reconnected()`` is called once the connection is made again: what was handed
+    over while it was down is lost (the bus writes its tables' entries again)."""
 
-    def __init__(self, address: RedisAddress, name: str) -> None:
+    def __init__(
+        self,
+        address: RedisAddress,
+        name: str,
+        reconnected: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__(address, name)
+        self.reconnected = reconnected
         self._written = 0  # commands written on this connection
         self._answered = 0
         self._waiting: list[tuple[int, asyncio.Future[None]]] = []
@@ -242,6 +250,8 @@ class Publisher(_Link):
         for _, future in waiting:
             if not future.done():
                 future.set_result(None)
+        if not first and self.reconnected is not None:
+            self.reconnected()
 
     def publish(self, messages: Iterable[tuple[bytes, bytes]]) -> int:
         """Publish ``(channel, data)`` pairs in one write; how many were sent (0 if
