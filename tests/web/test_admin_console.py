@@ -148,6 +148,7 @@ def test_the_console_at_desktop_and_phone_sizes(stage: Stage, tmp_path: Path) ->
     csv = Path(got.value.path()).read_text()
     assert csv.splitlines()[0] == "transaction,at,kind,hand_id,memo,account,amount"
     assert "buy_in" in csv and "credit" not in csv
+    labels_above_figures(boss, "#audit-out dl.figures")
     screenshot(boss, "admin-journal-desktop")
 
     tab(boss, "Rake")
@@ -175,6 +176,7 @@ def test_the_console_at_desktop_and_phone_sizes(stage: Stage, tmp_path: Path) ->
     phone.fill("#find-name", "ann")
     phone.click("#find")
     expect(phone.locator("#account-bank")).to_have_text("850")
+    labels_above_figures(phone, ".account-card dl.figures")
     fits(phone)
     screenshot(phone, "admin-account-phone")
     # the keyboard moves between the tabs
@@ -182,6 +184,7 @@ def test_the_console_at_desktop_and_phone_sizes(stage: Stage, tmp_path: Path) ->
     phone.keyboard.press("ArrowRight")
     expect(phone.get_by_role("heading", name="Journal", level=2)).to_be_visible()
     fits(phone)
+    labels_above_figures(phone, "#audit-out dl.figures")
     screenshot(phone, "admin-journal-phone")
     for name in ("Players", "Tables", "Fairness"):
         tab(phone, name)
@@ -199,3 +202,19 @@ def test_a_player_opening_the_console_is_told_operators_only(stage: Stage, tmp_p
     expect(ann.locator("#players-out")).to_contain_text("operators only")
     screenshot(ann, "admin-refused-player-desktop")
     assert not players.console.errors, players.console.errors
+
+
+def labels_above_figures(page: Page, where: str) -> None:
+    """Each label of the figures stands right above its own figure (the audit's grid
+    once wrapped after seven cells: "Tables" at a row's end, its 200 the next row's
+    first cell)."""
+    pairs = page.evaluate(
+        """(where) => [...document.querySelectorAll(where + ' dt')].map((dt) => {
+            const a = dt.getBoundingClientRect(), b = dt.nextElementSibling.getBoundingClientRect();
+            return [dt.textContent, a.left, a.bottom, b.left, b.top];
+        })""",
+        where,
+    )
+    assert pairs, where
+    for label, dt_left, dt_bottom, dd_left, dd_top in pairs:
+        assert abs(dt_left - dd_left) < 1 and 0 <= dd_top - dt_bottom < 12, (label, pairs)

@@ -24,8 +24,8 @@ function detailHTML(a) {
   const silenced = a.silenced ? (a.silenced_until ? `silenced until ${when(a.silenced_until)}` : "silenced for good") : "may chat";
   return `<div class="account-card" aria-label="account ${esc(a.name)}">
     <h3 id="account-name">${esc(a.name)} <small class="role role-${esc(a.role)}">${esc(a.role)}</small></h3>
-    <dl class="figures"><dt>Bank</dt><dd id="account-bank">${a.balance}</dd><dt>Chat</dt><dd id="account-chat">${silenced}</dd>
-      <dt>Addresses</dt><dd id="account-addresses">${a.addresses.map(esc).join(", ") || "—"}</dd></dl>
+    <dl class="figures"><div><dt>Bank</dt><dd id="account-bank">${a.balance}</dd></div><div><dt>Chat</dt><dd id="account-chat">${silenced}</dd></div>
+      <div><dt>Addresses</dt><dd id="account-addresses">${a.addresses.map(esc).join(", ") || "—"}</dd></div></dl>
     <div class="account-lists"><div><h4>Seats</h4><ul>${seats}</ul></div><div><h4>Recent hands</h4><ul class="hands">${hands}</ul></div>
       <div><h4>Sessions</h4><ul class="sessions">${sessions}</ul></div></div>
     <form id="act-form" class="act-form" aria-label="act on ${esc(a.name)}">

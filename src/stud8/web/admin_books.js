@@ -18,7 +18,7 @@ function query(root) {
 }
 
 function auditHTML(a) {
-  const figure = (label, v) => `<dt>${label}</dt><dd>${v}</dd>`;
+  const figure = (label, v) => `<div><dt>${label}</dt><dd>${v}</dd></div>`;  // a pair per cell
   return `<p class="${a.ok ? "ok" : "error"}" role="status">${a.ok ? "The books balance" : `${a.problems.length} problem(s)`}</p>
     <dl class="figures" aria-label="the audit's figures">${figure("Issued", a.issued)}${figure("Held", a.held)}${figure("Banks", a.banks)}${figure("Tables", a.tables)}
     ${figure("Pots", a.pots)}${figure("Rake", a.rake)}${figure("Prizes", a.prizes)}${figure("Fees", a.fees)}
