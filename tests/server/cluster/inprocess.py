@@ -126,6 +126,17 @@ async def owner(redis_url: str, table_id: str) -> str:
     return value.split(b"\n", 1)[0].decode()
 
 
+async def open_t1(
+    nodes: tuple[Node, Node], redis_url: str, headers: dict[str, str]
+) -> tuple[Node, Node]:
+    """Table t1 (:data:`SPEC`) opened through the first node: (the node that runs it,
+    the other)."""
+    a, b = nodes
+    r = await a.http.post("/api/v1/tables", json={"table_id": "t1", **SPEC}, headers=headers)
+    assert r.status_code == 201, r.text
+    return (a, b) if await owner(redis_url, "t1") == a.node.name else (b, a)
+
+
 async def operator(node: Node) -> str:
     r = await node.http.post("/api/v1/login", json={"name": "boss", "password": BOSS_PASSWORD})
     assert r.status_code == 200, r.text

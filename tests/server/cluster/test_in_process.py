@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from server.cluster.inprocess import SPEC, cluster, eventually, operator, owner
+from server.cluster.inprocess import SPEC, cluster, eventually, open_t1, operator, owner
 from server.http.test_metrics import samples
 from server.roomclient import passive, play, sit
 from server.roomdb import fresh_database
@@ -159,12 +159,7 @@ def test_chat_crosses_the_bus_to_a_table_on_another_node(tmp_path: Path, redis_u
         async with cluster(pg, redis_url, ("a", "b")) as (a, b):
             boss = await operator(a)
             headers = {"Authorization": f"Bearer {boss}"}
-            r = await a.http.post(
-                "/api/v1/tables", json={"table_id": "t1", **SPEC}, headers=headers
-            )
-            assert r.status_code == 201, r.text
-            home = await owner(redis_url, "t1")
-            away, here = (b, a) if home == "a" else (a, b)
+            here, away = await open_t1((a, b), redis_url, headers)
             ann, bob = await away.player("ann"), await here.player("bob")
             text = "<img src=x onerror=alert(1)> gl 玩家"
             async with away.connect(ann) as c1, here.connect(bob) as c2:

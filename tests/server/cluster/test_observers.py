@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from server.cluster.clusterprocess import Player, nodes
-from server.cluster.inprocess import SPEC, cluster, operator, owner
+from server.cluster.inprocess import cluster, open_t1, operator
 from server.cluster.test_failover import open_room
 from server.http.test_lobby_observers import observers_reach
 from server.roomdb import fresh_database
@@ -32,12 +32,7 @@ def test_viewers_through_either_node_are_counted_at_the_table_s_owner(
         async with cluster(pg, redis_url, ("a", "b")) as (a, b):
             boss = await operator(a)
             headers = {"Authorization": f"Bearer {boss}"}
-            r = await a.http.post(
-                "/api/v1/tables", json={"table_id": "t1", **SPEC}, headers=headers
-            )
-            assert r.status_code == 201, r.text
-            home = await owner(redis_url, "t1")
-            away, here = (b, a) if home == "a" else (a, b)
+            here, away = await open_t1((a, b), redis_url, headers)
             ann = await away.player("ann")
             async with away.connect(), away.connect(ann):
                 for node in (a, b):

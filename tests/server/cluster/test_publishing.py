@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from server.cluster.inprocess import SPEC, Node, cluster, operator, owner
+from server.cluster.inprocess import Node, cluster, open_t1, operator
 from server.http.test_metrics import samples
 from server.roomclient import Client, Msg, passive, play, sit
 from server.roomdb import fresh_database
@@ -39,9 +39,7 @@ def test_events_go_to_redis_only_while_another_node_follows_the_table(
         async with cluster(pg, redis_url, ("a", "b")) as (a, b):
             boss = await operator(a)
             auth = {"Authorization": f"Bearer {boss}"}
-            r = await a.http.post("/api/v1/tables", json={"table_id": "t1", **SPEC}, headers=auth)
-            assert r.status_code == 201, r.text
-            here, away = (a, b) if await owner(redis_url, "t1") == "a" else (b, a)
+            here, away = await open_t1((a, b), redis_url, auth)
 
             async def metrics(node: Node) -> dict[str, float]:
                 return samples((await node.http.get("/metrics", headers=auth)).text)

@@ -56,6 +56,14 @@ from stud8.server.storage.models import Player as PlayerRow
 from stud8.server.wire.limits import NAME_CHARS, PASSWORD_CHARS
 from stud8.server.wire.limits import NAME_PATTERN as NAME_RULE
 
+IN_LIST = 500  # keys in one query's IN (...): a sweep of many sockets is a few queries
+
+
+def _in_lists(keys: list[str]) -> list[list[str]]:
+    """``keys`` in runs of :data:`IN_LIST`."""
+    return [keys[start : start + IN_LIST] for start in range(0, len(keys), IN_LIST)]
+
+
 ROLES = ("player", "operator", "banned")  # banned: may not log in; his sessions end
 NAME_PATTERN = re.compile(NAME_RULE)
 MIN_PASSWORD, MAX_PASSWORD = PASSWORD_CHARS
@@ -334,16 +342,15 @@ class Accounts:
 
     def live_tokens(self, tokens: Iterable[str]) -> set[str]:
         """Those of ``tokens`` whose session is live (not ended, not expired, the
-        player not banned): one query per 500 tokens."""
+        player not banned): one query per :data:`IN_LIST` tokens."""
         digests = {token_digest(t): t for t in tokens if isinstance(t, str) and len(t) <= 200}
         live: set[str] = set()
-        keys = list(digests)
         with self._reads() as session:
-            for start in range(0, len(keys), 500):
+            for some in _in_lists(list(digests)):
                 rows = session.execute(
                     select(LoginSession.token_hash)
                     .join(PlayerRow, LoginSession.player_id == PlayerRow.id)
-                    .where(LoginSession.token_hash.in_(keys[start : start + 500]))
+                    .where(LoginSession.token_hash.in_(some))
                     .where(LoginSession.expires_at > self._clock())
                     .where(PlayerRow.role != "banned")
                 )
@@ -351,15 +358,16 @@ class Accounts:
         return live
 
     def banned(self, names: Iterable[str]) -> set[str]:
-        """Those of ``names`` (case-folded) whose account is banned: one query per 500."""
+        """Those of ``names`` (case-folded) whose account is banned: one query per
+        :data:`IN_LIST` names."""
         keys = sorted({name.casefold() for name in names if isinstance(name, str)})
         found: set[str] = set()
         with self._reads() as session:
-            for start in range(0, len(keys), 500):
+            for some in _in_lists(keys):
                 found.update(
                     session.scalars(
                         select(PlayerRow.name_key)
-                        .where(PlayerRow.name_key.in_(keys[start : start + 500]))
+                        .where(PlayerRow.name_key.in_(some))
                         .where(PlayerRow.role == "banned")
                     )
                 )

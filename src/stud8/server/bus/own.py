@@ -48,20 +48,18 @@ from stud8.server.table.events import Numbered
 __all__ = ["OwnTable", "OwnTables"]
 
 # the bus's queue of commands for Redis: a command, and who is given its answer
-Queue = Callable[[bytes, Callable[[object], None] | None], None]
+QueueCommand = Callable[[bytes, Callable[[object], None] | None], None]
 
 
 class OwnTable:
-    """One table this node runs: its run's id, its channel, this node's following of
-    it (what it forwards to Redis), and whether its events are published now (see
-    the module)."""
+    """One table this node runs: its run's id, its channel, and whether its events
+    are published now (see the module)."""
 
-    __slots__ = ("_since", "channel", "following", "publishing", "run")
+    __slots__ = ("_since", "channel", "publishing", "run")
 
     def __init__(self, run: str, channel: bytes) -> None:
         self.run = run  # this run of the table on this node: a new one when it moves
         self.channel = channel
-        self.following: Following | None = None
         self.publishing = True
         self._since = 0  # the bus's count of queued events at the last catch-up
 
@@ -83,10 +81,11 @@ class OwnTables:
     go to ``queue`` (the bus's commands for Redis) while another node may hear
     them."""
 
-    def __init__(self, queue: Queue, counts: BusCounts) -> None:
+    def __init__(self, queue: QueueCommand, counts: BusCounts) -> None:
         self._queue = queue
         self._counts = counts
         self._tables: dict[str, OwnTable] = {}
+        self._following: dict[str, Following] = {}  # each one's events, forwarded
         self._queued = 0  # events queued for Redis so far, every table's
 
     def get(self, table_id: str) -> OwnTable | None:
@@ -108,14 +107,15 @@ class OwnTables:
         table = self._tables.get(table_id)
         if table is None:
             table = self._tables[table_id] = OwnTable(uuid.uuid4().hex[:16], channel)
-            table.following = follow(partial(self._forward, table))
+            self._following[table_id] = follow(partial(self._forward, table))
         return table
 
     def end(self, table_id: str) -> None:
         """The table stopped running here (closed, or moved)."""
-        table = self._tables.pop(table_id, None)
-        if table is not None and table.following is not None:
-            table.following.close()
+        self._tables.pop(table_id, None)
+        following = self._following.pop(table_id, None)
+        if following is not None:
+            following.close()
 
     def caught_up(self, table_id: str) -> None:
         """Another node asks to be caught up on the table (see the module)."""
