@@ -76,6 +76,47 @@ def test_the_node_that_lost_a_table_writes_nothing_of_it(engine: Engine, ledger:
     assert ledger.audit().ok
 
 
+def test_a_batch_s_fences_are_checked_together_and_a_lost_table_s_job_alone_is_refused(
+    engine: Engine, ledger: Ledger
+) -> None:
+    """One turn's writes of two tables, one of them taken by another node: that one's
+    buy-in is refused and writes nothing; the other table's, before and after it in
+    the same batch, land (the check is one read for the batch, and a refusal undoes
+    nothing else)."""
+    _room(engine)
+    TableStore(engine).save("t2", "Table 2", TableSpec())
+    ours, theirs = TableEpochs(engine, "n1"), TableEpochs(engine, "n2")
+    ours.take_over("t1")
+    ours.take_over("t2")
+    theirs.take_over("t2")  # n2 took t2 over: n1 does not know yet
+
+    async def main() -> list[BaseException | None]:
+        writer = RoomWriter(engine)
+        books = RoomBooks(ledger, writer, epochs=ours)
+        try:
+            outcomes = await asyncio.gather(
+                books.sit("t1", 1, "ann", 100),
+                books.sit("t2", 1, "bob", 100),
+                books.sit("t1", 2, "bob", 50),
+                return_exceptions=True,
+            )
+        finally:
+            writer.close()
+        assert writer.stats.largest == 3  # the three in one batch
+        return [o if isinstance(o, BaseException) else None for o in outcomes]
+
+    first, lost, last = asyncio.run(main())
+    assert first is None and last is None
+    assert isinstance(lost, BooksFenced) and "table t2 belongs to another node" in str(lost)
+    balances = ledger.balances()
+    assert balances[table_account("t1", "ann")] == 100
+    assert balances[table_account("t1", "bob")] == 50
+    assert balances.get(table_account("t2", "bob"), 0) == 0
+    assert [s.player for s in TableStore(engine).seats("t1")] == ["ann", "bob"]
+    assert TableStore(engine).seats("t2") == []
+    assert ledger.audit().ok
+
+
 def test_a_takeover_waits_for_a_write_in_flight_and_the_next_write_is_refused(
     engine: Engine, ledger: Ledger
 ) -> None:

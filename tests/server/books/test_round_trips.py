@@ -8,7 +8,8 @@ one read); its accounts and the self-check's, locked in one read; the transactio
 its entries; the balances (one executemany: psycopg pipelines it); the record;
 its players; the note removed; COMMIT: 10. A table of a room on several nodes
 checks its epoch first: 11. Hands ended in the same turn of the loop share one
-transaction, without savepoints: 8 each, and BEGIN and COMMIT once.
+transaction, without savepoints: 8 each, and BEGIN and COMMIT once; on several nodes,
+one more for the epochs of all their tables (not one a hand).
 
 Needs the scratch PostgreSQL (``STUD8_TEST_POSTGRES_URL``); skips without it.
 """
@@ -115,14 +116,20 @@ def test_a_hand_s_end_alone_costs_its_pinned_round_trips(
     assert ledger.balances("table:t1:") == {f"table:t1:{p}": c for p, c in stacks.items()}
 
 
+@pytest.mark.parametrize("fenced", [False, True], ids=["one-process", "fenced"])
 def test_hands_ended_together_share_one_transaction_without_savepoints(
-    relayed: tuple[Engine, RoundTripRelay],
+    relayed: tuple[Engine, RoundTripRelay], fenced: bool
 ) -> None:
     engine, relay = relayed
     ledger = Ledger(engine)
     writer = RoomWriter(engine)
-    books = RoomBooks(ledger, writer)
     tables = [f"t{n}" for n in range(4)]
+    epochs = TableEpochs(engine, "n1") if fenced else None
+    if epochs is not None:
+        for t in tables:
+            TableStore(engine).save(t, f"Table {t}", TableSpec())
+            epochs.take_over(t)
+    books = RoomBooks(ledger, writer, epochs=epochs)
     stacks = {t: {"ann": 1_000, "bob": 1_000} for t in tables}
     counted: list[int] = []
 
@@ -144,7 +151,9 @@ def test_hands_ended_together_share_one_transaction_without_savepoints(
     finally:
         writer.close()
     assert writer.stats.largest == len(tables)
-    assert counted[-4:] == [2 + EACH_IN_A_BATCH * len(tables)] * 4, counted
+    # BEGIN, COMMIT, and on a node one read of the four tables' epochs
+    together = 2 + (1 if fenced else 0) + EACH_IN_A_BATCH * len(tables)
+    assert counted[-4:] == [together] * 4, counted
     assert ledger.audit().ok
 
 

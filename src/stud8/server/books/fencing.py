@@ -7,12 +7,13 @@ Redis while another node took the table over. What keeps that node from moving a
 chip afterwards is not Redis but the database: ``room_tables.epoch`` goes up by one
 at each takeover (:func:`take_over`), the new owner writes with the new epoch, and
 every write of a table's books first checks, **in its own transaction**, that the
-epoch is still the one its node took (:meth:`TableEpochs.check`). On PostgreSQL the
-check locks the table's row (``SELECT ... FOR UPDATE``), so a takeover and a write
-of the old owner are ordered: either the write commits before the takeover (and the
-new owner sees it), or it sees the new epoch and is refused with
-:class:`~stud8.server.table.books.BooksFenced` (nothing written). On SQLite, one
-writer at a time gives the same order.
+epoch is still the one its node took (:meth:`TableEpochs.refusals`, through the
+writer's :class:`~stud8.server.books.writer.Fenced` jobs: one read for every table
+of a batch). On PostgreSQL the check locks the tables' rows (``SELECT ... FOR
+UPDATE``), so a takeover and a write of the old owner are ordered: either the write
+commits before the takeover (and the new owner sees it), or it sees the new epoch
+and is refused with :class:`~stud8.server.table.books.BooksFenced` (nothing
+written). On SQLite, one writer at a time gives the same order.
 
 >>> import tempfile
 >>> from stud8.server.storage import create_engine_for, upgrade
@@ -35,18 +36,33 @@ stud8.server.table.books.BooksFenced: table t1 belongs to another node now (epoc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from sqlalchemy import Connection, Engine, select, update
+from sqlalchemy import Connection, Engine, bindparam, select, update
 
-from stud8.server.books.writer import RoomWriter
+from stud8.server.books.writer import Fenced, RoomWriter
 from stud8.server.storage.models import RoomTable, TournamentRow
 from stud8.server.table.books import BooksFenced
 
 __all__ = ["FencedWriter", "TableEpochs", "TournamentEpochs"]
 
 T = TypeVar("T")
+
+# the rows of the tables (tournaments) asked, locked, in one order on every node (by
+# key: two writers locking some of the same rows cannot deadlock)
+_TABLE_EPOCHS = (
+    select(RoomTable.table_id, RoomTable.epoch)
+    .where(RoomTable.table_id.in_(bindparam("keys", expanding=True)))
+    .order_by(RoomTable.table_id)
+    .with_for_update()
+)
+_TOURNAMENT_EPOCHS = (
+    select(TournamentRow.id, TournamentRow.epoch)
+    .where(TournamentRow.id.in_(bindparam("keys", expanding=True)))
+    .order_by(TournamentRow.id)
+    .with_for_update()
+)
 
 
 class TableEpochs:
@@ -82,14 +98,29 @@ class TableEpochs:
     def check(self, conn: Connection, table_id: str) -> None:
         """In a write's transaction: the table is still ours, or
         :class:`~stud8.server.table.books.BooksFenced` (and the write is undone)."""
-        ours = self._held.get(table_id)
-        query = select(RoomTable.epoch).where(RoomTable.table_id == table_id).with_for_update()
-        current = conn.execute(query).scalar_one_or_none()
-        if ours is None or current != ours:
-            raise BooksFenced(
-                f"table {table_id} belongs to another node now (epoch {current}; "
-                f"{self.node} holds {ours if ours is not None else 'none'})"
-            )
+        refused = self.refusals(conn, [table_id])
+        if refused:
+            raise refused[table_id]
+
+    def refusals(self, conn: Connection, keys: Sequence[str]) -> dict[str, BooksFenced]:
+        """In a write's transaction, one read for all of them: the tables of ``keys``
+        no longer ours, each with its refusal; every one's row locked until the
+        transaction ends."""
+        rows = conn.execute(_TABLE_EPOCHS, {"keys": sorted(set(keys))})
+        current = {str(row[0]): int(row[1]) for row in rows}
+        refused: dict[str, BooksFenced] = {}
+        for table_id in keys:
+            ours, now = self._held.get(table_id), current.get(table_id)
+            if ours is None or now != ours:
+                refused[table_id] = BooksFenced(
+                    f"table {table_id} belongs to another node now (epoch {now}; "
+                    f"{self.node} holds {ours if ours is not None else 'none'})"
+                )
+        return refused
+
+    def fence(self, table_id: str) -> Fenced:
+        """A write of ``table_id``'s books: made only while the table is ours."""
+        return Fenced(self, table_id)
 
 
 class TournamentEpochs:
@@ -127,14 +158,24 @@ class TournamentEpochs:
     def check(self, conn: Connection, tournament: int) -> None:
         """In a write's transaction: the tournament is still ours, or
         :class:`~stud8.server.table.books.BooksFenced` (and the write is undone)."""
-        ours = self._held.get(tournament)
-        query = select(TournamentRow.epoch).where(TournamentRow.id == tournament).with_for_update()
-        current = conn.execute(query).scalar_one_or_none()
-        if ours is None or current != ours:
-            raise BooksFenced(
-                f"tournament {tournament} belongs to another node now (epoch {current}; "
-                f"{self.node} holds {ours if ours is not None else 'none'})"
-            )
+        refused = self.refusals(conn, [tournament])
+        if refused:
+            raise refused[tournament]
+
+    def refusals(self, conn: Connection, keys: Sequence[int]) -> dict[int, BooksFenced]:
+        """The tournaments of ``keys`` no longer ours (one locked read; see
+        :meth:`TableEpochs.refusals`)."""
+        rows = conn.execute(_TOURNAMENT_EPOCHS, {"keys": sorted(set(keys))})
+        current = {int(row[0]): int(row[1]) for row in rows}
+        refused: dict[int, BooksFenced] = {}
+        for tournament in keys:
+            ours, now = self._held.get(tournament), current.get(tournament)
+            if ours is None or now != ours:
+                refused[tournament] = BooksFenced(
+                    f"tournament {tournament} belongs to another node now (epoch {now}; "
+                    f"{self.node} holds {ours if ours is not None else 'none'})"
+                )
+        return refused
 
 
 class FencedWriter:
@@ -148,13 +189,7 @@ class FencedWriter:
         self.tournament = tournament
 
     async def call(self, work: Callable[[Connection], T], *, what: str) -> T:
-        epochs, tournament = self.epochs, self.tournament
-
-        def fenced(conn: Connection) -> T:
-            epochs.check(conn, tournament)
-            return work(conn)
-
-        return await self.writer.call(fenced, what=what)
+        return await self.writer.call(work, what=what, fence=Fenced(self.epochs, self.tournament))
 
     async def drain(self) -> None:
         await self.writer.drain()

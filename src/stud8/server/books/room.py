@@ -108,16 +108,9 @@ class RoomBooks:
 
     async def _job(self, table_id: str, work: Callable[[Connection], T], what: str) -> T:
         epochs = self.epochs
-        if epochs is not None:
-            unfenced = work
-
-            def fenced(conn: Connection) -> T:
-                epochs.check(conn, table_id)
-                return unfenced(conn)
-
-            work = fenced
+        fence = None if epochs is None else epochs.fence(table_id)
         try:
-            return await self.writer.call(work, what=what)
+            return await self.writer.call(work, what=what, fence=fence)
         except LedgerError as exc:
             raise BooksRefused(str(exc)) from exc
 

@@ -20,6 +20,12 @@ from one thread of its own:
   broken is dropped and the batch tried again on a new one;
 - jobs are written in the order they were handed over, so a cash-out always sees
   the settlements of the hands before it;
+- on a room of several nodes a job may be *fenced* (:class:`Fenced`: its table or
+  tournament must still be this node's, :mod:`stud8.server.books.fencing`): the
+  batch's fences are checked first, in its transaction, one locked read for all of
+  them (not one per job: a round trip each); a job whose table is no longer ours is
+  refused with :class:`~stud8.server.table.books.BooksFenced` and not run, the
+  others go on (the check wrote nothing);
 - a job is awaited (:meth:`RoomWriter.call`) until its batch has committed: its
   result, or the exception that undid it. A batch that cannot be written (the
   database is gone) fails every job in it, and nothing of it is written.
@@ -39,7 +45,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
@@ -58,6 +64,25 @@ MAX_BATCH = 500  # jobs in one transaction
 ATTEMPTS = 8  # a batch hitting a lock or a serialization conflict is tried again
 
 
+class Fences(Protocol):
+    """What this node holds (its tables' or its tournaments' epochs), checked in a
+    write's transaction (:mod:`stud8.server.books.fencing`)."""
+
+    def refusals(self, conn: Connection, keys: Sequence[Any]) -> dict[Any, BooksFenced]:
+        """In ``conn``'s transaction: the ``keys`` this node no longer holds, each
+        with its refusal; the rows of all of them locked until the transaction ends
+        (so no takeover passes between the check and the commit)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Fenced:
+    """A job's writes are this node's to make only while ``fences`` holds ``key``."""
+
+    fences: Fences
+    key: Hashable
+
+
 @dataclass(slots=True)
 class Job:
     """Some writes that succeed or fail together (one savepoint)."""
@@ -65,6 +90,7 @@ class Job:
     work: Work
     what: str
     future: asyncio.Future[Any]
+    fence: Fenced | None = None
 
 
 MAX_REMEMBERED_FAILURES = 1_000  # failed writes remembered, to count their retries
@@ -113,15 +139,20 @@ class RoomWriter:
         self._conn: Connection | None = None  # the thread's, kept between batches
 
     # ------------------------------------------------------------ the loop's side
-    async def call(self, work: Callable[[Connection], T], *, what: str) -> T:
+    async def call(
+        self, work: Callable[[Connection], T], *, what: str, fence: Fenced | None = None
+    ) -> T:
         """Write ``work`` and wait until its batch is committed; its result, or
-        the exception it raised (the job alone is undone). The same ``what`` asked
-        again after a database error is counted a retry (``stats.retries``)."""
+        the exception it raised (the job alone is undone). With ``fence``, ``work``
+        runs only if this node still holds its key (else
+        :class:`~stud8.server.table.books.BooksFenced`, nothing written). The same
+        ``what`` asked again after a database error is counted a retry
+        (``stats.retries``)."""
         if what in self._failed:
             self._failed.discard(what)
             self.stats.retries += 1
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._add(Job(work, what, future))
+        self._add(Job(work, what, future, fence))
         try:
             return await future
         except (LedgerError, BooksFenced):
@@ -248,6 +279,9 @@ class RoomWriter:
         for attempt in range(ATTEMPTS):
             try:
                 with self._transaction() as conn:
+                    refused = _refusals(conn, [job]).get(0)
+                    if refused is not None:
+                        return job, None, refused
                     return job, job.work(conn), None
             except (LedgerError, BooksFenced) as exc:  # refused: nothing was written
                 return job, None, exc
@@ -282,10 +316,14 @@ class RoomWriter:
             outcomes = []
             try:
                 with self._transaction() as conn:
-                    if alone:
-                        outcomes = [self._one(conn, job) for job in jobs]
-                    else:
-                        outcomes = [(job, job.work(conn), None) for job in jobs]
+                    refused = _refusals(conn, jobs)
+                    for at, job in enumerate(jobs):
+                        if at in refused:  # not run: nothing of it to undo
+                            outcomes.append((job, None, refused[at]))
+                        elif alone:
+                            outcomes.append(self._one(conn, job))
+                        else:
+                            outcomes.append((job, job.work(conn), None))
                 break
             except (LedgerError, BooksFenced, IntegrityError):
                 alone = True  # rolled back: written again, each job undone alone
@@ -334,6 +372,26 @@ class RoomWriter:
             return
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
             loop.call_soon_threadsafe(_resolve, future, result, error)
+
+
+def _refusals(conn: Connection, jobs: Sequence[Job]) -> dict[int, BooksFenced]:
+    """The fenced jobs whose key this node no longer holds (by their place in
+    ``jobs``), each kind of fence checked in one read for the whole batch; the
+    checked rows stay locked until the batch commits."""
+    keys: dict[int, tuple[Fences, dict[Hashable, list[int]]]] = {}
+    for at, job in enumerate(jobs):
+        if job.fence is not None:
+            fences = job.fence.fences
+            _, places = keys.setdefault(id(fences), (fences, {}))
+            places.setdefault(job.fence.key, []).append(at)
+    refused: dict[int, BooksFenced] = {}
+    # always in the same order (by kind of fence, then by key: see refusals), so two
+    # writers locking the same rows cannot deadlock
+    for fences, places in sorted(keys.values(), key=lambda f: type(f[0]).__name__):
+        for key, refusal in fences.refusals(conn, list(places)).items():
+            for at in places[key]:
+                refused[at] = refusal
+    return refused
 
 
 def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
