@@ -36,7 +36,7 @@ function journalHTML(txns) {
 export function journalSection(root) {
   root.innerHTML = `<h3>Audit</h3><div class="admin-out" id="audit-out">Loading…</div>
     <h3>Transactions</h3><form id="journal-form" class="row" aria-label="filter the journal">
-    <label>Account <input id="j-account" placeholder="bank:ann, rake, …" autocomplete="off"></label>
+    <label>Account <input id="j-account" placeholder="bank:ann, rake:t1, …" autocomplete="off"></label>
     <label>Kind <select id="j-kind">${KINDS.map((k) => `<option value="${k}">${k || "any"}</option>`).join("")}</select></label>
     <label>Day <input id="j-day" type="date"></label><button type="submit">Show</button>
     <button type="button" id="journal-csv">Export CSV</button></form>

@@ -21,7 +21,6 @@ from stud8.core.cards import Deck
 from stud8.core.rules import TableRules
 from stud8.server.books.ledger import (
     ISSUANCE,
-    RAKE,
     DuplicateHandError,
     HandMoney,
     Ledger,
@@ -31,6 +30,7 @@ from stud8.server.books.ledger import (
     UnknownAccountError,
     bank,
     pot,
+    rake_account,
     table_account,
 )
 from stud8.server.storage import Entry, Transaction
@@ -67,7 +67,7 @@ def test_grant_buy_in_top_up_cash_out_and_rake(ledger: Ledger) -> None:
     assert ledger.balances() == {
         "bank:ann": 997,
         ISSUANCE: -1000,
-        RAKE: 3,
+        rake_account("t1"): 3,
         "table:t1:ann": 0,
     }
     report = ledger.audit()
@@ -150,7 +150,7 @@ def test_a_hand_is_settled_once(ledger: Ledger) -> None:
     assert (caught.value.hand_id, caught.value.transaction_id) == ("h1", first)
     assert ledger.balance(table_account("t1", "ann")) == 80
     assert ledger.balance(table_account("t1", "bob")) == 118
-    assert ledger.balance(RAKE) == 2
+    assert ledger.balance(rake_account("t1")) == 2
     assert ledger.balance(pot("t1")) == 0
 
 
@@ -214,7 +214,7 @@ def test_settle_engine_hands_and_the_audit_balances(ledger: Ledger) -> None:
     assert raked and showdowns  # the test covers rake and showdowns
     report = ledger.audit()
     assert report.ok, str(report)
-    assert report.rake == ledger.balance(RAKE) > 0
+    assert report.rake == ledger.balance(rake_account("t1")) > 0
     assert report.issued == 3000
     assert report.tables + report.rake == 360
 

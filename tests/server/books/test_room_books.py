@@ -24,7 +24,7 @@ from stud8.core.hand import Hand
 from stud8.core.rules import TableRules
 from stud8.formats.record import HandRecord
 from stud8.server.books.hands import HandStore
-from stud8.server.books.ledger import Ledger, bank, table_account
+from stud8.server.books.ledger import Ledger, bank, rake_account, table_account
 from stud8.server.books.room import RoomBooks
 from stud8.server.books.seats import StoredSeat, TableStore
 from stud8.server.books.writer import RoomWriter
@@ -196,7 +196,7 @@ def test_a_hand_s_end_is_one_transaction_with_gross_amounts(ledger: Ledger) -> N
     assert paid == {table_account("t1", n): c for n, c in end.payouts.items() if c}
     assert len(put_in) == 2 and len(paid) == 1
     assert sum(a for name, a in legs if name == "pot:t1") == 0
-    assert ("rake", result.rake) in legs
+    assert (rake_account("t1"), result.rake) in legs
     for seat, name in NAMES.items():
         assert ledger.balance(table_account("t1", name)) == result.stacks[seat]
     assert ledger.audit().ok

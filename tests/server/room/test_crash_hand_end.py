@@ -52,7 +52,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server.roomprocess import Server, audit, open_table, register, running_server
 from stud8.server.books.hands import HandStore
-from stud8.server.books.ledger import RAKE, Ledger, bank, table_account
+from stud8.server.books.ledger import Ledger, bank, rake_account, table_account
 from stud8.server.storage import create_engine_for
 
 Msg = dict[str, Any]
@@ -396,7 +396,7 @@ def read_books(url: str, hand_id: str) -> Books:
         return Books(
             banks={name: ledger.balance(bank(name)) for name in SEATS},
             tables={name: ledger.balance(table_account(TABLE, name)) for name in SEATS},
-            rake=ledger.balances(RAKE).get(RAKE, 0),
+            rake=ledger.balances(rake_account(TABLE)).get(rake_account(TABLE), 0),
             stored="not stored"
             if found is None
             else f"stored cancelled={found.cancelled} note={found.note!r}",

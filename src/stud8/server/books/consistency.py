@@ -12,7 +12,7 @@ runs beside a live room), and returns the problems found:
 - a hand whose record says it was played out was settled, not refunded (a
   cancelled one refunded), and each settlement's amounts equal its record's: each
   player's table account changed by his final stack less his starting stack, and
-  the rake is the record's;
+  the rake (its entries on rake accounts) is the record's;
 - after each settled hand, each player's table account holds exactly his final
   stack in the record (the running balance at that transaction): a table that
   played on stacks the ledger does not hold is caught at its first hand;
@@ -30,7 +30,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, select
 
-from stud8.server.books.ledger import RAKE, table_account
+from stud8.server.books.ledger import table_account
 from stud8.server.storage.db import is_sqlite, reads_of
 from stud8.server.storage.models import (
     Account,
@@ -129,7 +129,7 @@ def _settlements(conn: Connection, found: _Problems, cash: set[str]) -> None:
         .execution_options(yield_per=BATCH)
     )
     entries = conn.execute(
-        select(Entry.transaction_id, Account.name, Entry.amount)
+        select(Entry.transaction_id, Account.name, Entry.amount, Account.kind)
         .join(Account, Account.id == Entry.account_id)
         .where(Account.kind.in_(("table", "rake")))
         .order_by(Entry.transaction_id, Entry.id)
@@ -143,13 +143,17 @@ def _settlements(conn: Connection, found: _Problems, cash: set[str]) -> None:
             if table not in cash:
                 continue
             nets: dict[str, int] = {}
+            rake = 0
             while pending is not None and pending[0] <= txn:
                 at, name, amount = int(pending[0]), str(pending[1]), int(pending[2])
                 balances[name] = balances.get(name, 0) + amount
                 if at == txn:
                     nets[name] = nets.get(name, 0) + amount
+                    if pending[3] == "rake":  # the table's account, or the room's of before
+                        rake += amount
                 pending = next(stream, None)
-            _check_settlement(found, hand_id, table, json.loads(text or "{}"), nets, balances)
+            record = json.loads(text or "{}")
+            _check_settlement(found, hand_id, table, record, nets, balances, rake)
     finally:
         records.close()
         entries.close()
@@ -162,6 +166,7 @@ def _check_settlement(
     record: dict[str, Any],
     nets: dict[str, int],
     balances: dict[str, int],
+    rake: int,
 ) -> None:
     names = {int(seat): str(name) for seat, name, _stack in record["seats"]}
     starts = {int(seat): int(stack) for seat, _name, stack in record["seats"]}
@@ -182,7 +187,6 @@ def _check_settlement(
                 f"hand {hand_id} at {table}: after it the ledger holds {held} for {name}, "
                 f"the record's final stack is {final}",
             )
-    rake = nets.get(RAKE, 0)
     if rake != int(record.get("rake", 0)):
         found.add(
             "amounts", f"hand {hand_id}: rake {rake} in the ledger, {record['rake']} recorded"

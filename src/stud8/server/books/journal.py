@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy import Engine, select
 
-from stud8.server.books.ledger import RAKE, table_account
+from stud8.server.books.ledger import table_account
 from stud8.server.storage.db import reads_of
 from stud8.server.storage.models import (
     TRANSACTION_KINDS,
@@ -85,10 +85,11 @@ class PlayerSession:
 
 
 def _table_of(accounts: list[str]) -> str | None:
-    """The table of a transaction, from its entries' accounts (``pot:T``, ``table:T:P``)."""
+    """The table of a transaction, from its entries' accounts (``pot:T``,
+    ``table:T:P``, ``rake:T``; the old room-wide ``rake`` names none)."""
     for name in accounts:
         kind, _, rest = name.partition(":")
-        if kind in ("pot", "table") and rest:
+        if kind in ("pot", "table", "rake") and rest:
             return rest.split(":", 1)[0]
     return None
 
@@ -159,7 +160,8 @@ class Journal:
             select(Transaction.id, Transaction.created_at, Entry.amount)
             .join(Entry, Entry.transaction_id == Transaction.id)
             .join(Account, Account.id == Entry.account_id)
-            .where(Account.name == RAKE, Entry.amount != 0)
+            # every rake account: each table's, and the room-wide one of before
+            .where(Account.kind == "rake", Entry.amount != 0)
         )
         if day is not None:
             start = datetime(day.year, day.month, day.day, tzinfo=UTC)

@@ -12,8 +12,13 @@ Accounts (money is whole chips, ``int`` only):
     The table's pot, a pass-through account: a hand's settlement moves every
     contribution into it and every payout and the rake out of it, in one
     transaction, so it is zero between transactions.
+``rake:<table>``
+    The rake collected at a table. One account per table, not one for the room:
+    every hand's end locks the rows it writes until it commits, so a row shared by
+    every table would make the writers of every node wait for each other.
 ``rake``
-    The rake collected.
+    The room-wide rake account of before: an older database keeps it and what it
+    holds (the audit still counts it with the tables' rake); nothing writes it now.
 ``prizes:<tournament>``, ``fees:<tournament>``
     A tournament's prize pool (the buy-ins, until the prizes are paid) and the
     fees it took for the house (:mod:`stud8.server.books.tournaments`).
@@ -60,7 +65,7 @@ from stud8.server.storage.models import Account, Entry, Transaction
 from stud8.server.table.books import HandEnd, gross_amounts
 
 ISSUANCE = "issuance"
-RAKE = "rake"
+RAKE = "rake"  # the room-wide rake account of before (see the module): read, never written
 # Database errors worth another try: PostgreSQL's serialization failure and
 # deadlock, and SQLite's "database is locked" after the busy timeout.
 _RETRY_PGCODES = frozenset({"40001", "40P01"})
@@ -130,6 +135,12 @@ def table_account(table: str, player: str) -> str:
 def pot(table: str) -> str:
     """The name of a table's pot account."""
     return f"pot:{_part(table)}"
+
+
+def rake_account(table: str) -> str:
+    """The name of a table's rake account (its kind is ``rake``, as the old
+    room-wide ``rake``'s: every reader of the rake sums the accounts of that kind)."""
+    return f"rake:{_part(table)}"
 
 
 def _part(name: str) -> str:
@@ -301,8 +312,9 @@ class Ledger:
     def take_rake(self, player: str, table: str, amount: int, memo: str = "") -> int:
         """A rake or fee taken outside a hand settlement, from a player's table stack."""
         _positive(amount, "a rake")
-        legs = [(table_account(table, player), -amount), (RAKE, amount)]
-        return self.transfer("rake", legs, memo=memo, create=(RAKE,))
+        house = rake_account(table)
+        legs = [(table_account(table, player), -amount), (house, amount)]
+        return self.transfer("rake", legs, memo=memo, create=(house,))
 
     def settle_hand(
         self,
@@ -343,8 +355,12 @@ class Ledger:
             legs += [(table_account(table, player), -chips), (the_pot, chips)]
         for player, chips in sorted(money.payouts.items()):
             legs += [(the_pot, -chips), (table_account(table, player), chips)]
-        legs += [(the_pot, -money.rake), (RAKE, money.rake)]
-        return legs, frozenset((the_pot, RAKE))
+        if not money.rake:
+            # no rake leg at all: a hand's end reads and locks its table's rows only
+            return legs, frozenset((the_pot,))
+        house = rake_account(table)
+        legs += [(the_pot, -money.rake), (house, money.rake)]
+        return legs, frozenset((the_pot, house))
 
     def refund_hand(
         self,

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 
 from sqlalchemy import Connection, bindparam, func, select
 
-from stud8.server.books.ledger import RAKE, pot, table_account
+from stud8.server.books.ledger import pot, rake_account, table_account
 from stud8.server.storage.models import Account, Entry, Transaction
 from stud8.server.table.books import HandEnd
 
@@ -31,10 +31,10 @@ _BALANCES = select(Account.name, Account.balance).where(
     Account.name.in_(bindparam("names", expanding=True))
 )
 _NETS = (
-    select(Account.name, func.sum(Entry.amount))
+    select(Account.name, Account.kind, func.sum(Entry.amount))
     .join(Account, Account.id == Entry.account_id)
     .where(Entry.transaction_id == bindparam("txn"))
-    .group_by(Account.name)
+    .group_by(Account.name, Account.kind)
 )
 _KIND = select(Transaction.kind).where(Transaction.id == bindparam("txn"))
 
@@ -75,7 +75,7 @@ def end_nets(end: HandEnd) -> tuple[str, dict[str, int]]:
         name = table_account(end.table_id, player)
         nets[name] = nets.get(name, 0) + chips
     if end.rake:
-        nets[RAKE] = end.rake
+        nets[rake_account(end.table_id)] = end.rake
     nets.pop(pot(end.table_id), None)
     return "hand_settlement", {name: n for name, n in nets.items() if n}
 
@@ -83,5 +83,11 @@ def end_nets(end: HandEnd) -> tuple[str, dict[str, int]]:
 def same_end(conn: Connection, transaction_id: int, end: HandEnd) -> bool:
     """Whether the transaction that closed the hand is this very end (a repeat)."""
     kind, nets = end_nets(end)
-    written = {name: int(n) for name, n in conn.execute(_NETS, {"txn": transaction_id}) if n}
+    written: dict[str, int] = {}
+    for name, account_kind, n in conn.execute(_NETS, {"txn": transaction_id}):
+        # the rake in whichever rake account took it: a hand closed before the
+        # tables had their own (the room-wide ``rake``) is the same end still
+        key = rake_account(end.table_id) if account_kind == "rake" else name
+        written[key] = written.get(key, 0) + int(n or 0)
+    written = {name: n for name, n in written.items() if n}
     return conn.execute(_KIND, {"txn": transaction_id}).scalar() == kind and written == nets

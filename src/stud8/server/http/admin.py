@@ -247,7 +247,7 @@ async def journal(request: Request) -> Response:
             raise BadRequest(f"day is YYYY-MM-DD, not {query['day'][:20]!r}") from None
     account = query.get("account")
     if account is not None and not 1 <= len(account) <= 200:
-        raise BadRequest("account is a ledger account's name (bank:NAME, rake, ...)")
+        raise BadRequest("account is a ledger account's name (bank:NAME, rake:TABLE, ...)")
     shape = query.get("format", "json")
     if shape not in ("json", "csv"):
         raise BadRequest(f"format is json or csv, not {shape[:20]!r}")

@@ -1,8 +1,9 @@
 """The ledger's tables (SQLAlchemy 2 ORM).
 
 ``accounts``
-    One row per account: ``name`` is unique (``issuance``, ``rake``,
-    ``bank:<player>``, ``table:<table>:<player>``, ``pot:<table>``); ``kind`` is one
+    One row per account: ``name`` is unique (``issuance``, ``bank:<player>``,
+    ``table:<table>:<player>``, ``pot:<table>``, ``rake:<table>``, and an older
+    database's room-wide ``rake``, of the same kind); ``kind`` is one
     of :data:`ACCOUNT_KINDS`; ``balance`` caches the sum of the account's entries
     (the audit checks it), always in whole chips.
 ``transactions``

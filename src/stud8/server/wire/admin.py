@@ -193,7 +193,7 @@ class ModerationLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class JournalQuery(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The transactions touching ``account`` (a ledger account's name: ``bank:ann``,
-    ``rake``, ``table:t1:ann``), of ``kind``, on ``day`` (YYYY-MM-DD, UTC), with an
+    ``rake:t1``, ``table:t1:ann``), of ``kind``, on ``day`` (YYYY-MM-DD, UTC), with an
     id under ``before`` (the next page); the last ``limit`` (1 to 1000, default
     100); ``format=csv``: as CSV, one line per entry."""
 
