@@ -36,7 +36,7 @@ stud8.server.table.books.BooksFenced: table t1 belongs to another node now (epoc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from sqlalchemy import Connection, Engine, bindparam, select, update
@@ -48,6 +48,7 @@ from stud8.server.table.books import BooksFenced
 __all__ = ["FencedWriter", "TableEpochs", "TournamentEpochs"]
 
 T = TypeVar("T")
+K = TypeVar("K", str, int)  # a table's id, a tournament's
 
 # the rows of the tables (tournaments) asked, locked, in one order on every node (by
 # key: two writers locking some of the same rows cannot deadlock)
@@ -63,6 +64,22 @@ _TOURNAMENT_EPOCHS = (
     .order_by(TournamentRow.id)
     .with_for_update()
 )
+
+
+def _not_ours(
+    what: str, node: str, keys: Sequence[K], held: Mapping[K, int], current: Mapping[K, int]
+) -> dict[K, BooksFenced]:
+    """The ``keys`` whose epoch now (``current``, read locked) is not the one this
+    node took (``held``), each with its refusal."""
+    refused: dict[K, BooksFenced] = {}
+    for key in keys:
+        ours, now = held.get(key), current.get(key)
+        if ours is None or now != ours:
+            refused[key] = BooksFenced(
+                f"{what} {key} belongs to another node now (epoch {now}; "
+                f"{node} holds {ours if ours is not None else 'none'})"
+            )
+    return refused
 
 
 class TableEpochs:
@@ -108,15 +125,7 @@ class TableEpochs:
         transaction ends."""
         rows = conn.execute(_TABLE_EPOCHS, {"keys": sorted(set(keys))})
         current = {str(row[0]): int(row[1]) for row in rows}
-        refused: dict[str, BooksFenced] = {}
-        for table_id in keys:
-            ours, now = self._held.get(table_id), current.get(table_id)
-            if ours is None or now != ours:
-                refused[table_id] = BooksFenced(
-                    f"table {table_id} belongs to another node now (epoch {now}; "
-                    f"{self.node} holds {ours if ours is not None else 'none'})"
-                )
-        return refused
+        return _not_ours("table", self.node, keys, self._held, current)
 
     def fence(self, table_id: str) -> Fenced:
         """A write of ``table_id``'s books: made only while the table is ours."""
@@ -167,15 +176,7 @@ class TournamentEpochs:
         :meth:`TableEpochs.refusals`)."""
         rows = conn.execute(_TOURNAMENT_EPOCHS, {"keys": sorted(set(keys))})
         current = {int(row[0]): int(row[1]) for row in rows}
-        refused: dict[int, BooksFenced] = {}
-        for tournament in keys:
-            ours, now = self._held.get(tournament), current.get(tournament)
-            if ours is None or now != ours:
-                refused[tournament] = BooksFenced(
-                    f"tournament {tournament} belongs to another node now (epoch {now}; "
-                    f"{self.node} holds {ours if ours is not None else 'none'})"
-                )
-        return refused
+        return _not_ours("tournament", self.node, keys, self._held, current)
 
 
 class FencedWriter:
