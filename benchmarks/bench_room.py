@@ -217,6 +217,37 @@ def main_thread_waits(pid: int | None) -> float:
     return int(fields[1]) / 1e9 if len(fields) > 1 else 0.0
 
 
+def main_thread_sleeps(pid: int | None) -> int:
+    """How many times a process's main thread went to sleep of its own accord (its
+    voluntary context switches: the event loop blocking in epoll with nothing to do).
+    Each sleep and wake-up costs CPU, so a loop that sleeps after every few events
+    pays more per action than a busy one that takes many at each wake-up."""
+    if pid is None:
+        return 0
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/status").read_text()
+    except OSError:
+        return 0
+    for line in text.splitlines():
+        if line.startswith("voluntary_ctxt_switches:"):
+            return int(line.split()[1])
+    return 0
+
+
+def proc_syscalls(pid: int | None) -> tuple[int, int]:
+    """A process's read and write system calls so far (``/proc/PID/io``'s syscr and
+    syscw, all threads): the event loop's sockets (uvloop reads and writes them);
+    libpq's ``send`` and ``recv`` to the database are not counted there."""
+    if pid is None:
+        return (0, 0)
+    try:
+        text = Path(f"/proc/{pid}/io").read_text()
+    except OSError:
+        return (0, 0)
+    counts = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
+    return (int(counts.get("syscr", 0)), int(counts.get("syscw", 0)))
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -838,6 +869,8 @@ def run(
     cpu0, wall0 = sum(proc_cpu(s.pid) for s in servers), time.monotonic()
     loop_cpu0 = sum(main_thread_cpu(s.pid) for s in servers)
     loop_wait0 = sum(main_thread_waits(s.pid) for s in servers)
+    loop_sleeps0 = sum(main_thread_sleeps(s.pid) for s in servers)
+    syscalls0 = [proc_syscalls(s.pid) for s in servers]
     system_cpu0 = sum(proc_system_cpu(s.pid) for s in servers)
     worker_cpu0 = [proc_cpu(w.pid) for w in workers]
     profiler: subprocess.Popen[bytes] | None = None
@@ -876,6 +909,8 @@ def run(
     cpu1, wall1 = sum(proc_cpu(s.pid) for s in servers), time.monotonic()
     loop_cpu1 = sum(main_thread_cpu(s.pid) for s in servers)
     loop_wait1 = sum(main_thread_waits(s.pid) for s in servers)
+    loop_sleeps1 = sum(main_thread_sleeps(s.pid) for s in servers)
+    syscalls1 = [proc_syscalls(s.pid) for s in servers]
     system_cpu1 = sum(proc_system_cpu(s.pid) for s in servers)
     worker_cpu1 = [proc_cpu(w.pid) for w in workers]
     hands1 = hands_played(http)
@@ -1017,6 +1052,21 @@ def run(
         f"runnable but waiting for one {loop_waits:.0%} (the machine's other jobs and "
         f"the clients), idle {max(0.0, 1 - loop_share / len(servers) - loop_waits):.0%}"
     )
+    loop_sleeps = loop_sleeps1 - loop_sleeps0
+    sleeps_per_action = loop_sleeps / measured if measured else float("nan")
+    print(
+        f"server's event loop: went to sleep {loop_sleeps} times in the window "
+        f"({sleeps_per_action:.2f} an action; each sleep and wake-up costs CPU, so a loop "
+        "that sleeps often pays more per action than a saturated one)"
+    )
+    reads = sum(b[0] - a[0] for a, b in zip(syscalls0, syscalls1, strict=True))
+    writes = sum(b[1] - a[1] for a, b in zip(syscalls0, syscalls1, strict=True))
+    if measured:
+        print(
+            f"server's system calls per action: {reads / measured:.2f} reads, "
+            f"{writes / measured:.2f} writes (/proc/PID/io: the event loop's sockets, the "
+            "players' and Redis's; the database's driver sends and receives, not counted)"
+        )
     if loop_share >= BUSY_CORE * len(servers):
         print(
             f"LIMIT: the server: its event loop's thread used {loop_share:.0%} of a core "
@@ -1103,6 +1153,9 @@ def run(
         "server_cpu_percent": finite(100 * server_share, 1),
         "loop_cpu_percent": finite(100 * loop_share / len(servers), 1),
         "loop_wait_percent": finite(100 * loop_waits, 1),
+        "loop_sleeps_per_action": finite(sleeps_per_action, 3),
+        "reads_per_action": finite(reads / measured if measured else float("nan"), 2),
+        "writes_per_action": finite(writes / measured if measured else float("nan"), 2),
         "p50_ms": finite(percentile(latencies, 50), 2),
         "p90_ms": finite(percentile(latencies, 90), 2),
         "p99_ms": finite(p99, 2),
