@@ -207,7 +207,9 @@ def test_a_player_opening_the_console_is_told_operators_only(stage: Stage, tmp_p
 def labels_above_figures(page: Page, where: str) -> None:
     """Each label of the figures stands right above its own figure (the audit's grid
     once wrapped after seven cells: "Tables" at a row's end, its 200 the next row's
-    first cell)."""
+    first cell). The figures come with their own request after the section is shown
+    (the audit's: it may answer after its heading is drawn), so they are waited for."""
+    expect(page.locator(where + " dt").first).to_be_visible()
     pairs = page.evaluate(
         """(where) => [...document.querySelectorAll(where + ' dt')].map((dt) => {
             const a = dt.getBoundingClientRect(), b = dt.nextElementSibling.getBoundingClientRect();
