@@ -77,6 +77,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,15 +160,20 @@ def free_port() -> int:
         return port
 
 
+def _keyed(path: str) -> dict[str, str]:
+    """A /proc file of ``key: value`` lines (``status``, ``io``) as a dict ({}: gone)."""
+    try:
+        text = Path(path).read_text()
+    except OSError:
+        return {}
+    pairs = (line.partition(":") for line in text.splitlines())
+    return {key: value.strip() for key, _, value in pairs}
+
+
 def proc_status(pid: int) -> dict[str, int]:
     """VmRSS and VmHWM (peak) of a process, in kB."""
-    out: dict[str, int] = {}
-    with contextlib.suppress(OSError):
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                out[key] = int(value.split()[0])
-    return out
+    status = _keyed(f"/proc/{pid}/status")
+    return {key: int(status[key].split()[0]) for key in ("VmRSS", "VmHWM") if key in status}
 
 
 def _stat(path: str) -> list[str] | None:
@@ -219,19 +225,10 @@ def main_thread_waits(pid: int | None) -> float:
 
 def main_thread_sleeps(pid: int | None) -> int:
     """How many times a process's main thread went to sleep of its own accord (its
-    voluntary context switches: the event loop blocking in epoll with nothing to do).
-    Each sleep and wake-up costs CPU, so a loop that sleeps after every few events
-    pays more per action than a busy one that takes many at each wake-up."""
+    voluntary context switches: the event loop blocking in epoll with nothing to do)."""
     if pid is None:
         return 0
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/status").read_text()
-    except OSError:
-        return 0
-    for line in text.splitlines():
-        if line.startswith("voluntary_ctxt_switches:"):
-            return int(line.split()[1])
-    return 0
+    return int(_keyed(f"/proc/{pid}/task/{pid}/status").get("voluntary_ctxt_switches", 0))
 
 
 def proc_syscalls(pid: int | None) -> tuple[int, int]:
@@ -240,12 +237,17 @@ def proc_syscalls(pid: int | None) -> tuple[int, int]:
     libpq's ``send`` and ``recv`` to the database are not counted there."""
     if pid is None:
         return (0, 0)
-    try:
-        text = Path(f"/proc/{pid}/io").read_text()
-    except OSError:
-        return (0, 0)
-    counts = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
+    counts = _keyed(f"/proc/{pid}/io")
     return (int(counts.get("syscr", 0)), int(counts.get("syscw", 0)))
+
+
+def syscalls_of(pids: Iterable[int | None]) -> tuple[int, int]:
+    """:func:`proc_syscalls` of several processes (the nodes), added up."""
+    reads = writes = 0
+    for pid in pids:
+        r, w = proc_syscalls(pid)
+        reads, writes = reads + r, writes + w
+    return (reads, writes)
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -870,7 +872,7 @@ def run(
     loop_cpu0 = sum(main_thread_cpu(s.pid) for s in servers)
     loop_wait0 = sum(main_thread_waits(s.pid) for s in servers)
     loop_sleeps0 = sum(main_thread_sleeps(s.pid) for s in servers)
-    syscalls0 = [proc_syscalls(s.pid) for s in servers]
+    reads0, writes0 = syscalls_of(s.pid for s in servers)
     system_cpu0 = sum(proc_system_cpu(s.pid) for s in servers)
     worker_cpu0 = [proc_cpu(w.pid) for w in workers]
     profiler: subprocess.Popen[bytes] | None = None
@@ -910,7 +912,7 @@ def run(
     loop_cpu1 = sum(main_thread_cpu(s.pid) for s in servers)
     loop_wait1 = sum(main_thread_waits(s.pid) for s in servers)
     loop_sleeps1 = sum(main_thread_sleeps(s.pid) for s in servers)
-    syscalls1 = [proc_syscalls(s.pid) for s in servers]
+    reads1, writes1 = syscalls_of(s.pid for s in servers)
     system_cpu1 = sum(proc_system_cpu(s.pid) for s in servers)
     worker_cpu1 = [proc_cpu(w.pid) for w in workers]
     hands1 = hands_played(http)
@@ -1052,21 +1054,23 @@ def run(
         f"runnable but waiting for one {loop_waits:.0%} (the machine's other jobs and "
         f"the clients), idle {max(0.0, 1 - loop_share / len(servers) - loop_waits):.0%}"
     )
+
+    def per_action(count: int) -> float:
+        return count / measured if measured else float("nan")
+
     loop_sleeps = loop_sleeps1 - loop_sleeps0
-    sleeps_per_action = loop_sleeps / measured if measured else float("nan")
+    sleeps_per_action = per_action(loop_sleeps)
+    reads_per_action = per_action(reads1 - reads0)
+    writes_per_action = per_action(writes1 - writes0)
     print(
         f"server's event loop: went to sleep {loop_sleeps} times in the window "
-        f"({sleeps_per_action:.2f} an action; each sleep and wake-up costs CPU, so a loop "
-        "that sleeps often pays more per action than a saturated one)"
+        f"({sleeps_per_action:.2f} an action: the loop blocking with nothing to do)"
     )
-    reads = sum(b[0] - a[0] for a, b in zip(syscalls0, syscalls1, strict=True))
-    writes = sum(b[1] - a[1] for a, b in zip(syscalls0, syscalls1, strict=True))
-    if measured:
-        print(
-            f"server's system calls per action: {reads / measured:.2f} reads, "
-            f"{writes / measured:.2f} writes (/proc/PID/io: the event loop's sockets, the "
-            "players' and Redis's; the database's driver sends and receives, not counted)"
-        )
+    print(
+        f"server's system calls per action: {reads_per_action:.2f} reads, "
+        f"{writes_per_action:.2f} writes (/proc/PID/io: the event loop's sockets, the "
+        "players' and Redis's; the database's driver sends and receives, not counted)"
+    )
     if loop_share >= BUSY_CORE * len(servers):
         print(
             f"LIMIT: the server: its event loop's thread used {loop_share:.0%} of a core "
@@ -1154,8 +1158,8 @@ def run(
         "loop_cpu_percent": finite(100 * loop_share / len(servers), 1),
         "loop_wait_percent": finite(100 * loop_waits, 1),
         "loop_sleeps_per_action": finite(sleeps_per_action, 3),
-        "reads_per_action": finite(reads / measured if measured else float("nan"), 2),
-        "writes_per_action": finite(writes / measured if measured else float("nan"), 2),
+        "reads_per_action": finite(reads_per_action, 2),
+        "writes_per_action": finite(writes_per_action, 2),
         "p50_ms": finite(percentile(latencies, 50), 2),
         "p90_ms": finite(percentile(latencies, 90), 2),
         "p99_ms": finite(p99, 2),
