@@ -9,7 +9,7 @@ import asyncio
 
 from server.tableharness import PLAYERS, Harness, run, seat_players
 from stud8.server.books.memory import MemoryBooks
-from stud8.server.table.books import BooksFenced, HandEnd
+from stud8.server.table.books import BooksFenced, HandEnd, HandNote
 from stud8.server.table.commands import Disconnect, Leave
 from stud8.server.table.state import StartHand
 
@@ -60,6 +60,54 @@ def test_a_hand_start_already_queued_deals_nothing_once_the_table_is_handed_over
         assert h.table.hand is None and not h.books.ended
 
     run(body)
+
+
+class SlowNoteBooks(MemoryBooks):
+    """Books that keep a new hand's note waiting until ``noted`` is let through (a
+    database slow to answer): the note is durable when it answers."""
+
+    def __init__(self, stacks: dict[str, int]) -> None:
+        super().__init__(stacks)
+        self.writing = asyncio.Event()
+        self.let_through = asyncio.Event()
+
+    async def hand_dealt(self, note: HandNote) -> None:
+        self.writing.set()
+        await self.let_through.wait()
+        await super().hand_dealt(note)
+
+
+def test_a_hand_over_while_a_hand_is_being_noted_waits_for_that_hand_to_end() -> None:
+    """The drain's race (CI, 2026-12-03): the hand-over came while the new hand's
+    note was being written. The note is durable, so that hand must be played out
+    here; handed over then, the next owner found it unfinished and refunded it."""
+
+    async def body(h: Harness) -> None:
+        books = h.books
+        assert isinstance(books, SlowNoteBooks)
+        await seat_players(h, 2)
+        h.clock.advance(5)  # between hands: the deal's note is being written
+        await asyncio.wait_for(books.writing.wait(), 5)
+        handing = asyncio.ensure_future(h.table.hand_over())
+        await asyncio.sleep(0.05)
+        assert not handing.done()  # a hand is starting: the hand-over waits for it
+        books.let_through.set()
+        await h.settle()
+        hand = h.table.hand
+        assert hand is not None and hand.hand_id in books.noted
+        assert not handing.done()
+        for player in PLAYERS[:2]:
+            h.table.post(Leave(player=player))
+        for _ in range(20):  # the clock plays it out
+            if handing.done():
+                break
+            await h.advance(TURN)
+        await asyncio.wait_for(handing, 5)
+        assert hand.hand_id in books.ended and not books.ended[hand.hand_id].cancelled
+        await h.advance(60)
+        assert h.table.hand is None and list(books.ended) == [hand.hand_id]  # no more dealt
+
+    run(body, books=SlowNoteBooks({p: 1000 for p in PLAYERS}))
 
 
 class FencedBooks(MemoryBooks):

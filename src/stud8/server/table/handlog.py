@@ -4,11 +4,13 @@ A part of the table's owner task (:class:`stud8.server.table.owner.Table` holds
 one): when the hand started and when each of its events happened, the seats with
 chips that were not dealt in (listed as sitting out), and the table's lines said
 during it ("ann is sitting out", after her clock ran out). At the hand's end it
-makes the hand's :class:`~stud8.formats.record.HandRecord`.
+makes the hand's :class:`~stud8.formats.record.HandRecord`. A new hand's id is
+drawn here (:func:`new_hand_id`).
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -17,7 +19,16 @@ from itertools import repeat
 from stud8.core.hand import Hand
 from stud8.formats.record import HandRecord, SeatRecord, TableLine
 
-__all__ = ["HandLog"]
+__all__ = ["HandLog", "new_hand_id"]
+
+
+def new_hand_id() -> str:
+    """A new hand's id: an 18-digit number, which is also its number in PokerStars
+    text (:func:`~stud8.formats.pokerstars.write.hand_number` of a number is the
+    number), so the log, the table, the histories, the replayer and the REST API
+    all name the hand alike. Drawn at random from 9 * 10**17: two hands of a room
+    share one with a chance of about n**2 / 2e18 among n hands."""
+    return str(10**17 + secrets.randbelow(9 * 10**17))
 
 
 class HandLog:

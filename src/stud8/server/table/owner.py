@@ -42,7 +42,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -79,7 +78,7 @@ from stud8.server.table.events import (
     TimerStarted,
 )
 from stud8.server.table.feed import Feed, Listener
-from stud8.server.table.handlog import HandLog
+from stud8.server.table.handlog import HandLog, new_hand_id
 from stud8.server.table.play import CashGame, Play, PlayContext
 from stud8.server.table.rotation import GameRotation
 from stud8.server.table.seating import SEAT_COMMANDS, Seating, SeatingContext
@@ -115,15 +114,6 @@ A = TypeVar("A")  # the type of the table's answer to a message
 _IN_HAND = (Act, BotTurn, Tick)
 
 
-def _new_hand_id() -> str:
-    """A new hand's id: an 18-digit number, which is also its number in PokerStars
-    text (:func:`~stud8.formats.pokerstars.write.hand_number` of a number is the
-    number), so the log, the table, the histories, the replayer and the REST API
-    all name the hand alike. Drawn at random from 9 * 10**17: two hands of a room
-    share one with a chance of about n**2 / 2e18 among n hands."""
-    return str(10**17 + secrets.randbelow(9 * 10**17))
-
-
 class Table:
     """One table; :meth:`start` runs its owner task, :meth:`stop` ends it. ``play``
     makes the kind of game it deals (a cash game by default)."""
@@ -135,7 +125,7 @@ class Table:
         books: TableBooks,
         clock: Clock,
         deck_source: Callable[[], Deck] = Deck.shuffled,
-        hand_ids: Callable[[], str] = _new_hand_id,
+        hand_ids: Callable[[], str] = new_hand_id,
         bot_seed: int | None = None,
         play: Callable[[PlayContext], Play] = CashGame,
     ) -> None:
@@ -580,11 +570,14 @@ class Table:
             seats[number].chips = chips  # a tournament's director's (the same but for a restart)
         hand_id = self._hand_ids()
         started_at = self._clock.wall()
-        # noted (durably) before a card is dealt, so a restart can cancel it
+        # noted (durably) before a card is dealt, so a restart can cancel it; a
+        # hand-over meanwhile waits for this hand (noted, it is played out here)
         note = HandNote(
             hand_id=hand_id, table_id=self.table_id, seats=deal.seats, started_at=started_at
         )
+        self._no_hand.clear()
         if not await self._writes.noted(note):
+            self._no_hand.set()
             self._deal_at(self._clock.now() + max(1.0, self.config.between_hands))
             return
         self._play.dealt(deal)
@@ -594,7 +587,6 @@ class Table:
             rules=self.rules, stacks=stacks, deck=self._deck_source(), hand_id=hand_id
         )
         self.hand = hand
-        self._no_hand.clear()
         self._emit(HandStarted(hand_id, tuple(stacks.items())), self._hand_players)
         for told in self._games.dealt():  # a mixed table's game, and its change to come
             self._emit(told, self._hand_players)
