@@ -175,8 +175,12 @@ class Player:
 
 async def play_turns(player: Player, stop: asyncio.Event) -> int:
     """Act passively on every turn told to this player until ``stop``; the actions
-    acknowledged. A refused action (the turn moved on, the table moved) is
-    not counted."""
+    acknowledged. Only the last turn told is acted on: a turn followed by another
+    is past (a player who starts playing late, as :func:`leave_between_hands`
+    does, would otherwise send an action for every turn of his history, be
+    rate-limited, and miss the turn that counts). A refused action is not
+    counted; one refused for a while (the table did not answer: it is moving,
+    Redis is back) is sent again."""
     acted = 0
     index = 0
     while not stop.is_set():
@@ -190,7 +194,7 @@ async def play_turns(player: Player, stop: asyncio.Event) -> int:
             continue
         index = found + 1
         message = player.messages[found]
-        if message["t"] != "turn":
+        if message["t"] != "turn" or _is_past(player.messages, index):
             continue
         kinds = [a["kind"] for a in message["d"]["legal"]]
         kind = next((k for k in ("check", "call", "bring_in") if k in kinds), None)
@@ -198,7 +202,15 @@ async def play_turns(player: Player, stop: asyncio.Event) -> int:
             continue
         reply = await player.command("act", kind=kind)
         acted += reply["t"] == "ack"
+        if reply["t"] == "reject" and "try again" in reply["d"]["reason"]:
+            index = found  # the table was away (moving, Redis back): this turn again
+            await asyncio.sleep(0.5)
     return acted
+
+
+def _is_past(messages: list[Msg], after: int) -> bool:
+    """Has the table told this player a turn after the one before ``after``?"""
+    return any(m["t"] == "turn" for m in messages[after:])
 
 
 def hand_finishes(player: Player, start: int = 0) -> int:
