@@ -89,6 +89,16 @@ def test_the_form_opens_a_table_with_every_option_and_the_lobby_says_them(
         panel = page.locator("#rules-options ul.table-rules-list")
         assert panel.locator("li").all_inner_texts() == items
         assert panel.locator("li.chosen").count() == len(RULE_OPTIONS)
+        # the next hand (a mixed table tells its game at each) leaves the open list
+        # as it is: the same nodes, not drawn again under the reader
+        mark = "document.querySelector('#rules-options ul.table-rules-list')"
+        page.evaluate(f"{mark}.kept = true")
+        played = lobby_table(url, "every")["hands_played"]
+        deadline = time.monotonic() + 20
+        while lobby_table(url, "every")["hands_played"] < played + 2:
+            assert time.monotonic() < deadline, "the bots played no more hands"
+            time.sleep(0.1)
+        assert page.evaluate(f"{mark}.kept === true")
         panel.scroll_into_view_if_needed()
         screenshot(page, f"table-options-panel-{name}")
     assert players.console.errors == [], players.console.errors

@@ -3,7 +3,7 @@
 // a view keeps everything of its own (socket, state, timers, sound, chat, log), finds its
 // elements inside its own root, and in a tile its ids carry the tile's prefix.
 
-import { $, esc, session, prefs, showBanner, toast, announce } from "./util.js";
+import { $, esc, session, prefs, showBanner, toast, announce, setHTML } from "./util.js";
 import { decorateSeats, loadNotes } from "./notes.js";
 import { go } from "./nav.js";
 import { TableSocket } from "./socket.js";
@@ -166,13 +166,13 @@ export function tableView(app, tableId, query, tile = null) {
     if (tile) tile.onName(tableName);
     $t("#rules-brief").textContent = state.tournament ? "Tournament" : rulesBrief(t);
     const lines = state.tournament ? tour.tournamentRules(rulesLines(t)) : rulesLines(t);
-    $t("#rules-list").innerHTML = lines.map((line) => `<li>${esc(line)}</li>`).join("");
+    setHTML($t("#rules-list"), lines.map((line) => `<li>${esc(line)}</li>`).join(""));
     $t("#rules-panel").hidden = false;
     // every option of RULES.md it was opened with, as the lobby says them (tableoptions.js)
     tableOptions().then((options) => {
       if (stopped || state.rules !== t) return;
-      $t("#rules-options").innerHTML = options.length && t.rules
-        ? `<h3 class="rules-options-head">Options</h3>${rulesDetailsHTML(t, options)}` : "";
+      setHTML($t("#rules-options"), options.length && t.rules
+        ? `<h3 class="rules-options-head">Options</h3>${rulesDetailsHTML(t, options)}` : "");
     });
   }
 

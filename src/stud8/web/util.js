@@ -3,6 +3,15 @@
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
+const drawnHTML = new WeakMap();
+/** Set `el`'s markup to `html` only if it is not what was set last: a panel drawn
+ * again with the same content keeps its nodes (an open list, a selection, a focus). */
+export function setHTML(el, html) {
+  if (drawnHTML.get(el) === html) return;
+  drawnHTML.set(el, html);
+  el.innerHTML = html;
+}
+
 export const esc = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
